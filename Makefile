@@ -1,0 +1,43 @@
+# tstable — build, run and test.
+#   make run          build and start the interactive shell (ARGS="..." to run a command instead)
+#   make test         every unit, golden and end-to-end test (what CI runs)
+#   make bench        benchmarks (BENCH_N sets the table size; default 1000000)
+#   make fuzz         fuzz the $filter parser (FUZZTIME, default 10m)
+#   make test-shell   drive the real shell in tmux
+#   make test-remote  the backend contract suite against Azurite (needs node/npm)
+
+GO       ?= go
+BIN      ?= bin/tstable
+ARGS     ?= shell
+BENCH_N  ?= 1000000
+FUZZTIME ?= 10m
+export BENCH_N
+
+.PHONY: build run test vet bench fuzz test-shell test-remote clean
+
+build:
+	$(GO) build -o $(BIN) ./cmd/tstable
+
+run: build
+	./$(BIN) $(ARGS)
+
+vet:
+	$(GO) vet ./...
+
+test: vet
+	$(GO) test -count=1 ./...
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime 1x -timeout 60m ./...
+
+fuzz:
+	$(GO) test -run '^$$' -fuzz FuzzParseFilter -fuzztime $(FUZZTIME) ./odata
+
+test-shell: build
+	TSTABLE_TMUX_TEST=1 $(GO) test -count=1 -run TestTmux ./shell/...
+
+test-remote:
+	TSTABLE_REMOTE_TEST=1 $(GO) test -count=1 ./remote/... ./storetest/...
+
+clean:
+	rm -rf bin

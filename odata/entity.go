@@ -1,0 +1,105 @@
+package odata
+
+import (
+	"net/url"
+	"time"
+)
+
+// System property names. They are not user properties and may not be
+// written as such.
+const (
+	PartitionKey = "PartitionKey"
+	RowKey       = "RowKey"
+	Timestamp    = "Timestamp"
+)
+
+// Property is one user property of an entity.
+type Property struct {
+	Name  string
+	Value Value
+}
+
+// Entity is a table entity: its two keys, the Timestamp the store set on
+// its last write (zero before it is stored), and its user properties in the
+// order they were written.
+type Entity struct {
+	PartitionKey string
+	RowKey       string
+	Timestamp    time.Time
+	Properties   []Property
+}
+
+// Record is what a filter is evaluated against: a lookup of a property by
+// name, system properties included. Store implementations may satisfy it
+// without decoding a whole entity.
+type Record interface {
+	Get(name string) (Value, bool)
+}
+
+// Get returns the named property. PartitionKey and RowKey are Edm.String
+// values; Timestamp is an Edm.DateTime value once the entity is stored.
+func (e *Entity) Get(name string) (Value, bool) {
+	switch name {
+	case PartitionKey:
+		return String(e.PartitionKey), true
+	case RowKey:
+		return String(e.RowKey), true
+	case Timestamp:
+		if e.Timestamp.IsZero() {
+			return Value{}, false
+		}
+		return DateTime(e.Timestamp), true
+	}
+	for i := range e.Properties {
+		if e.Properties[i].Name == name {
+			return e.Properties[i].Value, true
+		}
+	}
+	return Value{}, false
+}
+
+// Set sets a user property, replacing one of the same name in place or
+// appending a new one.
+func (e *Entity) Set(name string, v Value) {
+	for i := range e.Properties {
+		if e.Properties[i].Name == name {
+			e.Properties[i].Value = v
+			return
+		}
+	}
+	e.Properties = append(e.Properties, Property{Name: name, Value: v})
+}
+
+// Delete removes a user property if present.
+func (e *Entity) Delete(name string) {
+	for i := range e.Properties {
+		if e.Properties[i].Name == name {
+			e.Properties = append(e.Properties[:i], e.Properties[i+1:]...)
+			return
+		}
+	}
+}
+
+// Clone returns a deep copy (values are immutable, so the property slice is
+// the only thing copied).
+func (e *Entity) Clone() *Entity {
+	c := *e
+	c.Properties = append([]Property(nil), e.Properties...)
+	return &c
+}
+
+// ETag returns the entity's ETag, derived from its Timestamp in the service's
+// form W/"datetime'2014-08-22T00%3A50%3A32.1234567Z'". It is empty for an
+// entity that has not been stored.
+func (e *Entity) ETag() string {
+	if e.Timestamp.IsZero() {
+		return ""
+	}
+	return ETagFor(e.Timestamp)
+}
+
+// ETagFor returns the weak ETag the service derives from a Timestamp.
+func ETagFor(ts time.Time) string {
+	// Only ':' needs escaping in this alphabet, as the service does.
+	return `W/"datetime'` + url.QueryEscape(FormatDateTime(ts)) + `'"`
+}

@@ -1,0 +1,6 @@
+package odata
+
+// Filter is a parsed and type-checked $filter expression.
+type Filter struct {
+	src string
+}

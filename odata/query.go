@@ -1,0 +1,31 @@
+package odata
+
+// QueryClass is the design guide's name for how much of a table a query reads.
+type QueryClass string
+
+// The four query classes, best to worst.
+const (
+	ClassPoint         QueryClass = "point"
+	ClassRange         QueryClass = "range"
+	ClassPartitionScan QueryClass = "partition-scan"
+	ClassTableScan     QueryClass = "table-scan"
+)
+
+// Query is a parsed query: a filter (nil matches every entity), a
+// projection (nil selects every property) and a page limit (0: none).
+type Query struct {
+	Filter *Filter
+	Select []string
+	Top    int
+}
+
+// Plan is what the planner derives from a filter: the query class, the key
+// ranges a store must read (sorted, disjoint; a store reads nothing outside
+// them), and a sentence each on why the class is what it is and what a
+// table designer could do about it.
+type Plan struct {
+	Class  QueryClass
+	Ranges []KeyRange
+	Reason string
+	Advice string
+}
