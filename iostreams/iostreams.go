@@ -1,0 +1,45 @@
+// Package iostreams carries a command's standard streams and what is known
+// about them (whether each is a terminal), so commands can be run and tested
+// with any reader and writers, and decide between human and machine output.
+package iostreams
+
+import (
+	"bytes"
+	"io"
+	"os"
+
+	"golang.org/x/term"
+)
+
+// IOStreams are the streams a command reads and writes.
+type IOStreams struct {
+	In     io.Reader
+	Out    io.Writer
+	ErrOut io.Writer
+
+	// InTTY, OutTTY and ErrTTY tell whether each stream is a terminal.
+	InTTY, OutTTY, ErrTTY bool
+	// Width is the terminal's width in columns when Out is a terminal, else 0.
+	Width int
+}
+
+// System returns the process's own streams, with terminals detected.
+func System() *IOStreams {
+	s := &IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr}
+	s.InTTY = term.IsTerminal(int(os.Stdin.Fd()))
+	s.OutTTY = term.IsTerminal(int(os.Stdout.Fd()))
+	s.ErrTTY = term.IsTerminal(int(os.Stderr.Fd()))
+	if s.OutTTY {
+		if w, _, err := term.GetSize(int(os.Stdout.Fd())); err == nil {
+			s.Width = w
+		}
+	}
+	return s
+}
+
+// Test returns streams backed by buffers, none of them a terminal, and the
+// buffers: standard input, output and error.
+func Test() (*IOStreams, *bytes.Buffer, *bytes.Buffer, *bytes.Buffer) {
+	in, out, errOut := &bytes.Buffer{}, &bytes.Buffer{}, &bytes.Buffer{}
+	return &IOStreams{In: in, Out: out, ErrOut: errOut}, in, out, errOut
+}
