@@ -13,7 +13,7 @@ BENCH_N  ?= 1000000
 FUZZTIME ?= 10m
 export BENCH_N
 
-.PHONY: build run test vet bench fuzz test-shell test-remote clean
+.PHONY: build run test vet bench bench-peer fuzz test-shell test-remote clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/tstable
@@ -41,3 +41,7 @@ test-remote:
 
 clean:
 	rm -rf bin
+
+# The same rows in tstable and sqlite3, timed side by side (needs sqlite3).
+bench-peer:
+	scripts/bench-peer.sh
