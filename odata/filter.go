@@ -1,6 +1,50 @@
 package odata
 
-// Filter is a parsed and type-checked $filter expression.
+import "slices"
+
+// Filter is a parsed and type-checked $filter expression. It is immutable
+// and safe for concurrent use. A nil *Filter matches every entity.
 type Filter struct {
-	src string
+	root  *node
+	text  string   // canonical form, rendered once at parse time
+	props []string // sorted, deduplicated
+	ncmp  int
+}
+
+// String returns the filter in canonical form, text the service accepts:
+// comparisons written "Property op literal", lower-case operators, single
+// spaces and only the parentheses the grouping needs. Parsing it again
+// gives a filter that behaves the same. A nil filter is "".
+func (f *Filter) String() string {
+	if f == nil {
+		return ""
+	}
+	return f.text
+}
+
+// Properties returns the names of the properties the filter references,
+// system properties included, sorted and without duplicates.
+func (f *Filter) Properties() []string {
+	if f == nil {
+		return nil
+	}
+	return slices.Clone(f.props)
+}
+
+// Comparisons returns how many discrete comparisons the filter holds (the
+// quantity the service limits to MaxComparisons).
+func (f *Filter) Comparisons() int {
+	if f == nil {
+		return 0
+	}
+	return f.ncmp
+}
+
+// Equal reports whether two filters are the same expression after
+// normalization (operand order, redundant parentheses, spacing).
+func (f *Filter) Equal(g *Filter) bool {
+	if f == nil || g == nil {
+		return f == g
+	}
+	return equalNodes(f.root, g.root)
 }

@@ -1,0 +1,145 @@
+package odata
+
+import (
+	"math"
+	"strings"
+)
+
+// Evaluation rules (each is tested in eval_test.go):
+//
+//   - A comparison is false when the entity lacks the property or holds it
+//     with a type the literal cannot be compared with — for every operator,
+//     ne included. Such an entity is simply not returned by that comparison.
+//   - not inverts its operand: not (Age eq 5) is true for an entity without
+//     Age. (Peers disagree here; tstable applies plain boolean logic.)
+//   - Edm.String compares ordinally by code point (Go string order of UTF-8),
+//     case-sensitively: 'a' gt 'Z'.
+//   - Edm.Int32, Edm.Int64 and Edm.Double compare by numeric value across
+//     the three types: an Int64 property matches 5 and an Int32 property
+//     matches 5L; a Double property matches 5 when it holds 5.0. Integer and
+//     double are compared exactly (no rounding of large Int64 values).
+//   - A NaN on either side makes every comparison false except ne.
+//   - Edm.Boolean supports all six operators, ordered false < true.
+//   - Edm.DateTime compares by ticks (100 ns). Timestamp is an Edm.DateTime.
+//   - Edm.Guid compares by its canonical lower-case text; ordered operators
+//     use that text's order.
+//   - Edm.Binary compares bytewise, a shorter prefix first.
+//   - Text never compares with numbers or other types: String vs Int32 is
+//     false (and ne is false too).
+
+// Match reports whether r satisfies the filter. It does not allocate. A nil
+// filter matches everything.
+func (f *Filter) Match(r Record) bool {
+	if f == nil {
+		return true
+	}
+	return f.root.eval(r)
+}
+
+func (n *node) eval(r Record) bool {
+	switch n.kind {
+	case nodeCompare:
+		v, ok := r.Get(n.prop)
+		return ok && compare(v, n.op, n.lit)
+	case nodeAnd:
+		return n.left.eval(r) && n.right.eval(r)
+	case nodeOr:
+		return n.left.eval(r) || n.right.eval(r)
+	case nodeNot:
+		return !n.left.eval(r)
+	}
+	return false
+}
+
+// compare applies "v op lit" under the typing rules above.
+func compare(v Value, op cmpOp, lit Value) bool {
+	switch lit.Type {
+	case EdmString, EdmGuid, EdmBinary:
+		if v.Type != lit.Type {
+			return false
+		}
+		return holds(strings.Compare(v.Str, lit.Str), op)
+	case EdmBoolean, EdmDateTime:
+		if v.Type != lit.Type {
+			return false
+		}
+		return holds(compareInts(v.Int, lit.Int), op)
+	case EdmInt32, EdmInt64:
+		switch v.Type {
+		case EdmInt32, EdmInt64:
+			return holds(compareInts(v.Int, lit.Int), op)
+		case EdmDouble:
+			if math.IsNaN(v.Float) {
+				return op == opNe
+			}
+			return holds(-compareIntFloat(lit.Int, v.Float), op)
+		}
+	case EdmDouble:
+		if math.IsNaN(lit.Float) || (v.Type == EdmDouble && math.IsNaN(v.Float)) {
+			return (v.Type == EdmDouble || v.Type == EdmInt32 || v.Type == EdmInt64) && op == opNe
+		}
+		switch v.Type {
+		case EdmInt32, EdmInt64:
+			return holds(compareIntFloat(v.Int, lit.Float), op)
+		case EdmDouble:
+			return holds(compareFloats(v.Float, lit.Float), op)
+		}
+	}
+	return false
+}
+
+// holds turns a three-way comparison result into the operator's truth.
+func holds(c int, op cmpOp) bool {
+	switch op {
+	case opEq:
+		return c == 0
+	case opNe:
+		return c != 0
+	case opGt:
+		return c > 0
+	case opGe:
+		return c >= 0
+	case opLt:
+		return c < 0
+	case opLe:
+		return c <= 0
+	}
+	return false
+}
+
+func compareInts(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func compareFloats(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// compareIntFloat compares an integer with a non-NaN double exactly.
+func compareIntFloat(i int64, f float64) int {
+	const two63 = 9223372036854775808.0
+	if f >= two63 {
+		return -1
+	}
+	if f < -two63 {
+		return 1
+	}
+	t := math.Trunc(f)
+	if c := compareInts(i, int64(t)); c != 0 {
+		return c
+	}
+	// Same integer part: the fraction decides.
+	return compareFloats(0, f-t)
+}

@@ -1,0 +1,258 @@
+package odata
+
+import (
+	"encoding/hex"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Literal typing rules (each is tested in literal_test.go):
+//
+//   - 'text' is Edm.String; a doubled quote stands for one quote.
+//   - A whole number without suffix is Edm.Int32 when it fits in 32 bits and
+//     Edm.Int64 when it does not (as the service does); beyond 64 bits it is
+//     an error. With the suffix L it is always Edm.Int64.
+//   - A number with a fraction or an exponent is Edm.Double (1.0 included).
+//     A value that overflows a double is an error. There are no NaN or INF
+//     literals.
+//   - true and false are Edm.Boolean.
+//   - datetime'2014-08-22T00:50:32Z' is Edm.DateTime: seconds optional,
+//     up to 7 fractional digits, 'Z', a ±hh:mm offset or no zone (UTC);
+//     it must lie in 1601-01-01 … 9999-12-31.
+//   - guid'…' is Edm.Guid (compared by its canonical lower-case form).
+//   - X'0A1B' and binary'0A1B' are Edm.Binary: an even number of hex digits.
+//   - A '-' right before the digits makes a negative number: -5, -2.5, -7L.
+
+// literalError is a problem with a literal's text, at a byte offset
+// relative to the start of the literal.
+type literalError struct {
+	off int
+	msg string
+}
+
+// parseNumber types a number literal.
+func parseNumber(s string) (Value, *literalError) {
+	if strings.HasSuffix(s, "L") {
+		digits := s[:len(s)-1]
+		if strings.ContainsAny(digits, ".eE") {
+			return Value{}, &literalError{0, "the L suffix marks an Edm.Int64 and cannot follow a fraction or exponent: " + s}
+		}
+		i, err := strconv.ParseInt(digits, 10, 64)
+		if err != nil {
+			return Value{}, &literalError{0, "the number " + s + " is outside the Edm.Int64 range (-9223372036854775808 to 9223372036854775807)"}
+		}
+		return Int64(i), nil
+	}
+	if strings.ContainsAny(s, ".eE") {
+		f, err := strconv.ParseFloat(s, 64)
+		if err != nil || math.IsInf(f, 0) {
+			return Value{}, &literalError{0, "the number " + s + " is outside the Edm.Double range"}
+		}
+		return Double(f), nil
+	}
+	i, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return Value{}, &literalError{0, "the number " + s + " is outside the Edm.Int64 range (-9223372036854775808 to 9223372036854775807)"}
+	}
+	if i >= math.MinInt32 && i <= math.MaxInt32 {
+		return Int32(int32(i)), nil
+	}
+	return Int64(i), nil
+}
+
+// unquote decodes the body of a quoted literal ('…' with ” for ').
+func unquote(raw string) string {
+	body := raw[1 : len(raw)-1]
+	if !strings.Contains(body, "''") {
+		return body
+	}
+	return strings.ReplaceAll(body, "''", "'")
+}
+
+// parseTyped decodes prefix'…' literals. raw is the whole item text.
+func parseTyped(raw string) (Value, *literalError) {
+	q := strings.IndexByte(raw, '\'')
+	prefix, body := raw[:q], unquote(raw[q:])
+	bodyOff := q + 1
+	switch prefix {
+	case "datetime":
+		ticks, e := parseDateTimeLiteral(body)
+		if e != nil {
+			e.off += bodyOff
+			return Value{}, e
+		}
+		return DateTimeTicks(ticks), nil
+	case "guid":
+		g, err := CanonicalGuid(body)
+		if err != nil || strings.HasPrefix(body, "{") || strings.HasSuffix(body, "}") {
+			return Value{}, &literalError{bodyOff, "bad guid literal; expected guid'00000000-0000-0000-0000-000000000000' (8-4-4-4-12 hexadecimal digits)"}
+		}
+		return Value{Type: EdmGuid, Str: g}, nil
+	default: // X, binary
+		if len(body)%2 != 0 {
+			return Value{}, &literalError{bodyOff, "bad binary literal: " + strconv.Itoa(len(body)) + " hex digits; expected an even number (two per byte), as in X'0A1B'"}
+		}
+		b, err := hex.DecodeString(body)
+		if err != nil {
+			off := 0
+			for off < len(body) && isHexDigit(body[off]) {
+				off++
+			}
+			return Value{}, &literalError{bodyOff + off, "bad binary literal; expected hexadecimal digits 0-9 A-F, as in X'0A1B'"}
+		}
+		return Value{Type: EdmBinary, Str: string(b)}, nil
+	}
+}
+
+func isHexDigit(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+// parseDateTimeLiteral reads yyyy-mm-ddThh:mm[:ss[.fffffff]][Z|±hh:mm] and
+// returns ticks, checked against the service's range 1601..9999.
+func parseDateTimeLiteral(s string) (int64, *literalError) {
+	const want = "; expected datetime'yyyy-mm-ddThh:mm:ss[.fffffff]Z', as in datetime'2014-08-22T00:50:32Z'"
+	p := 0
+	num := func(n int) (int, bool) {
+		if p+n > len(s) {
+			return 0, false
+		}
+		v := 0
+		for i := 0; i < n; i++ {
+			c := s[p+i]
+			if c < '0' || c > '9' {
+				return 0, false
+			}
+			v = v*10 + int(c-'0')
+		}
+		p += n
+		return v, true
+	}
+	lit := func(c byte) bool {
+		if p < len(s) && s[p] == c {
+			p++
+			return true
+		}
+		return false
+	}
+	bad := func(what string) (int64, *literalError) {
+		return 0, &literalError{p, "bad datetime literal: " + what + want}
+	}
+	year, ok := num(4)
+	if !ok || !lit('-') {
+		return bad("expected a four-digit year and '-'")
+	}
+	month, ok := num(2)
+	if !ok || !lit('-') {
+		return bad("expected a two-digit month and '-'")
+	}
+	day, ok := num(2)
+	if !ok || !lit('T') {
+		return bad("expected a two-digit day and 'T'")
+	}
+	hour, ok := num(2)
+	if !ok || !lit(':') {
+		return bad("expected a two-digit hour and ':'")
+	}
+	minute, ok := num(2)
+	if !ok {
+		return bad("expected two-digit minutes")
+	}
+	sec, frac := 0, 0
+	if lit(':') {
+		if sec, ok = num(2); !ok {
+			return bad("expected two-digit seconds")
+		}
+		if lit('.') {
+			n := 0
+			for p < len(s) && s[p] >= '0' && s[p] <= '9' {
+				if n == 7 {
+					return bad("more than 7 fractional digits (the service keeps 100 ns ticks)")
+				}
+				frac = frac*10 + int(s[p]-'0')
+				p++
+				n++
+			}
+			if n == 0 {
+				return bad("expected fractional digits after '.'")
+			}
+			for ; n < 7; n++ {
+				frac *= 10
+			}
+		}
+	}
+	offset := 0
+	switch {
+	case lit('Z'):
+	case p < len(s) && (s[p] == '+' || s[p] == '-'):
+		sign := 1
+		if s[p] == '-' {
+			sign = -1
+		}
+		p++
+		oh, ok1 := num(2)
+		ok2 := lit(':')
+		om, ok3 := num(2)
+		if !ok1 || !ok2 || !ok3 || oh > 23 || om > 59 {
+			return bad("expected a zone offset ±hh:mm")
+		}
+		offset = sign * (oh*3600 + om*60)
+	}
+	if p != len(s) {
+		return bad("unexpected text after the time")
+	}
+	if month < 1 || month > 12 || hour > 23 || minute > 59 || sec > 59 {
+		p = 0
+		return bad("a field is out of range")
+	}
+	t := time.Date(year, time.Month(month), day, hour, minute, sec, 0, time.UTC)
+	if t.Day() != day {
+		p = 0
+		return bad("there is no day " + strconv.Itoa(day) + " in that month")
+	}
+	ticks := TicksOf(t) + int64(frac) - int64(offset)*10_000_000
+	if ticks < MinDateTimeTicks || ticks > MaxDateTimeTicks {
+		return 0, &literalError{0, "datetime " + s + " is outside the range the service stores (1601-01-01T00:00:00Z to 9999-12-31T23:59:59.9999999Z)"}
+	}
+	return ticks, nil
+}
+
+// formatLiteral renders a value as a $filter literal that parses back to
+// the same type and value.
+func formatLiteral(v Value) string {
+	switch v.Type {
+	case EdmString:
+		return "'" + strings.ReplaceAll(v.Str, "'", "''") + "'"
+	case EdmInt32:
+		return strconv.FormatInt(v.Int, 10)
+	case EdmInt64:
+		return strconv.FormatInt(v.Int, 10) + "L"
+	case EdmDouble:
+		return formatDoubleLiteral(v.Float)
+	case EdmBoolean:
+		return strconv.FormatBool(v.Bool())
+	case EdmDateTime:
+		return "datetime'" + v.Time().Format("2006-01-02T15:04:05.9999999Z") + "'"
+	case EdmGuid:
+		return "guid'" + v.Str + "'"
+	case EdmBinary:
+		return "X'" + strings.ToUpper(hex.EncodeToString([]byte(v.Str))) + "'"
+	}
+	return "null"
+}
+
+// formatDoubleLiteral writes a finite double so that it reads back as a
+// double: always with a decimal point, and an exponent without '+'.
+func formatDoubleLiteral(f float64) string {
+	s := strconv.FormatFloat(f, 'g', -1, 64)
+	mant, exp, hasExp := strings.Cut(s, "e")
+	if !strings.Contains(mant, ".") {
+		mant += ".0"
+	}
+	if !hasExp {
+		return mant
+	}
+	return mant + "E" + strings.TrimPrefix(exp, "+")
+}

@@ -1,0 +1,383 @@
+package odata
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// MaxComparisons is the service's limit on discrete comparisons in one
+// $filter. A bare boolean property counts as one comparison.
+const MaxComparisons = 15
+
+// SyntaxError is a $filter that cannot be parsed or type-checked: what was
+// wrong, where (Column, counted in characters from 1) and what was expected.
+type SyntaxError struct {
+	Src    string // the filter as given
+	Column int    // 1-based, in runes; len+1 means "at the end"
+	Msg    string
+}
+
+// Error returns "column N: message".
+func (e *SyntaxError) Error() string {
+	return "column " + strconv.Itoa(e.Column) + ": " + e.Msg
+}
+
+// Caret returns two lines: the filter, and a '^' under the column.
+func (e *SyntaxError) Caret() string {
+	src := strings.NewReplacer("\n", " ", "\r", " ", "\t", " ").Replace(e.Src)
+	col := max(e.Column, 1)
+	return src + "\n" + strings.Repeat(" ", col-1) + "^"
+}
+
+// Grammar, from loosest to tightest binding:
+//
+//	filter     = or EOF
+//	or         = and { "or" and }
+//	and        = comparison { "and" comparison }
+//	comparison = unary [ ("eq"|"ne"|"gt"|"ge"|"lt"|"le") unary ]
+//	unary      = "not" unary | primary
+//	primary    = "(" or ")" | property | literal
+//
+// So not binds tighter than a comparison: "not Age eq 5" compares the
+// boolean "not Age" with 5, which is rejected with a hint to write
+// "not (Age eq 5)". A comparison has a property on one side and a literal on
+// the other, in either order. A property alone where a condition is expected
+// is a boolean test, read as "Prop eq true".
+
+// expr is what a parse function returns: a boolean node, or an operand (a
+// property or a literal) waiting to become one side of a comparison.
+type expr struct {
+	n      *node  // set for a boolean expression
+	prop   string // set for a property operand
+	lit    Value  // set for a literal operand (Type != 0)
+	pos    int    // byte offset where the expression starts
+	notPos int    // for "not X", where the not is (-1 otherwise)
+}
+
+func (e expr) isOperand() bool { return e.n == nil }
+
+type parser struct {
+	src   string
+	items []item
+	i     int
+	ncmp  int
+	err   *SyntaxError
+	props map[string]struct{}
+}
+
+// ParseFilter parses and type-checks a $filter expression. Errors are
+// *SyntaxError values that name the column and what was expected.
+func ParseFilter(src string) (*Filter, error) {
+	p := &parser{src: src, props: map[string]struct{}{}}
+	if strings.TrimSpace(src) == "" {
+		return nil, p.errAt(0, "empty filter; expected a condition such as PartitionKey eq 'Sales'")
+	}
+	p.items = lex(src)
+	n := p.parseFilter()
+	if p.err != nil {
+		return nil, p.err
+	}
+	f := &Filter{root: n, ncmp: p.ncmp}
+	for name := range p.props {
+		f.props = append(f.props, name)
+	}
+	slices.Sort(f.props)
+	var b strings.Builder
+	n.write(&b)
+	f.text = b.String()
+	return f, nil
+}
+
+// errAt records the first error, at byte offset pos.
+func (p *parser) errAt(pos int, msg string) *SyntaxError {
+	if p.err == nil {
+		if pos > len(p.src) {
+			pos = len(p.src)
+		}
+		col := utf8.RuneCountInString(p.src[:pos]) + 1
+		p.err = &SyntaxError{Src: p.src, Column: col, Msg: msg}
+	}
+	return p.err
+}
+
+func (p *parser) peek() item { return p.items[p.i] }
+
+func (p *parser) next() item {
+	it := p.items[p.i]
+	if it.typ != itemEOF && it.typ != itemError {
+		p.i++
+	}
+	return it
+}
+
+func (p *parser) failed() bool { return p.err != nil }
+
+func (p *parser) parseFilter() *node {
+	e := p.parseOr()
+	if p.failed() {
+		return nil
+	}
+	n := p.condition(e)
+	if p.failed() {
+		return nil
+	}
+	if it := p.peek(); it.typ != itemEOF {
+		p.unexpectedAfterCondition(it)
+		return nil
+	}
+	return n
+}
+
+// unexpectedAfterCondition explains an item that follows a complete
+// condition where only and, or, ')' or the end may.
+func (p *parser) unexpectedAfterCondition(it item) {
+	switch {
+	case it.typ == itemError:
+		p.errAt(it.pos, it.val)
+	case it.typ == itemRightParen:
+		p.errAt(it.pos, "unbalanced parentheses: this ')' has no matching '('")
+	case it.isComparison():
+		p.errAt(it.pos, "unexpected "+it.describe()+": a comparison cannot be compared again; combine conditions with 'and' or 'or'")
+	case it.typ == itemIdentifier && isOperatorWord(it.val):
+		p.errAt(it.pos, "unknown operator "+it.describe()+"; operators are lower-case: "+strings.ToLower(it.val))
+	default:
+		p.errAt(it.pos, "expected 'and', 'or' or the end of the filter, found "+it.describe())
+	}
+}
+
+func isOperatorWord(w string) bool {
+	_, ok := keywords[strings.ToLower(w)]
+	return ok && w != strings.ToLower(w)
+}
+
+func (p *parser) parseOr() expr {
+	left := p.parseAnd()
+	for !p.failed() && p.peek().typ == itemOr {
+		op := p.next()
+		l := p.condition(left)
+		if !p.expectOperand(op, "a condition") {
+			break
+		}
+		right := p.parseAnd()
+		if p.failed() {
+			break
+		}
+		r := p.condition(right)
+		if p.failed() {
+			break
+		}
+		left = expr{n: &node{kind: nodeOr, left: l, right: r}, pos: left.pos, notPos: -1}
+	}
+	return left
+}
+
+func (p *parser) parseAnd() expr {
+	left := p.parseComparison()
+	for !p.failed() && p.peek().typ == itemAnd {
+		op := p.next()
+		l := p.condition(left)
+		if !p.expectOperand(op, "a condition") {
+			break
+		}
+		right := p.parseComparison()
+		if p.failed() {
+			break
+		}
+		r := p.condition(right)
+		if p.failed() {
+			break
+		}
+		left = expr{n: &node{kind: nodeAnd, left: l, right: r}, pos: left.pos, notPos: -1}
+	}
+	return left
+}
+
+func (p *parser) parseComparison() expr {
+	left := p.parseUnary()
+	if p.failed() {
+		return left
+	}
+	opItem := p.peek()
+	if !opItem.isComparison() {
+		if opItem.typ == itemIdentifier && isOperatorWord(opItem.val) {
+			p.errAt(opItem.pos, "unknown operator "+opItem.describe()+"; operators are lower-case: "+strings.ToLower(opItem.val))
+		} else if opItem.typ == itemIdentifier && left.isOperand() {
+			p.errAt(opItem.pos, "unknown operator "+opItem.describe()+"; expected one of eq, ne, gt, ge, lt, le")
+		} else if left.isOperand() && left.prop != "" && p.isOperandStart(opItem) && opItem.typ != itemLeftParen {
+			p.errAt(opItem.pos, "expected a comparison operator (eq, ne, gt, ge, lt, le) after '"+left.prop+"', found "+opItem.describe())
+		} else if left.isOperand() && left.lit.Type != 0 && p.isOperandStart(opItem) {
+			p.errAt(opItem.pos, "expected a comparison operator (eq, ne, gt, ge, lt, le) after the literal, found "+opItem.describe())
+		}
+		return left
+	}
+	p.next()
+	op := opOfItem(opItem.typ)
+	if !p.expectOperand(opItem, "a value") {
+		return left
+	}
+	right := p.parseUnary()
+	if p.failed() {
+		return left
+	}
+	p.ncmp++
+	if p.ncmp > MaxComparisons {
+		p.errAt(left.pos, "too many comparisons: this is comparison "+strconv.Itoa(p.ncmp)+"; the service allows at most "+strconv.Itoa(MaxComparisons)+" in one filter")
+		return left
+	}
+	switch {
+	case !left.isOperand():
+		if left.notPos >= 0 {
+			hint := "not (… " + op.String() + " …)"
+			if in := left.n.left; in.kind == nodeCompare && right.lit.Type != 0 {
+				hint = "not (" + in.prop + " " + op.String() + " " + formatLiteral(right.lit) + ")"
+			}
+			p.errAt(left.notPos, "'not' binds tighter than '"+op.String()+"'; to negate the comparison write "+hint)
+		} else {
+			p.errAt(opItem.pos, "the left side of '"+op.String()+"' is a condition; expected a property or a literal")
+		}
+	case !right.isOperand():
+		p.errAt(right.pos, "the right side of '"+op.String()+"' is a condition; expected a property or a literal")
+	case left.prop != "" && right.prop != "":
+		p.errAt(right.pos, "cannot compare property '"+left.prop+"' with property '"+right.prop+"'; one side of '"+op.String()+"' must be a literal value")
+	case left.prop == "" && right.prop == "":
+		p.errAt(left.pos, "'"+op.String()+"' compares two literals; one side must be a property name")
+	case left.prop != "":
+		p.props[left.prop] = struct{}{}
+		return expr{n: &node{kind: nodeCompare, op: op, prop: left.prop, lit: right.lit}, pos: left.pos, notPos: -1}
+	default:
+		p.props[right.prop] = struct{}{}
+		return expr{n: &node{kind: nodeCompare, op: op.flip(), prop: right.prop, lit: left.lit}, pos: left.pos, notPos: -1}
+	}
+	return left
+}
+
+func (p *parser) isOperandStart(it item) bool {
+	switch it.typ {
+	case itemLeftParen, itemIdentifier, itemString, itemNumber, itemTyped, itemTrue, itemFalse, itemNot:
+		return true
+	}
+	return false
+}
+
+func (p *parser) parseUnary() expr {
+	it := p.peek()
+	if it.typ != itemNot {
+		return p.parsePrimary()
+	}
+	p.next()
+	if !p.expectOperand(it, "a condition") {
+		return expr{}
+	}
+	operand := p.parseUnary()
+	if p.failed() {
+		return operand
+	}
+	c := p.condition(operand)
+	if p.failed() {
+		return operand
+	}
+	return expr{n: &node{kind: nodeNot, left: c}, pos: it.pos, notPos: it.pos}
+}
+
+func (p *parser) parsePrimary() expr {
+	it := p.next()
+	switch it.typ {
+	case itemLeftParen:
+		inner := p.parseOr()
+		if p.failed() {
+			return inner
+		}
+		closing := p.peek()
+		if closing.typ != itemRightParen {
+			if closing.typ == itemEOF {
+				p.errAt(it.pos, "unbalanced parentheses: this '(' is never closed; expected ')'")
+			} else {
+				p.unexpectedInParens(closing)
+			}
+			return inner
+		}
+		p.next()
+		inner.pos = it.pos
+		inner.notPos = -1
+		return inner
+	case itemIdentifier:
+		return expr{prop: it.val, pos: it.pos, notPos: -1}
+	case itemString:
+		return expr{lit: String(unquote(it.val)), pos: it.pos, notPos: -1}
+	case itemTrue, itemFalse:
+		return expr{lit: Bool(it.typ == itemTrue), pos: it.pos, notPos: -1}
+	case itemNumber:
+		v, e := parseNumber(it.val)
+		if e != nil {
+			p.errAt(it.pos+e.off, e.msg)
+		}
+		return expr{lit: v, pos: it.pos, notPos: -1}
+	case itemTyped:
+		v, e := parseTyped(it.val)
+		if e != nil {
+			p.errAt(it.pos+e.off, e.msg)
+		}
+		return expr{lit: v, pos: it.pos, notPos: -1}
+	case itemError:
+		p.errAt(it.pos, it.val)
+	case itemEOF:
+		p.errAt(it.pos, "unexpected end of the filter; expected a condition")
+	case itemRightParen:
+		p.errAt(it.pos, "unexpected ')'; expected a condition")
+	default:
+		p.errAt(it.pos, "unexpected "+it.describe()+"; expected a property name, a literal or '('")
+	}
+	return expr{pos: it.pos, notPos: -1}
+}
+
+func (p *parser) unexpectedInParens(it item) {
+	switch {
+	case it.typ == itemError:
+		p.errAt(it.pos, it.val)
+	case it.isComparison():
+		p.errAt(it.pos, "unexpected "+it.describe()+": a comparison cannot be compared again; combine conditions with 'and' or 'or'")
+	case it.typ == itemIdentifier && isOperatorWord(it.val):
+		p.errAt(it.pos, "unknown operator "+it.describe()+"; operators are lower-case: "+strings.ToLower(it.val))
+	default:
+		p.errAt(it.pos, "expected 'and', 'or' or ')', found "+it.describe())
+	}
+}
+
+// condition turns an expression used as a condition into a node: a boolean
+// node as it is, a property into "Prop eq true"; a literal is an error.
+func (p *parser) condition(e expr) *node {
+	if p.failed() {
+		return nil
+	}
+	if e.n != nil {
+		return e.n
+	}
+	if e.prop != "" {
+		p.ncmp++
+		if p.ncmp > MaxComparisons {
+			p.errAt(e.pos, "too many comparisons: this is comparison "+strconv.Itoa(p.ncmp)+"; the service allows at most "+strconv.Itoa(MaxComparisons)+" in one filter")
+			return nil
+		}
+		p.props[e.prop] = struct{}{}
+		return &node{kind: nodeCompare, op: opEq, prop: e.prop, lit: Bool(true)}
+	}
+	p.errAt(e.pos, "a literal alone is not a condition; expected a comparison such as Name eq "+formatLiteral(e.lit))
+	return nil
+}
+
+// expectOperand checks that an operand follows the operator op, and says
+// what was expected after it when not.
+func (p *parser) expectOperand(op item, what string) bool {
+	it := p.peek()
+	if p.isOperandStart(it) {
+		return true
+	}
+	if it.typ == itemError {
+		p.errAt(it.pos, it.val)
+	} else {
+		p.errAt(it.pos, "expected "+what+" after '"+op.val+"', found "+it.describe())
+	}
+	return false
+}
