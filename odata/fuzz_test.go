@@ -1,0 +1,112 @@
+package odata
+
+import (
+	"errors"
+	"math"
+	"testing"
+	"time"
+	"unicode/utf8"
+)
+
+// fuzzEntities are the entities accepted filters are evaluated against, to
+// check that the canonical text behaves like the original.
+var fuzzEntities = func() []*Entity {
+	g, _ := Guid("a455c695-df98-5678-aaaa-81d3367e5a34")
+	a := &Entity{PartitionKey: "Sales", RowKey: "00010", Timestamp: time.Date(2014, 8, 22, 0, 50, 32, 0, time.UTC)}
+	a.Set("Name", String("O'Brien"))
+	a.Set("Age", Int32(41))
+	a.Set("Big", Int64(5000000000))
+	a.Set("Score", Double(2.5))
+	a.Set("IsActive", Bool(true))
+	a.Set("Born", DateTimeTicks(TicksOf(time.Date(1980, 1, 2, 3, 4, 5, 0, time.UTC))))
+	a.Set("Id", g)
+	a.Set("Blob", Binary([]byte{0x0a, 0x1b}))
+	b := &Entity{PartitionKey: "Support", RowKey: "S"}
+	b.Set("Name", Int32(5))
+	b.Set("Age", String("41"))
+	b.Set("Score", Double(math.NaN()))
+	b.Set("IsActive", Bool(false))
+	return []*Entity{a, b, {}}
+}()
+
+// FuzzParseFilter checks that parsing never panics, that rejected filters
+// get a *SyntaxError whose column lies inside the text (or just after it),
+// and that an accepted filter's String() parses back to the same filter,
+// which matches the same entities and gets the same plan.
+func FuzzParseFilter(f *testing.F) {
+	for _, s := range []string{
+		"PartitionKey eq 'Sales' and RowKey eq '00010'",
+		"PartitionKey eq 'Sales' and RowKey ge 'S' and RowKey lt 'T'",
+		"PartitionKey eq 'Sales' and (RowKey eq '121' or RowKey eq '322')",
+		"PartitionKey eq 'Sales' and LastName eq 'Smith'",
+		"LastName eq 'Jones'",
+		"PartitionKey ge 'A' and PartitionKey lt 'C'",
+		"PartitionKey eq 'A' and PartitionKey eq 'B'",
+		"Name eq 'O''Brien'",
+		"'x' lt Name",
+		"Age gt -5 and Big le 9223372036854775807L",
+		"Big eq 5000000000",
+		"Score ge 2.5 or Score lt -1e10 or Score eq 1.0E-06",
+		"IsActive",
+		"not IsActive and not (Age eq 5)",
+		"((A eq 1) or (B eq 2)) and not (C ne 3)",
+		"Born lt datetime'2014-08-22T00:50:32.1234567Z'",
+		"Born ge datetime'1601-01-01T00:00:00Z' and Born le datetime'9999-12-31T23:59:59.9999999Z'",
+		"Born eq datetime'2014-08-22T02:50:32+02:00'",
+		"Id eq guid'A455C695-DF98-5678-AAAA-81D3367E5A34'",
+		"Blob eq X'0A1B' or Blob eq binary'ff'",
+		"Timestamp gt datetime'2014-01-01T00:00Z'",
+		"A eq 1 or A eq 2 or A eq 3 or A eq 4 or A eq 5 or A eq 6 or A eq 7 or A eq 8 or A eq 9 or A eq 10 or A eq 11 or A eq 12 or A eq 13 or A eq 14 or A eq 15",
+		"Name eq 'Zoë' and Städte eq '東京'",
+		"Age eq )",
+		"Name eq 'unterminated",
+		"Age == 5",
+		"not Age eq 5",
+		"B eq X'0A1'",
+		"D eq datetime'1600-01-01T00:00:00Z'",
+		"(((A eq 1)",
+		"",
+		"A eq 1.5L",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		flt, err := ParseFilter(src)
+		if err != nil {
+			var se *SyntaxError
+			if !errors.As(err, &se) {
+				t.Fatalf("ParseFilter(%q): error %T is not a *SyntaxError", src, err)
+			}
+			if se.Column < 1 || se.Column > utf8.RuneCountInString(src)+1 || se.Msg == "" {
+				t.Fatalf("ParseFilter(%q): column %d of %d runes, message %q", src, se.Column, utf8.RuneCountInString(src), se.Msg)
+			}
+			_ = se.Caret()
+			return
+		}
+		text := flt.String()
+		again, err := ParseFilter(text)
+		if err != nil {
+			t.Fatalf("ParseFilter(%q) = %q, which does not parse: %v", src, text, err)
+		}
+		if !again.Equal(flt) || again.String() != text {
+			t.Fatalf("round trip of %q: %q then %q", src, text, again.String())
+		}
+		if flt.Comparisons() > MaxComparisons || again.Comparisons() != flt.Comparisons() {
+			t.Fatalf("%q: %d comparisons, then %d", src, flt.Comparisons(), again.Comparisons())
+		}
+		for _, e := range fuzzEntities {
+			if flt.Match(e) != again.Match(e) {
+				t.Fatalf("%q and %q disagree on %+v", src, text, e)
+			}
+		}
+		p, q := PlanQuery(flt), PlanQuery(again)
+		if p.Class != q.Class || len(p.Ranges) != len(q.Ranges) {
+			t.Fatalf("%q and %q plan differently: %s %v, %s %v", src, text, p.Class, p.Ranges, q.Class, q.Ranges)
+		}
+		for _, e := range fuzzEntities {
+			if flt.Match(e) && !anyContains(p.Ranges, Key{e.PartitionKey, e.RowKey}) {
+				t.Fatalf("%q matches %+v outside its plan %v", src, e, p.Ranges)
+			}
+		}
+	})
+}
