@@ -5,7 +5,8 @@ import (
 	"strings"
 )
 
-// Evaluation rules (each is tested in eval_test.go):
+// Evaluation rules (each is a case of TestCompareMatrix, TestNotAndMissing or
+// TestBareBoolean in eval_test.go):
 //
 //   - A comparison is false when the entity lacks the property or holds it
 //     with a type the literal cannot be compared with — for every operator,
@@ -18,6 +19,10 @@ import (
 //     the three types: an Int64 property matches 5 and an Int32 property
 //     matches 5L; a Double property matches 5 when it holds 5.0. Integer and
 //     double are compared exactly (no rounding of large Int64 values).
+//     This is looser than the REST reference, which asks for a constant of
+//     the property's own type (clients are told to write 5L for an Int64
+//     property); tstable accepts the mixed forms because they are a common
+//     slip and their meaning is clear.
 //   - A NaN on either side makes every comparison false except ne.
 //   - Edm.Boolean supports all six operators, ordered false < true.
 //   - Edm.DateTime compares by ticks (100 ns). Timestamp is an Edm.DateTime.
@@ -30,7 +35,7 @@ import (
 // Match reports whether r satisfies the filter. It does not allocate. A nil
 // filter matches everything.
 func (f *Filter) Match(r Record) bool {
-	if f == nil {
+	if f == nil || f.root == nil {
 		return true
 	}
 	return f.root.eval(r)

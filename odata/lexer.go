@@ -23,7 +23,6 @@ const (
 	itemString                     // 'text' (val is the raw text, quotes included)
 	itemNumber                     // 42, -7, 42L, 4.5, 1e10
 	itemTyped                      // datetime'…', guid'…', X'…', binary'…' (raw text)
-	itemKeyword                    // marks the start of keywords; never emitted
 	itemAnd                        // and
 	itemOr                         // or
 	itemNot                        // not
@@ -91,7 +90,6 @@ type lexer struct {
 	pos   int // current position
 	width int // width of the last rune read
 	items []item
-	done  bool // an error or EOF has been emitted
 }
 
 // lex scans the whole input and returns its items, ending with itemEOF or

@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// Literal typing rules (each is tested in literal_test.go):
+// Literal typing rules (each is a case of TestLiteralTyping in parser_test.go):
 //
 //   - 'text' is Edm.String; a doubled quote stands for one quote.
 //   - A whole number without suffix is Edm.Int32 when it fits in 32 bits and

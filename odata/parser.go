@@ -40,11 +40,17 @@ func (e *SyntaxError) Caret() string {
 //	unary      = "not" unary | primary
 //	primary    = "(" or ")" | property | literal
 //
-// So not binds tighter than a comparison: "not Age eq 5" compares the
+// Not binds tighter than a comparison: "not Age eq 5" compares the
 // boolean "not Age" with 5, which is rejected with a hint to write
 // "not (Age eq 5)". A comparison has a property on one side and a literal on
 // the other, in either order. A property alone where a condition is expected
 // is a boolean test, read as "Prop eq true".
+
+// Operators and keywords are lower-case only: the REST reference says every
+// part of a filter string is case-sensitive, so "AND" or "Eq" is rejected
+// with a hint. Literal prefixes (datetime, guid, X, binary) are
+// case-sensitive too. Reserved words (and or not eq ne gt ge lt le true
+// false) cannot be used as property names in a filter.
 
 // expr is what a parse function returns: a boolean node, or an operand (a
 // property or a literal) waiting to become one side of a comparison.

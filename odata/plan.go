@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// Planning rules (each is tested in plan_test.go). The planner models what
+// Planning rules (each is a case of TestPlanQuery in plan_test.go). The planner models what
 // the service reads, because tstable teaches table design; the local store
 // reads exactly the ranges of the plan, so it costs what the service would.
 //
@@ -100,7 +100,7 @@ func conjuncts(n *node, out []*node) []*node {
 // PlanQuery derives the query class and the key ranges to read from a
 // filter. A nil filter reads the whole table.
 func PlanQuery(f *Filter) *Plan {
-	if f == nil {
+	if f == nil || f.root == nil {
 		return &Plan{
 			Class:  ClassTableScan,
 			Ranges: []KeyRange{FullRange()},
@@ -111,7 +111,8 @@ func PlanQuery(f *Filter) *Plan {
 	var pk, rk keyInterval
 	var never []string   // conditions that can never hold
 	var others []string  // non-key properties filtered at top level
-	var rowKeyLoose bool // RowKey conditions that do not narrow (or, not, ne)
+	var rowKeyOr bool    // RowKey conditions under 'or': they do not narrow
+	var rowKeyNot bool   // RowKey under 'not' or compared by ne: no narrowing either
 	var partitionOr bool // PartitionKey appears under or/not
 	for _, c := range conjuncts(f.root, nil) {
 		if c.kind != nodeCompare {
@@ -120,7 +121,11 @@ func PlanQuery(f *Filter) *Plan {
 				case PartitionKey:
 					partitionOr = true
 				case RowKey:
-					rowKeyLoose = true
+					if c.kind == nodeNot {
+						rowKeyNot = true
+					} else {
+						rowKeyOr = true
+					}
 				default:
 					others = append(others, p)
 				}
@@ -137,7 +142,7 @@ func PlanQuery(f *Filter) *Plan {
 				pk.add(c.op, c.lit.Str)
 			} else {
 				if c.op == opNe {
-					rowKeyLoose = true
+					rowKeyNot = true
 				}
 				rk.add(c.op, c.lit.Str)
 			}
@@ -170,9 +175,12 @@ func PlanQuery(f *Filter) *Plan {
 			p.Class = ClassPartitionScan
 			p.Ranges = []KeyRange{PartitionRange(x)}
 			switch {
-			case rowKeyLoose:
-				p.Reason = "PartitionKey is fixed by eq, but the RowKey conditions are joined by 'or' (or negated), which the service does not turn into ranges: it reads the whole partition " + formatLiteral(String(x)) + "."
+			case rowKeyOr:
+				p.Reason = "PartitionKey is fixed by eq, but the RowKey conditions are joined by 'or', which the service does not turn into ranges: it reads the whole partition " + formatLiteral(String(x)) + "."
 				p.Advice = "Run one point query per RowKey value instead (in parallel if you like): each reads one entity, where this reads the partition."
+			case rowKeyNot:
+				p.Reason = "PartitionKey is fixed by eq, but RowKey is only excluded (ne or not), which narrows nothing: the service reads the whole partition " + formatLiteral(String(x)) + "."
+				p.Advice = "An exclusion cannot shrink a read; if the wanted rows share a RowKey prefix or range, ask for that range (ge … and lt …) instead."
 			case len(others) > 0:
 				p.Reason = "PartitionKey is fixed by eq but RowKey is not, so the service reads every entity of partition " + formatLiteral(String(x)) + " and checks " + strings.Join(others, ", ") + " on each."
 				p.Advice = "If you look entities up by " + others[0] + " often, store a copy under a RowKey such as '" + strings.ToLower(others[0]) + "_<value>' in the same partition (intra-partition secondary index), or build " + others[0] + " into a compound RowKey, to make this a point or range query."
@@ -200,7 +208,7 @@ func PlanQuery(f *Filter) *Plan {
 		case partitionOr:
 			p.Reason = "PartitionKey is compared under 'or' (or 'not'), so no single partition is named and the service scans every partition."
 			p.Advice = "Run one query per partition instead (in parallel if you like), each with PartitionKey eq, and merge the results."
-		case rk.bounded || rowKeyLoose:
+		case rk.bounded || rowKeyOr || rowKeyNot:
 			p.Reason = "RowKey is filtered but PartitionKey is not fixed, so the service looks for the RowKey in every partition: a table scan."
 			p.Advice = "Add PartitionKey eq to the query: with both keys it becomes a point or range query."
 		case len(others) > 0:

@@ -92,6 +92,12 @@ func TestPlanQuery(t *testing.T) {
 		{
 			rule: "RowKey ne narrows nothing", src: "PartitionKey eq 'P' and RowKey ne 'a'",
 			class: ClassPartitionScan, nranges: 1, in: []Key{k("P", "a"), k("P", "b")},
+			reason: "only excluded", advice: "cannot shrink",
+		},
+		{
+			rule: "not over RowKey narrows nothing", src: "PartitionKey eq 'P' and not (RowKey ge 'a' and RowKey lt 'b')",
+			class: ClassPartitionScan, nranges: 1, in: []Key{k("P", "a"), k("P", "c")},
+			reason: "only excluded",
 		},
 		{
 			rule: "PartitionKey alone is a partition scan", src: "PartitionKey eq 'P'",
