@@ -27,9 +27,11 @@ const continuationVersion = 1
 
 // Errors DecodeContinuation returns.
 var (
-	// ErrContinuationCorrupt: the token is not one tstable wrote, or it was damaged.
+	// ErrContinuationCorrupt is returned for a token tstable did not write,
+	// or one that was damaged on the way.
 	ErrContinuationCorrupt = errors.New("continuation token is corrupt")
-	// ErrContinuationScope: the token is sound but belongs to another query.
+	// ErrContinuationScope is returned for a sound token that belongs to
+	// another query (another table or filter).
 	ErrContinuationScope = errors.New("continuation token is not valid for this query (was it from another table or filter?)")
 )
 

@@ -247,7 +247,7 @@ func lexIdentifier(l *lexer) stateFn {
 		l.next()
 	}
 	word := l.input[l.start:l.pos]
-	if l.peek() == '\'' {
+	if _, isKeyword := keywords[word]; l.peek() == '\'' && !isKeyword {
 		switch word {
 		case "datetime", "guid", "X", "binary":
 		default:

@@ -244,6 +244,7 @@ func TestCanonicalString(t *testing.T) {
 		{"Name\neq\r\n'x'", "Name eq 'x'"},
 		{"Name eq 'x'and Age eq 1", "Name eq 'x' and Age eq 1"},
 		{"Städte eq '東京'", "Städte eq '東京'"},
+		{"Name eq'x'", "Name eq 'x'"},
 		{"'x' lt Name", "Name gt 'x'"},
 		{"'x' le Name", "Name ge 'x'"},
 		{"5 gt Age", "Age lt 5"},
