@@ -1,6 +1,7 @@
 package odata
 
 import (
+	"encoding/json"
 	"math"
 	"strconv"
 	"strings"
@@ -15,7 +16,7 @@ type Explanation struct {
 	Scanned  int64      `json:"scanned"`           // entities read; -1 when unknown (remote)
 	Returned int64      `json:"returned"`          // entities returned
 	Pages    int        `json:"pages"`             // pages (requests) it took
-	Density  float64    `json:"density,omitempty"` // returned/scanned; omitted when unknown
+	Density  float64    `json:"density,omitempty"` // returned/scanned; omitted when unknown (see MarshalJSON)
 	Reason   string     `json:"reason"`            // why the class is what it is
 	Advice   string     `json:"advice"`            // what a table designer could do
 }
@@ -111,4 +112,21 @@ func percent(d float64) string {
 	}
 	decimals := int(math.Ceil(-math.Log10(p)))
 	return strconv.FormatFloat(p, 'f', decimals, 64) + "%"
+}
+
+// MarshalJSON writes the explanation with its JSON tags, and writes density
+// whenever it is known (something was scanned and the count is known), so a
+// density of 0 — nothing returned — is not mistaken for an unknown one.
+func (x Explanation) MarshalJSON() ([]byte, error) {
+	type plain Explanation // no methods: no recursion
+	p := plain(x)
+	out := struct {
+		*plain
+		Density *float64 `json:"density,omitempty"`
+	}{plain: &p}
+	if x.Scanned > 0 {
+		d := x.Density
+		out.Density = &d
+	}
+	return json.Marshal(out)
 }

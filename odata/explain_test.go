@@ -65,6 +65,14 @@ func TestExplainJSON(t *testing.T) {
 		t.Errorf("JSON values: %s", b)
 	}
 
+	b, _ = json.Marshal(Explain(PlanQuery(f), 100, 0, 1))
+	if !strings.Contains(string(b), `"density":0`) {
+		t.Errorf("a known density of 0 (nothing returned) should be written: %s", b)
+	}
+	b, _ = json.Marshal(*Explain(PlanQuery(f), 100, 0, 1))
+	if !strings.Contains(string(b), `"density":0`) {
+		t.Errorf("marshalling the value, not the pointer, should write density too: %s", b)
+	}
 	b, _ = json.Marshal(Explain(PlanQuery(f), -1, 10, 1))
 	if strings.Contains(string(b), "density") || !strings.Contains(string(b), `"scanned":-1`) {
 		t.Errorf("unknown scanned should give scanned -1 and no density: %s", b)
