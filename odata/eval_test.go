@@ -223,6 +223,25 @@ func TestSystemProperties(t *testing.T) {
 	}
 }
 
+// mapRecord is a Record that is not an Entity, as a store that decodes
+// properties lazily might provide.
+type mapRecord map[string]Value
+
+func (m mapRecord) Get(name string) (Value, bool) { v, ok := m[name]; return v, ok }
+
+func TestMatchAnyRecord(t *testing.T) {
+	f, err := ParseFilter("PartitionKey eq 'Sales' and Age gt 30")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !f.Match(mapRecord{"PartitionKey": String("Sales"), "Age": Int64(31)}) {
+		t.Error("a map record with matching values did not match")
+	}
+	if f.Match(mapRecord{"Age": Int64(31)}) {
+		t.Error("a record without PartitionKey matched")
+	}
+}
+
 func TestNilFilterMatchesAll(t *testing.T) {
 	var f *Filter
 	if !f.Match(entity(nil)) {

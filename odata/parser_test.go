@@ -205,6 +205,21 @@ func TestSyntaxErrorText(t *testing.T) {
 	}
 }
 
+// TestCaretCountsCharacters: the caret sits under the character the column
+// names, also after multi-byte characters and tabs.
+func TestCaretCountsCharacters(t *testing.T) {
+	_, err := ParseFilter("Städte eq\t'東京' and X eq ?")
+	se := err.(*SyntaxError)
+	lines := strings.Split(se.Caret(), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("Caret() = %q, want two lines", se.Caret())
+	}
+	under := []rune(lines[0])[len(lines[1])-1]
+	if under != '?' || se.Column != 25 {
+		t.Errorf("column %d, caret under %q; want 25 under '?'\n%s", se.Column, under, se.Caret())
+	}
+}
+
 func TestComparisonLimit(t *testing.T) {
 	build := func(n int) string {
 		parts := make([]string, n)

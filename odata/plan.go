@@ -184,6 +184,9 @@ func PlanQuery(f *Filter) *Plan {
 			case len(others) > 0:
 				p.Reason = "PartitionKey is fixed by eq but RowKey is not, so the service reads every entity of partition " + formatLiteral(String(x)) + " and checks " + strings.Join(others, ", ") + " on each."
 				p.Advice = "If you look entities up by " + others[0] + " often, store a copy under a RowKey such as '" + strings.ToLower(others[0]) + "_<value>' in the same partition (intra-partition secondary index), or build " + others[0] + " into a compound RowKey, to make this a point or range query."
+				if others[0] == Timestamp {
+					p.Advice = timeAdvice
+				}
 			default:
 				p.Reason = "PartitionKey is fixed by eq and nothing narrows RowKey, so the service reads the whole partition " + formatLiteral(String(x)) + "."
 				p.Advice = "Reading a whole partition is fine when you need all of it; add RowKey bounds to read less."
@@ -214,6 +217,9 @@ func PlanQuery(f *Filter) *Plan {
 		case len(others) > 0:
 			p.Reason = "No PartitionKey eq condition, so the service reads every partition and checks " + strings.Join(others, ", ") + " on each entity."
 			p.Advice = "If you look entities up by " + others[0] + " often, keep copies keyed by it in other partitions (inter-partition secondary index) or an index entity per value listing the matching keys (index entities pattern)."
+			if others[0] == Timestamp {
+				p.Advice = timeAdvice
+			}
 		default:
 			p.Reason = "No PartitionKey eq condition, so the service reads every partition."
 			p.Advice = "Query by PartitionKey (and RowKey) to read a part of the table."
@@ -234,6 +240,9 @@ func PlanQuery(f *Filter) *Plan {
 	}
 	return p
 }
+
+// timeAdvice is the advice for filtering on Timestamp, which no index covers.
+const timeAdvice = "Timestamp is not indexed: to read recent entities cheaply, put the time in the RowKey (the log tail pattern uses inverted ticks so the newest sort first) and read a RowKey range."
 
 // rowRange is the run of keys of partition x allowed by rk.
 func rowRange(x string, rk *keyInterval) KeyRange {

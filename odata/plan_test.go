@@ -185,6 +185,14 @@ func TestPlanQuery(t *testing.T) {
 			class: ClassTableScan, nranges: 0, reason: "Edm.DateTime",
 		},
 		{
+			rule: "Timestamp filters get the log tail advice", src: "Timestamp ge datetime'2014-08-22T00:00:00Z'",
+			class: ClassTableScan, nranges: 1, advice: "log tail",
+		},
+		{
+			rule: "Timestamp within a partition, too", src: "PartitionKey eq 'P' and Timestamp ge datetime'2014-08-22T00:00:00Z'",
+			class: ClassPartitionScan, nranges: 1, advice: "log tail",
+		},
+		{
 			rule: "the empty string is a valid key", src: "PartitionKey eq '' and RowKey eq ''",
 			class: ClassPoint, nranges: 1, in: []Key{k("", "")}, out: []Key{k("", "a"), k("a", "")},
 		},
