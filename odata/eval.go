@@ -24,10 +24,14 @@ import (
 //     property); tstable accepts the mixed forms because they are a common
 //     slip and their meaning is clear.
 //   - A NaN on either side makes every comparison false except ne.
-//   - Edm.Boolean supports all six operators, ordered false < true.
+//   - Edm.Boolean supports all six operators (the REST reference allows
+//     every comparison operator on every type), ordered false < true.
 //   - Edm.DateTime compares by ticks (100 ns). Timestamp is an Edm.DateTime.
 //   - Edm.Guid compares by its canonical lower-case text; ordered operators
-//     use that text's order.
+//     use that text's order. (The REST reference allows all six operators
+//     on every type but does not say how the service orders Guids; .NET
+//     orders them by their byte fields, which can differ from text order,
+//     so gt/lt on a Guid is best avoided.)
 //   - Edm.Binary compares bytewise, a shorter prefix first.
 //   - Text never compares with numbers or other types: String vs Int32 is
 //     false (and ne is false too).

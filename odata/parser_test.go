@@ -306,6 +306,11 @@ func TestCanonicalString(t *testing.T) {
 		if !g.Equal(f) || g.String() != f.String() {
 			t.Errorf("round trip of %q: %q then %q", tt.src, f, g)
 		}
+		for _, e := range fuzzEntities {
+			if f.Match(e) != g.Match(e) {
+				t.Errorf("%q and its canonical form %q disagree on %+v", tt.src, g, e)
+			}
+		}
 	}
 }
 
