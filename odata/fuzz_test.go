@@ -110,3 +110,28 @@ func FuzzParseFilter(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDecodeContinuation checks that any token string is either rejected
+// with one of the two documented errors or decodes to a key whose own token
+// decodes to the same key.
+func FuzzDecodeContinuation(f *testing.F) {
+	scope := "Employees|PartitionKey eq 'Sales'"
+	f.Add(EncodeContinuation(Key{"Sales", "000123"}, scope))
+	f.Add(EncodeContinuation(Key{"", ""}, scope))
+	f.Add(EncodeContinuation(Key{"a", "b"}, "other"))
+	f.Add("")
+	f.Add("AQ")
+	f.Fuzz(func(t *testing.T, tok string) {
+		k, err := DecodeContinuation(tok, scope)
+		if err != nil {
+			if !errors.Is(err, ErrContinuationCorrupt) && !errors.Is(err, ErrContinuationScope) {
+				t.Fatalf("DecodeContinuation(%q): unexpected error %v", tok, err)
+			}
+			return
+		}
+		again, err := DecodeContinuation(EncodeContinuation(k, scope), scope)
+		if err != nil || again != k {
+			t.Fatalf("token %q decodes to %q, whose own token decodes to %q, %v", tok, k, again, err)
+		}
+	})
+}
