@@ -75,6 +75,9 @@ func (i item) describe() string {
 	if utf8.RuneCountInString(v) > 24 {
 		v = string([]rune(v)[:24]) + "…"
 	}
+	if i.typ == itemString || i.typ == itemTyped {
+		return v // quoted already
+	}
 	return "'" + v + "'"
 }
 
@@ -128,8 +131,8 @@ func (l *lexer) emit(t itemType) {
 
 func (l *lexer) ignore() { l.start = l.pos }
 
-// errorf emits an error item at byte offset pos and stops the lexer.
-func (l *lexer) errorf(pos int, msg string) stateFn {
+// errorAt emits an error item at byte offset pos and stops the lexer.
+func (l *lexer) errorAt(pos int, msg string) stateFn {
 	l.items = append(l.items, item{itemError, pos, msg})
 	return nil
 }
@@ -154,13 +157,13 @@ func lexAny(l *lexer) stateFn {
 		return lexQuote
 	case r == '-' || ('0' <= r && r <= '9'):
 		if r == '-' && !isDigit(l.peek()) {
-			return l.errorf(l.start, "unexpected '-'; a negative number is written with the digits right after the sign, as in -5")
+			return l.errorAt(l.start, "unexpected '-'; a negative number is written with the digits right after the sign, as in -5")
 		}
 		return lexNumber
 	case isIdentStart(r):
 		return lexIdentifier
 	}
-	return l.errorf(l.start, unexpectedChar(r, l.input[l.start:]))
+	return l.errorAt(l.start, unexpectedChar(r, l.input[l.start:]))
 }
 
 // unexpectedChar explains a character that starts no item, with a hint for
@@ -192,7 +195,7 @@ func quoteRune(r rune) string {
 // lexQuote scans a single-quoted string; a doubled quote is a quote inside it.
 func lexQuote(l *lexer) stateFn {
 	if !l.scanQuoted() {
-		return l.errorf(l.start, "unterminated string literal; expected a closing ' (a quote inside a string is written twice: 'O''Brien')")
+		return l.errorAt(l.start, "unterminated string literal; expected a closing ' (a quote inside a string is written twice: 'O''Brien')")
 	}
 	l.emit(itemString)
 	return lexAny
@@ -221,20 +224,20 @@ func lexNumber(l *lexer) stateFn {
 	l.acceptRun("0123456789")
 	if l.accept(".") {
 		if !isDigit(l.peek()) {
-			return l.errorf(l.pos, "expected a digit after the decimal point")
+			return l.errorAt(l.pos, "expected a digit after the decimal point")
 		}
 		l.acceptRun("0123456789")
 	}
 	if l.accept("eE") {
 		l.accept("+-")
 		if !isDigit(l.peek()) {
-			return l.errorf(l.pos, "expected the digits of an exponent")
+			return l.errorAt(l.pos, "expected the digits of an exponent")
 		}
 		l.acceptRun("0123456789")
 	}
 	l.accept("L")
 	if r := l.peek(); isIdentPart(r) || r == '\'' || r == '.' {
-		return l.errorf(l.pos, "unexpected "+quoteRune(r)+" after the number "+l.input[l.start:l.pos])
+		return l.errorAt(l.pos, "unexpected "+quoteRune(r)+" after the number "+l.input[l.start:l.pos])
 	}
 	l.emit(itemNumber)
 	return lexAny
@@ -251,11 +254,11 @@ func lexIdentifier(l *lexer) stateFn {
 		switch word {
 		case "datetime", "guid", "X", "binary":
 		default:
-			return l.errorf(l.start, "unknown literal prefix "+quoteWord(word)+"; expected datetime'…', guid'…', X'…' or binary'…' (prefixes are case-sensitive)")
+			return l.errorAt(l.start, "unknown literal prefix "+quoteWord(word)+"; expected datetime'…', guid'…', X'…' or binary'…' (prefixes are case-sensitive)")
 		}
 		l.next()
 		if !l.scanQuoted() {
-			return l.errorf(l.start, "unterminated "+word+" literal; expected a closing '")
+			return l.errorAt(l.start, "unterminated "+word+" literal; expected a closing '")
 		}
 		l.emit(itemTyped)
 		return lexAny

@@ -153,6 +153,11 @@ func (p *parser) unexpectedAfterCondition(it item) {
 	}
 }
 
+func isBoolWord(w string) bool {
+	l := strings.ToLower(w)
+	return l == "true" || l == "false"
+}
+
 func isOperatorWord(w string) bool {
 	_, ok := keywords[strings.ToLower(w)]
 	return ok && w != strings.ToLower(w)
@@ -245,6 +250,8 @@ func (p *parser) parseComparison() expr {
 		}
 	case !right.isOperand():
 		p.errAt(right.pos, "the right side of '"+op.String()+"' is a condition; expected a property or a literal")
+	case left.prop != "" && right.prop != "" && isBoolWord(right.prop):
+		p.errAt(right.pos, "'"+right.prop+"' is not a literal; the Boolean literals are written true and false (lower-case)")
 	case left.prop != "" && right.prop != "":
 		p.errAt(right.pos, "cannot compare property '"+left.prop+"' with property '"+right.prop+"'; one side of '"+op.String()+"' must be a literal value")
 	case left.prop == "" && right.prop == "":

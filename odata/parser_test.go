@@ -128,6 +128,7 @@ func TestSyntaxErrors(t *testing.T) {
 		{"not", 4, "expected a condition after 'not'"},
 		{"not Age eq 5", 1, "not (Age eq 5)"},
 		{"A eq B", 6, "cannot compare property 'A' with property 'B'"},
+		{"IsActive eq True", 13, "Boolean literals are written true and false"},
 		{"'a' eq 'b'", 1, "compares two literals"},
 		{"5 eq 5", 1, "compares two literals"},
 		{"'x'", 1, "a literal alone is not a condition"},
