@@ -228,6 +228,10 @@ func PlanQuery(f *Filter) *Plan {
 			p.Ranges = nil
 			p.Reason = "The PartitionKey bounds exclude each other, so the filter matches nothing and nothing is read."
 			p.Advice = "Check the PartitionKey bounds: the lower one lies above the upper one."
+		} else if rk.empty() {
+			p.Ranges = nil
+			p.Reason = "The RowKey conditions exclude each other, so the filter matches nothing and nothing is read."
+			p.Advice = "Check the RowKey bounds: the lower one lies above the upper one."
 		}
 	}
 	if len(never) > 0 {

@@ -177,6 +177,10 @@ func TestPlanQuery(t *testing.T) {
 			class: ClassRange, nranges: 0, reason: "matches nothing",
 		},
 		{
+			rule: "contradiction: empty RowKey range without a partition", src: "RowKey gt 'b' and RowKey lt 'a'",
+			class: ClassTableScan, nranges: 0, reason: "matches nothing",
+		},
+		{
 			rule: "a key compared with a number matches nothing", src: "PartitionKey eq 'P' and RowKey eq 10",
 			class: ClassPartitionScan, nranges: 0, reason: "Edm.String", advice: "string literal",
 		},
