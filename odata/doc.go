@@ -6,4 +6,24 @@
 //
 // The package depends on nothing else in tstable, so the local store, the
 // remote backend and the command line can all share it.
+//
+// # Queries
+//
+// ParseFilter reads a $filter and Filter.Match evaluates it; PlanQuery says
+// which keys a store must read and which of the guide's four classes the
+// query is; Explain turns a plan and its counts into what "explain" shows.
+// ParseSelect, Project and ParseTop handle $select and $top, and
+// EncodeContinuation/DecodeContinuation the paging tokens.
+//
+// Where the service's documents leave a choice, tstable decides as follows;
+// the full rules sit next to the code that applies them:
+//
+//   - Grammar, case-sensitivity, bare boolean properties: parser.go.
+//   - Literal types (Int32 vs Int64 without L, datetime forms, binary):
+//     literal.go.
+//   - Comparing across types, missing properties, not, NaN, ordering of
+//     Boolean and Guid: eval.go.
+//   - Query classes, key ranges and contradictions: plan.go.
+//   - $select keeps PartitionKey, RowKey and Timestamp: select.go.
+//   - Continuation token layout and its two errors: continuation.go.
 package odata
