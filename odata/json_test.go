@@ -1,0 +1,198 @@
+package odata
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestEntityJSONRoundTripsEveryType(t *testing.T) {
+	guid, _ := Guid("{6F9619FF-8B86-D011-B42D-00CF4FC964FF}")
+	e := &Entity{PartitionKey: "Sales", RowKey: "00010\"\n\x01é", Properties: []Property{
+		{"Empty", String("")},
+		{"Text", String("tab\there \u2028 \"quoted\" \\ ü 😀")},
+		{"Age", Int32(23)},
+		{"MinI32", Int32(math.MinInt32)},
+		{"MaxI64", Int64(math.MaxInt64)},
+		{"MinI64", Int64(math.MinInt64)},
+		{"Score", Double(4.25)},
+		{"Whole", Double(12)},
+		{"NegZero", Double(math.Copysign(0, -1))},
+		{"Huge", Double(1e300)},
+		{"Tiny", Double(5e-324)},
+		{"NaN", Double(math.NaN())},
+		{"Inf", Double(math.Inf(1))},
+		{"NegInf", Double(math.Inf(-1))},
+		{"Yes", Bool(true)},
+		{"No", Bool(false)},
+		{"MinDate", DateTimeTicks(MinDateTimeTicks)},
+		{"MaxDate", DateTimeTicks(MaxDateTimeTicks)},
+		{"Id", guid},
+		{"Bytes", Binary([]byte{0, 1, 0, 255, 0})},
+		{"NoBytes", Binary(nil)},
+	}}
+	line := AppendEntityJSON(nil, e)
+	got, err := DecodeEntityJSON(line)
+	if err != nil {
+		t.Fatalf("decode %s: %v", line, err)
+	}
+	if got.PartitionKey != e.PartitionKey || got.RowKey != e.RowKey {
+		t.Errorf("keys: got %q %q", got.PartitionKey, got.RowKey)
+	}
+	if len(got.Properties) != len(e.Properties) {
+		t.Fatalf("got %d properties, want %d:\n%s", len(got.Properties), len(e.Properties), line)
+	}
+	for i, p := range e.Properties {
+		q := got.Properties[i]
+		if q.Name != p.Name || !q.Value.Equal(p.Value) {
+			t.Errorf("property %d: got %s=%#v, want %s=%#v", i, q.Name, q.Value, p.Name, p.Value)
+		}
+	}
+	if math.Signbit(got.Properties[8].Value.Float) != true {
+		t.Errorf("-0 lost its sign: %s", line)
+	}
+	// And the second encoding is byte-identical to the first.
+	if again := AppendEntityJSON(nil, got); string(again) != string(line) {
+		t.Errorf("re-encoding differs:\n%s\n%s", line, again)
+	}
+}
+
+func TestAppendEntityJSONShape(t *testing.T) {
+	ts := time.Date(2014, 8, 22, 0, 50, 32, 123456700, time.UTC)
+	e := &Entity{PartitionKey: "Sales", RowKey: "00010", Timestamp: ts, Properties: []Property{
+		{"Age", Int32(23)},
+		{"Big", Int64(1234567890123)},
+		{"When", DateTimeTicks(TicksOf(time.Date(2014, 8, 22, 0, 50, 32, 0, time.UTC)))},
+		{"Score", Double(2.5)},
+		{"Whole", Double(3)},
+		{"NaN", Double(math.NaN())},
+		{"Bin", Binary([]byte("hi"))},
+		{"Ok", Bool(true)},
+		{"S", String("<&>")},
+	}}
+	want := `{"odata.etag":"W/\"datetime'2014-08-22T00%3A50%3A32.1234567Z'\"","Timestamp":"2014-08-22T00:50:32.1234567Z",` +
+		`"PartitionKey":"Sales","RowKey":"00010","Age":23,` +
+		`"Big@odata.type":"Edm.Int64","Big":"1234567890123",` +
+		`"When@odata.type":"Edm.DateTime","When":"2014-08-22T00:50:32.0000000Z",` +
+		`"Score":2.5,"Whole@odata.type":"Edm.Double","Whole":3.0,` +
+		`"NaN@odata.type":"Edm.Double","NaN":"NaN",` +
+		`"Bin@odata.type":"Edm.Binary","Bin":"aGk=","Ok":true,"S":"<&>"}`
+	if got := string(AppendEntityJSON(nil, e)); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	// Not stored yet: no etag, no Timestamp.
+	if got := string(AppendEntityJSON(nil, &Entity{PartitionKey: "a", RowKey: "b"})); got != `{"PartitionKey":"a","RowKey":"b"}` {
+		t.Errorf("unstored entity: %s", got)
+	}
+}
+
+func TestDecodeEntityJSONTyping(t *testing.T) {
+	tests := []struct {
+		name, json string
+		want       Value
+	}{
+		{"int32", `"X":23`, Int32(23)},
+		{"negative int32", `"X":-2147483648`, Int32(math.MinInt32)},
+		{"beyond int32 is a double", `"X":2147483648`, Double(2147483648)},
+		{"fraction is a double", `"X":1.0`, Double(1)},
+		{"exponent is a double", `"X":1e3`, Double(1000)},
+		{"string", `"X":"hi"`, String("hi")},
+		{"escapes", `"X":"a\u00e9\ud83d\ude00\/\n"`, String("aé😀/\n")},
+		{"bool", `"X":false`, Bool(false)},
+		{"annotation after the value", `"X":"5","X@odata.type":"Edm.Int64"`, Int64(5)},
+		{"annotation before the value", `"X@odata.type":"Edm.Int64","X":"-9223372036854775808"`, Int64(math.MinInt64)},
+		{"int64 as a number", `"X@odata.type":"Edm.Int64","X":7`, Int64(7)},
+		{"double as a string", `"X@odata.type":"Edm.Double","X":"-Infinity"`, Double(math.Inf(-1))},
+		{"double INF", `"X@odata.type":"Edm.Double","X":"INF"`, Double(math.Inf(1))},
+		{"whole double annotated", `"X@odata.type":"Edm.Double","X":3`, Double(3)},
+		{"datetime without fraction", `"X@odata.type":"Edm.DateTime","X":"2014-08-22T00:50:32Z"`, DateTime(time.Date(2014, 8, 22, 0, 50, 32, 0, time.UTC))},
+		{"datetime with offset", `"X@odata.type":"Edm.DateTime","X":"2014-08-22T02:50:32.5+02:00"`, DateTime(time.Date(2014, 8, 22, 0, 50, 32, 5e8, time.UTC))},
+		{"guid canonical", `"X@odata.type":"Edm.Guid","X":"6F9619FF-8B86-D011-B42D-00CF4FC964FF"`, Value{Type: EdmGuid, Str: "6f9619ff-8b86-d011-b42d-00cf4fc964ff"}},
+		{"binary", `"X@odata.type":"Edm.Binary","X":"AAEA"`, Binary([]byte{0, 1, 0})},
+		{"explicit string", `"X@odata.type":"Edm.String","X":"5"`, String("5")},
+		{"explicit int32", `"X@odata.type":"Edm.Int32","X":5`, Int32(5)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, err := DecodeEntityJSON([]byte(`{"PartitionKey":"p","RowKey":"r",` + tt.json + `}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(e.Properties) != 1 || e.Properties[0].Name != "X" || !e.Properties[0].Value.Equal(tt.want) {
+				t.Errorf("got %#v, want X=%#v", e.Properties, tt.want)
+			}
+		})
+	}
+}
+
+func TestDecodeEntityJSONIgnoresMetadataNullsAndTimestamp(t *testing.T) {
+	e, err := DecodeEntityJSON([]byte(` {"odata.metadata":"x","odata.etag":"W/\"1\"","Timestamp":"2014-08-22T00:50:32Z",
+		"Timestamp@odata.type":"Edm.DateTime","PartitionKey":"p","RowKey":"r","Gone":null,"Gone@odata.type":"Edm.Int64",
+		"Kept":1,"Kept@odata.foo":"bar"} `))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !e.Timestamp.IsZero() || len(e.Properties) != 1 || e.Properties[0].Name != "Kept" {
+		t.Errorf("got %+v", e)
+	}
+}
+
+func TestDecodeEntityJSONErrors(t *testing.T) {
+	tests := []struct{ json, want string }{
+		{``, "at byte 0: expected an entity object {...}, found nothing"},
+		{`[1]`, "at byte 0: expected an entity object starting with '{'"},
+		{`{"RowKey":"r"}`, "the entity has no PartitionKey"},
+		{`{"PartitionKey":"p"}`, "the entity has no RowKey"},
+		{`{"PartitionKey":1,"RowKey":"r"}`, `property "PartitionKey": must be a string`},
+		{`{"PartitionKey":"p","RowKey":"r","X@odata.type":"Edm.Decimal","X":"1"}`, `property "X": unknown @odata.type "Edm.Decimal"`},
+		{`{"PartitionKey":"p","RowKey":"r","X@odata.type":"Int64","X":"1"}`, `property "X": unknown @odata.type "Int64"`},
+		{`{"PartitionKey":"p","RowKey":"r","X":9007199254740993}`, `property "X": 9007199254740993 does not fit in Edm.Int32 and a double cannot hold it exactly; annotate it`},
+		{`{"PartitionKey":"p","RowKey":"r","X@odata.type":"Edm.Int64","X":"1.5"}`, `property "X": "1.5" is not an Edm.Int64`},
+		{`{"PartitionKey":"p","RowKey":"r","X@odata.type":"Edm.Int32","X":2147483648}`, `property "X": "2147483648" is not an Edm.Int32`},
+		{`{"PartitionKey":"p","RowKey":"r","X@odata.type":"Edm.Boolean","X":"true"}`, `property "X": is annotated Edm.Boolean but its value is a string; expected true or false`},
+		{`{"PartitionKey":"p","RowKey":"r","X@odata.type":"Edm.Double","X":"abc"}`, `property "X": "abc" is not an Edm.Double`},
+		{`{"PartitionKey":"p","RowKey":"r","X@odata.type":"Edm.DateTime","X":"2014-13-01T00:00:00Z"}`, `property "X": bad Edm.DateTime "2014-13-01T00:00:00Z": a field is out of range`},
+		{`{"PartitionKey":"p","RowKey":"r","X@odata.type":"Edm.DateTime","X":"1600-12-31T23:59:59Z"}`, `property "X": datetime 1600-12-31T23:59:59Z is outside the range`},
+		{`{"PartitionKey":"p","RowKey":"r","X@odata.type":"Edm.Guid","X":"nope"}`, `property "X": "nope" is not a GUID`},
+		{`{"PartitionKey":"p","RowKey":"r","X@odata.type":"Edm.Binary","X":"!!"}`, `property "X": the value is not standard base64`},
+		{`{"PartitionKey":"p","RowKey":"r","X":{"a":1}}`, `property "X": nested objects and arrays are not entity property values`},
+		{`{"PartitionKey":"p","RowKey":"r","X":1,"X":2}`, `property "X": is given twice`},
+		{`{"PartitionKey":"p","RowKey":"r"} {}`, "at byte 34: unexpected text after the entity object"},
+		{`{"PartitionKey":"p","RowKey":"r"`, "the object is not closed"},
+		{`{"PartitionKey":"p","RowKey":"r","X":01}`, "bad number"},
+		{`{"PartitionKey":"p","RowKey":"r","X":"a` + "\n" + `"}`, "control character in a string"},
+		{`{"PartitionKey":"p","RowKey":"r","X":tru}`, `expected a value for "X"`},
+	}
+	for _, tt := range tests {
+		_, err := DecodeEntityJSON([]byte(tt.json))
+		var je *JSONError
+		if !errors.As(err, &je) {
+			t.Errorf("%s: got %v, want a *JSONError", tt.json, err)
+			continue
+		}
+		if !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s:\n got %v\nwant %s", tt.json, err, tt.want)
+		}
+	}
+}
+
+func BenchmarkDecodeEntityJSON(b *testing.B) {
+	line := []byte(`{"PartitionKey":"p00500","RowKey":"0000500000","Name":"name0176543","Age":38,"Score@odata.type":"Edm.Double","Score":497.5124378109453,"Email":"user0500000@example.com","Note":"note 00500000 lorem ipsum dolor sit amet","Active":false,"Joined@odata.type":"Edm.DateTime","Joined":"2015-09-05T10:20:30Z"}`)
+	b.SetBytes(int64(len(line)))
+	for b.Loop() {
+		if _, err := DecodeEntityJSON(line); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkAppendEntityJSON(b *testing.B) {
+	e, _ := DecodeEntityJSON([]byte(`{"PartitionKey":"p00500","RowKey":"0000500000","Name":"name0176543","Age":38,"Score":497.5124378109453,"Email":"user0500000@example.com","Active":false,"Joined@odata.type":"Edm.DateTime","Joined":"2015-09-05T10:20:30Z"}`))
+	e.Timestamp = time.Now()
+	var buf []byte
+	for b.Loop() {
+		buf = AppendEntityJSON(buf[:0], e)
+	}
+}
