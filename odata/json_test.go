@@ -196,3 +196,19 @@ func BenchmarkAppendEntityJSON(b *testing.B) {
 		buf = AppendEntityJSON(buf[:0], e)
 	}
 }
+
+func TestValueTextRoundTrips(t *testing.T) {
+	guid, _ := Guid("6f9619ff-8b86-d011-b42d-00cf4fc964ff")
+	for _, v := range []Value{String(""), String("a,b\n\"c\""), Int32(-5), Int64(math.MinInt64), Double(math.NaN()),
+		Double(math.Inf(-1)), Double(0.1), Double(1e300), Bool(true), Bool(false), DateTimeTicks(MinDateTimeTicks),
+		DateTimeTicks(MaxDateTimeTicks), guid, Binary([]byte{0, 0, 1})} {
+		text := string(AppendValueText(nil, v))
+		got, err := ParseValueText("X", v.Type, text)
+		if err != nil || !got.Equal(v) {
+			t.Errorf("%#v -> %q -> %#v, %v", v, text, got, err)
+		}
+	}
+	if _, err := ParseValueText("Flag", EdmBoolean, "yes"); err == nil || err.Error() != `property "Flag": "yes" is not an Edm.Boolean (true or false)` {
+		t.Errorf("got %v", err)
+	}
+}

@@ -1,0 +1,154 @@
+package cmd
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/store"
+)
+
+// batchLine is one operation of a batch file.
+type batchLine struct {
+	Op      string          `json:"op"`
+	Entity  json.RawMessage `json:"entity"`
+	IfMatch *string         `json:"ifMatch"`
+	Replace bool            `json:"replace"`
+}
+
+func newBatchCmd(f *Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:   "batch TABLE [FILE|-]",
+		Short: "Run an entity group transaction: up to 100 operations on one partition, all or nothing",
+		Long: `Run an entity group transaction from a JSONL file (or standard input), one
+operation a line:
+
+  {"op":"insert","entity":{"PartitionKey":"Sales","RowKey":"1","Age":30}}
+  {"op":"upsert","entity":{…}}                  InsertOrMerge
+  {"op":"upsert","replace":true,"entity":{…}}   InsertOrReplace
+  {"op":"merge","entity":{…},"ifMatch":"W/\"…\""}
+  {"op":"replace","entity":{…}}                 ifMatch defaults to "*"
+  {"op":"delete","entity":{"PartitionKey":"Sales","RowKey":"1"}}
+
+Every operation must act on the same partition, at most 100 of them, each
+entity once. Either all succeed, and the results are printed, or none is
+applied and the failure is reported as
+"error: operation N: <Code>: <message>" (N counts from 0, as the service
+counts) with exit status 1.`,
+		Example:     "  tstable batch Employees ops.jsonl",
+		Annotations: tableAnnotation,
+		Args:        exactArgs("TABLE", "[FILE|-]"),
+		RunE: func(c *cobra.Command, args []string) error {
+			format, err := f.Format(c)
+			if err != nil {
+				return err
+			}
+			r, name, closeIn, err := f.openInput(args, 1)
+			if err != nil {
+				return err
+			}
+			defer closeIn()
+			ops, err := readBatch(r, name)
+			if err != nil {
+				return err
+			}
+			if len(ops) == 0 {
+				return store.Errorf(store.CodeInvalidInput, 400, "%s holds no operations; a batch needs 1 to 100", name)
+			}
+			var results []*odata.Entity
+			err = f.Write(c.Context(), func(b store.Backend) error {
+				results, err = b.Batch(c.Context(), args[0], ops)
+				return err
+			})
+			if err != nil {
+				return err
+			}
+			if format == FormatTable {
+				renderTable(f.IO.Out, results, false, f.IO.Width)
+				_, err = fmt.Fprintf(f.IO.Out, "batch committed: %d operations\n", len(ops))
+				return err
+			}
+			return f.writeEntities(format, results, false)
+		},
+	}
+}
+
+// readBatch parses a batch file into operations.
+func readBatch(r io.Reader, name string) ([]store.Operation, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), maxEntityInput)
+	var ops []store.Operation
+	line := 0
+	for sc.Scan() {
+		line++
+		text := bytes.TrimSpace(sc.Bytes())
+		if len(text) == 0 {
+			continue
+		}
+		bad := func(format string, args ...any) error {
+			return store.Errorf(store.CodeInvalidInput, 400, "%s line %d: %s", name, line, fmt.Sprintf(format, args...))
+		}
+		var bl batchLine
+		dec := json.NewDecoder(bytes.NewReader(text))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&bl); err != nil {
+			return nil, bad("%v; expected {\"op\":\"insert|upsert|merge|replace|delete\",\"entity\":{…}}", err)
+		}
+		if len(bl.Entity) == 0 || string(bl.Entity) == "null" {
+			return nil, bad("the operation has no \"entity\"")
+		}
+		e, err := odata.DecodeEntityJSON(bl.Entity)
+		if err != nil {
+			return nil, bad("entity: %v", err)
+		}
+		op := store.Operation{Entity: e}
+		ifMatch := "*"
+		if bl.IfMatch != nil {
+			ifMatch = *bl.IfMatch
+		}
+		switch strings.ToLower(bl.Op) {
+		case "insert":
+			op.Kind = store.OpInsert
+		case "upsert":
+			op.Kind = store.OpInsertOrMerge
+			if bl.Replace {
+				op.Kind = store.OpInsertOrReplace
+			}
+		case "merge":
+			op.Kind, op.IfMatch = store.OpMerge, ifMatch
+		case "replace":
+			op.Kind, op.IfMatch = store.OpReplace, ifMatch
+		case "delete":
+			op.Kind, op.IfMatch = store.OpDelete, ifMatch
+		default:
+			return nil, bad("unknown op %q; expected insert, upsert, merge, replace or delete", bl.Op)
+		}
+		if bl.IfMatch != nil && (op.Kind == store.OpInsert || op.Kind == store.OpInsertOrMerge || op.Kind == store.OpInsertOrReplace) {
+			return nil, bad("%q takes no ifMatch (only merge, replace and delete do)", bl.Op)
+		}
+		ops = append(ops, op)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("reading %s: %w", name, err)
+	}
+	return ops, nil
+}
+
+// openInput opens the file named by args[i], or standard input when it is
+// "-" or absent. It returns the reader, a name for messages and a closer.
+func (f *Factory) openInput(args []string, i int) (io.Reader, string, func(), error) {
+	if len(args) <= i || args[i] == "-" {
+		return f.IO.In, "standard input", func() {}, nil
+	}
+	fh, err := os.Open(args[i])
+	if err != nil {
+		return nil, "", nil, fmt.Errorf("cannot read %s: %w", args[i], err)
+	}
+	return fh, args[i], func() { fh.Close() }, nil
+}

@@ -1,0 +1,84 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/store"
+)
+
+// maxEntityInput bounds what a write command reads from standard input:
+// well above the service's 1 MiB entity limit, so the store can say what
+// is too large.
+const maxEntityInput = 8 << 20
+
+// readEntityArg decodes the entity given as the argument at index i, or
+// read from standard input when the argument is "-" or absent.
+func (f *Factory) readEntityArg(c *cobra.Command, args []string, i int) (*odata.Entity, error) {
+	var data []byte
+	where := "the JSON argument"
+	if len(args) > i && args[i] != "-" {
+		data = []byte(args[i])
+	} else {
+		where = "standard input"
+		b, err := io.ReadAll(io.LimitReader(f.IO.In, maxEntityInput+1))
+		if err != nil {
+			return nil, fmt.Errorf("reading the entity from standard input: %w", err)
+		}
+		if len(b) > maxEntityInput {
+			return nil, store.Errorf(store.CodeRequestBodyTooLarge, 413, "the entity on standard input is larger than %d bytes", maxEntityInput)
+		}
+		if strings.TrimSpace(string(b)) == "" {
+			return nil, usageErrorf(c, "%s needs an entity: give it as JSON after the table name, or on standard input", c.CommandPath())
+		}
+		data = b
+	}
+	e, err := odata.DecodeEntityJSON(data)
+	if err != nil {
+		return nil, store.Errorf(store.CodeInvalidInput, 400, "%s: %v", where, err)
+	}
+	return e, nil
+}
+
+// writeOne runs one write operation and prints the stored entity.
+func (f *Factory) writeOne(c *cobra.Command, table string, op store.Operation) error {
+	format, err := f.Format(c)
+	if err != nil {
+		return err
+	}
+	var stored *odata.Entity
+	err = f.Write(c.Context(), func(b store.Backend) error {
+		stored, err = b.Write(c.Context(), table, op)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if stored == nil {
+		stored = op.Entity
+	}
+	return f.writeEntity(format, stored)
+}
+
+// newWriteCmd builds insert, upsert, merge and replace: TABLE [JSON|-].
+func newWriteCmd(f *Factory, use, short, long, example string, kind func() (store.OpKind, string)) *cobra.Command {
+	return &cobra.Command{
+		Use:         use + " TABLE [JSON|-]",
+		Short:       short,
+		Long:        long,
+		Example:     example,
+		Annotations: tableAnnotation,
+		Args:        exactArgs("TABLE", "[JSON|-]"),
+		RunE: func(c *cobra.Command, args []string) error {
+			e, err := f.readEntityArg(c, args, 1)
+			if err != nil {
+				return err
+			}
+			k, ifMatch := kind()
+			return f.writeOne(c, args[0], store.Operation{Kind: k, Entity: e, IfMatch: ifMatch})
+		},
+	}
+}

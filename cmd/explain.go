@@ -1,0 +1,83 @@
+package cmd
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/store"
+)
+
+func newExplainCmd(f *Factory) *cobra.Command {
+	o := &queryOptions{pageSize: odata.MaxTop}
+	c := &cobra.Command{
+		Use:   "explain TABLE",
+		Short: "Run a query and explain what it read",
+		Long: `Run a query to the end, without printing its entities, and explain it: the
+design guide's query class (point, range, partition-scan or table-scan),
+the key ranges read, how many entities were scanned and returned, in how
+many pages, and what a table designer could do about it.
+
+With -o json (or jsonl) the explanation is one object:
+{"class":"range","ranges":[…],"scanned":12,"returned":12,"pages":1,"density":1,"reason":"…","advice":"…"}`,
+		Example:     `  tstable explain Employees --filter "PartitionKey eq 'Sales' and Age gt 30"`,
+		Annotations: tableAnnotation,
+		Args:        exactArgs("TABLE"),
+		RunE: func(c *cobra.Command, args []string) error {
+			format, err := f.Format(c)
+			if err != nil {
+				return err
+			}
+			p, err := parseQuery(c, args[0], o)
+			if err != nil {
+				return err
+			}
+			var res *store.QueryResult
+			err = f.Read(c.Context(), p.table, func(b store.Backend) error {
+				res, err = b.Query(c.Context(), p.table, store.QueryRequest{Query: p.query}, func(*odata.Entity) error { return nil })
+				return err
+			})
+			if err != nil {
+				return err
+			}
+			plan := res.Plan
+			if plan == nil {
+				plan = p.plan
+			}
+			// Pages as the service would count them: 1000 entities a page.
+			pages := max(res.Requests, 1)
+			if res.Returned > odata.MaxTop {
+				pages = int((res.Returned + odata.MaxTop - 1) / odata.MaxTop)
+			}
+			x := odata.Explain(plan, res.Scanned, res.Returned, pages)
+			switch format {
+			case FormatJSON, FormatJSONL:
+				b, err := json.Marshal(x)
+				if err != nil {
+					return err
+				}
+				_, err = f.IO.Out.Write(append(b, '\n'))
+				return err
+			case FormatCSV:
+				w := csv.NewWriter(f.IO.Out)
+				w.Write([]string{"class", "ranges", "scanned", "returned", "pages", "density", "reason", "advice"})
+				density := ""
+				if x.Scanned > 0 {
+					density = strconv.FormatFloat(x.Density, 'g', -1, 64)
+				}
+				w.Write([]string{string(x.Class), strings.Join(x.Ranges, "; "), strconv.FormatInt(x.Scanned, 10),
+					strconv.FormatInt(x.Returned, 10), strconv.Itoa(x.Pages), density, x.Reason, x.Advice})
+				w.Flush()
+				return w.Error()
+			}
+			_, err = fmt.Fprint(f.IO.Out, x.Text())
+			return err
+		},
+	}
+	addQueryFlags(c, o)
+	return c
+}

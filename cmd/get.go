@@ -1,0 +1,68 @@
+package cmd
+
+import (
+	"github.com/spf13/cobra"
+	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/store"
+)
+
+func newGetCmd(f *Factory) *cobra.Command {
+	var sel string
+	c := &cobra.Command{
+		Use:   "get TABLE PK RK",
+		Short: "Read one entity by its keys",
+		Long: `Read one entity by PartitionKey and RowKey: a point query. It fails with
+ResourceNotFound when there is none. --select keeps the named properties
+(PartitionKey, RowKey and Timestamp always come back).`,
+		Example:     "  tstable get Employees Sales 00010 --select Age,Email -o json",
+		Annotations: tableAnnotation,
+		Args:        exactArgs("TABLE", "PK", "RK"),
+		RunE: func(c *cobra.Command, args []string) error {
+			format, err := f.Format(c)
+			if err != nil {
+				return err
+			}
+			names, err := parseSelectFlag(sel)
+			if err != nil {
+				return err
+			}
+			var e *odata.Entity
+			err = f.Read(c.Context(), args[0], func(b store.Backend) error {
+				e, err = b.Get(c.Context(), args[0], args[1], args[2])
+				return err
+			})
+			if err != nil {
+				return err
+			}
+			e = odata.Project(e, names)
+			if format == FormatTable {
+				renderTable(f.IO.Out, []*odata.Entity{e}, hasName(names, odata.Timestamp), f.IO.Width)
+				return nil
+			}
+			return f.writeEntity(format, e)
+		},
+	}
+	c.Flags().StringVar(&sel, "select", "", "properties to return, comma-separated (`a,b`)")
+	return c
+}
+
+// parseSelectFlag parses --select; a syntax error is a usage error.
+func parseSelectFlag(s string) ([]string, error) {
+	names, err := odata.ParseSelect(s)
+	if err != nil {
+		if se, ok := err.(*odata.SyntaxError); ok {
+			return nil, &syntaxError{flag: "--select", err: se}
+		}
+		return nil, err
+	}
+	return names, nil
+}
+
+func hasName(names []string, n string) bool {
+	for _, x := range names {
+		if x == n {
+			return true
+		}
+	}
+	return false
+}

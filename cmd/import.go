@@ -1,0 +1,368 @@
+package cmd
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/store"
+)
+
+type importOptions struct {
+	format          string
+	mode            string
+	continueOnError bool
+}
+
+func newImportCmd(f *Factory) *cobra.Command {
+	o := &importOptions{}
+	c := &cobra.Command{
+		Use:   "import TABLE [FILE|-]",
+		Short: "Load entities from JSONL or CSV",
+		Long: `Load entities from a file (or standard input) as fast as the store allows:
+rows are written in source order, grouped into large transactions.
+
+Formats (--format, else by the file's extension, else jsonl):
+  jsonl  one entity per line in the service's JSON (what export writes);
+         blank lines are skipped.
+  csv    a header row naming the columns, then one entity per row.
+         PartitionKey and RowKey columns are required; Timestamp and
+         odata.etag columns are ignored. A column is typed by its header,
+         Name@Edm.Int64 (any Edm type; the "Edm." may be left out); an
+         untyped column is Edm.String — no guessing. An empty cell leaves
+         the property out.
+
+Modes (--mode): upsert (default: InsertOrReplace, the row becomes the
+entity), merge (InsertOrMerge), insert (EntityAlreadyExists if present),
+replace (ResourceNotFound if absent).
+
+A bad row (one that does not parse, or that the store refuses) stops the
+import with its line number; every row before it has been committed and
+none after it. With --continue-on-error each bad row is reported on
+standard error as "reject: line N: …" and the import goes on; the exit
+status is then 1 if any row was rejected. Counts are reported on standard
+error, with a progress bar when it is a terminal.`,
+		Example: `  tstable import Employees testdata/employees.jsonl
+  tstable export Employees | tstable import EmployeesCopy
+  tstable import Employees people.csv --mode insert --continue-on-error`,
+		Annotations: tableAnnotation,
+		Args:        exactArgs("TABLE", "[FILE|-]"),
+		RunE: func(c *cobra.Command, args []string) error {
+			return runImport(c, f, args, o)
+		},
+	}
+	fl := c.Flags()
+	fl.StringVar(&o.format, "format", "", "input `format`: jsonl or csv (default: by extension, else jsonl)")
+	fl.StringVar(&o.mode, "mode", "upsert", "write `mode`: upsert, merge, insert or replace")
+	fl.BoolVar(&o.continueOnError, "continue-on-error", false, "report bad rows on standard error and go on")
+	return c
+}
+
+// lineIndex maps an entity's 0-based position in the source to its line,
+// storing only the positions where the two stop moving together.
+type lineIndex struct {
+	at    []int64 // positions, ascending
+	delta []int64 // line - position from at[i] on
+}
+
+func (x *lineIndex) record(n, line int64) {
+	if k := len(x.delta); k > 0 && x.delta[k-1] == line-n {
+		return
+	}
+	x.at = append(x.at, n)
+	x.delta = append(x.delta, line-n)
+}
+
+func (x *lineIndex) line(n int64) int64 {
+	i := sort.Search(len(x.at), func(i int) bool { return x.at[i] > n }) - 1
+	if i < 0 {
+		return n + 1
+	}
+	return n + x.delta[i]
+}
+
+func runImport(c *cobra.Command, f *Factory, args []string, o *importOptions) error {
+	var kind store.OpKind
+	switch o.mode {
+	case "upsert":
+		kind = store.OpInsertOrReplace
+	case "merge":
+		kind = store.OpInsertOrMerge
+	case "insert":
+		kind = store.OpInsert
+	case "replace":
+		kind = store.OpReplace
+	default:
+		return usageErrorf(c, "--mode must be upsert, merge, insert or replace; got %q", o.mode)
+	}
+	format := o.format
+	if format == "" {
+		format = "jsonl"
+		if len(args) > 1 && strings.EqualFold(strings.TrimPrefix(extOf(args[1]), "."), "csv") {
+			format = "csv"
+		}
+	}
+	if format != "jsonl" && format != "csv" {
+		return usageErrorf(c, "--format must be jsonl or csv; got %q", format)
+	}
+	table := args[0]
+	r, name, closeIn, err := f.openInput(args, 1)
+	if err != nil {
+		return err
+	}
+	defer closeIn()
+
+	var bar *progressbar.ProgressBar
+	if f.IO.ErrTTY {
+		size := int64(-1)
+		if fh, ok := r.(*os.File); ok {
+			if st, err := fh.Stat(); err == nil && st.Mode().IsRegular() {
+				size = st.Size()
+			}
+		}
+		bar = progressbar.NewOptions64(size,
+			progressbar.OptionSetWriter(f.IO.ErrOut),
+			progressbar.OptionSetDescription("importing "+table),
+			progressbar.OptionShowBytes(true),
+			progressbar.OptionThrottle(100*time.Millisecond),
+			progressbar.OptionClearOnFinish(),
+			progressbar.OptionSetRenderBlankState(true),
+		)
+		pr := progressbar.NewReader(r, bar)
+		r = &pr
+	}
+
+	var (
+		lines    lineIndex
+		rejected int64
+		srcErr   error
+	)
+	reject := func(line int64, err error) {
+		rejected++
+		fmt.Fprintf(f.IO.ErrOut, "reject: %s line %d: %v\n", name, line, err)
+	}
+	// rowError stops the import at a row that does not parse.
+	rowError := func(line int64, err error) error {
+		return store.Errorf(store.CodeInvalidInput, 400, "%s line %d: %v (the rows before it were imported; --continue-on-error skips bad rows)", name, line, err)
+	}
+	var src store.EntitySource
+	if format == "jsonl" {
+		src = jsonlSource(r, &lines, o.continueOnError, reject, rowError)
+	} else {
+		src, err = csvSource(r, name, &lines, o.continueOnError, reject, rowError)
+		if err != nil {
+			return err
+		}
+	}
+	wrapped := func() (*odata.Entity, error) {
+		e, err := src()
+		if err != nil && !errors.Is(err, io.EOF) {
+			srcErr = err
+		}
+		return e, err
+	}
+	began := time.Now()
+	var res *store.LoadResult
+	err = f.Write(c.Context(), func(b store.Backend) error {
+		res, err = b.Load(c.Context(), table, kind, wrapped, store.LoadOptions{
+			OnReject: func(n int64, e *odata.Entity, err error) error {
+				line := lines.line(n)
+				if o.continueOnError {
+					reject(line, err)
+					return nil
+				}
+				code, msg := store.CodeInvalidInput, err.Error()
+				var se *store.Error
+				if errors.As(err, &se) {
+					code, msg = se.Code, se.Message
+				}
+				return store.Errorf(code, 400, "%s line %d (%s, %s): %s (the rows before it were imported; --continue-on-error skips bad rows)", name, line, e.PartitionKey, e.RowKey, msg)
+			},
+		})
+		return err
+	})
+	if bar != nil {
+		bar.Finish()
+	}
+	if srcErr != nil && err != nil && !errors.Is(err, srcErr) {
+		err = srcErr // the backend wrapped our error; report ours
+	}
+	written := int64(0)
+	if res != nil {
+		written = res.Written
+	}
+	if err != nil {
+		fmt.Fprintf(f.IO.ErrOut, "imported %d entities into %s before the error\n", written, table)
+		return err
+	}
+	summary := fmt.Sprintf("imported %d entities into %s", written, table)
+	if rejected > 0 {
+		summary += fmt.Sprintf(", %d rejected", rejected)
+	}
+	if f.IO.ErrTTY {
+		secs := time.Since(began).Seconds()
+		summary += fmt.Sprintf(" in %.1fs (%.0f entities/s)", secs, float64(written)/max(secs, 1e-9))
+	}
+	fmt.Fprintln(f.IO.ErrOut, summary)
+	if rejected > 0 {
+		return &silentError{status: ExitFailed}
+	}
+	return nil
+}
+
+func extOf(path string) string {
+	if i := strings.LastIndexByte(path, '.'); i >= 0 && !strings.ContainsAny(path[i:], `/\`) {
+		return path[i:]
+	}
+	return ""
+}
+
+// jsonlSource reads one entity per line, skipping blank lines.
+func jsonlSource(r io.Reader, lines *lineIndex, keepGoing bool, reject func(int64, error), rowError func(int64, error) error) store.EntitySource {
+	br := bufio.NewReaderSize(r, 1<<20)
+	var line, n int64
+	var long []byte
+	return func() (*odata.Entity, error) {
+		for {
+			b, err := br.ReadSlice('\n')
+			if errors.Is(err, bufio.ErrBufferFull) {
+				long = append(long[:0], b...)
+				for errors.Is(err, bufio.ErrBufferFull) {
+					b, err = br.ReadSlice('\n')
+					long = append(long, b...)
+				}
+				b = long
+			}
+			if err != nil && !errors.Is(err, io.EOF) {
+				return nil, err
+			}
+			if len(b) == 0 && errors.Is(err, io.EOF) {
+				return nil, io.EOF
+			}
+			line++
+			b = bytes.TrimSpace(b)
+			if len(b) == 0 {
+				if errors.Is(err, io.EOF) {
+					return nil, io.EOF
+				}
+				continue
+			}
+			e, derr := odata.DecodeEntityJSON(b)
+			if derr != nil {
+				if keepGoing {
+					reject(line, derr)
+					continue
+				}
+				return nil, rowError(line, derr)
+			}
+			lines.record(n, line)
+			n++
+			return e, nil
+		}
+	}
+}
+
+// csvSource reads a header row and then one entity per row.
+func csvSource(r io.Reader, name string, lines *lineIndex, keepGoing bool, reject func(int64, error), rowError func(int64, error) error) (store.EntitySource, error) {
+	cr := csv.NewReader(bufio.NewReaderSize(r, 1<<20))
+	cr.ReuseRecord = true
+	cr.FieldsPerRecord = -1
+	header, err := cr.Read()
+	if err != nil {
+		if errors.Is(err, io.EOF) {
+			return func() (*odata.Entity, error) { return nil, io.EOF }, nil
+		}
+		return nil, store.Errorf(store.CodeInvalidInput, 400, "%s: the CSV header: %v", name, err)
+	}
+	type col struct {
+		name string
+		typ  odata.EdmType // 0: ignored column
+	}
+	cols := make([]col, len(header))
+	pk, rk := -1, -1
+	for i, h := range header {
+		h = strings.TrimSpace(strings.TrimPrefix(h, "\ufeff"))
+		nm, typ, typed := strings.Cut(h, "@")
+		switch nm {
+		case odata.PartitionKey:
+			pk = i
+			continue
+		case odata.RowKey:
+			rk = i
+			continue
+		case odata.Timestamp, "odata.etag":
+			continue
+		}
+		t := odata.EdmString
+		if typed {
+			var ok bool
+			if t, ok = odata.ParseEdmType(typ); !ok {
+				return nil, store.Errorf(store.CodeInvalidInput, 400, "%s: CSV header column %d %q: unknown type %q; expected Edm.String, Edm.Int32, Edm.Int64, Edm.Double, Edm.Boolean, Edm.DateTime, Edm.Guid or Edm.Binary", name, i+1, h, typ)
+			}
+		}
+		cols[i] = col{name: nm, typ: t}
+	}
+	if pk < 0 || rk < 0 {
+		return nil, store.Errorf(store.CodeInvalidInput, 400, "%s: the CSV header needs PartitionKey and RowKey columns; it has %s", name, strings.Join(header, ","))
+	}
+	var n int64
+	return func() (*odata.Entity, error) {
+		for {
+			rec, err := cr.Read()
+			if errors.Is(err, io.EOF) {
+				return nil, io.EOF
+			}
+			line, _ := cr.FieldPos(0)
+			if err != nil {
+				var pe *csv.ParseError
+				if errors.As(err, &pe) {
+					line = pe.StartLine
+					err = pe.Err
+				}
+				if keepGoing && pe != nil {
+					reject(int64(line), err)
+					continue
+				}
+				return nil, rowError(int64(line), err)
+			}
+			e, rerr := func() (*odata.Entity, error) {
+				if len(rec) != len(cols) {
+					return nil, fmt.Errorf("the row has %d fields; the header has %d", len(rec), len(cols))
+				}
+				e := &odata.Entity{PartitionKey: rec[pk], RowKey: rec[rk], Properties: make([]odata.Property, 0, len(cols))}
+				for i, cell := range rec {
+					c := cols[i]
+					if c.typ == 0 || cell == "" {
+						continue
+					}
+					v, err := odata.ParseValueText(c.name, c.typ, cell)
+					if err != nil {
+						return nil, err
+					}
+					e.Properties = append(e.Properties, odata.Property{Name: c.name, Value: v})
+				}
+				return e, nil
+			}()
+			if rerr != nil {
+				if keepGoing {
+					reject(int64(line), rerr)
+					continue
+				}
+				return nil, rowError(int64(line), rerr)
+			}
+			lines.record(n, int64(line))
+			n++
+			return e, nil
+		}
+	}, nil
+}
