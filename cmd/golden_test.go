@@ -18,7 +18,10 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
 
+// TestMain runs the golden tests against the bbolt store when this build
+// has it, else (or with TSTABLE_TEST_MEMSTORE=1) against memBackend.
 func TestMain(m *testing.M) {
+	hasLocalStore = openBackend != nil
 	if openBackend == nil || os.Getenv("TSTABLE_TEST_MEMSTORE") != "" {
 		useMemStore()
 	}

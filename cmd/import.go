@@ -153,7 +153,7 @@ func runImport(c *cobra.Command, f *Factory, args []string, o *importOptions) er
 	}
 	// rowError stops the import at a row that does not parse.
 	rowError := func(line int64, err error) error {
-		return store.Errorf(store.CodeInvalidInput, 400, "%s line %d: %v (the rows before it were imported; --continue-on-error skips bad rows)", name, line, err)
+		return store.Errorf(store.CodeInvalidInput, 400, "%s line %d: %v; --continue-on-error skips bad rows", name, line, err)
 	}
 	var src store.EntitySource
 	if format == "jsonl" {
@@ -186,7 +186,7 @@ func runImport(c *cobra.Command, f *Factory, args []string, o *importOptions) er
 				if errors.As(err, &se) {
 					code, msg = se.Code, se.Message
 				}
-				return store.Errorf(code, 400, "%s line %d (%s, %s): %s (the rows before it were imported; --continue-on-error skips bad rows)", name, line, e.PartitionKey, e.RowKey, msg)
+				return store.Errorf(code, 400, "%s line %d (%s, %s): %s; --continue-on-error skips bad rows", name, line, e.PartitionKey, e.RowKey, msg)
 			},
 		})
 		return err
@@ -202,10 +202,10 @@ func runImport(c *cobra.Command, f *Factory, args []string, o *importOptions) er
 		written = res.Written
 	}
 	if err != nil {
-		fmt.Fprintf(f.IO.ErrOut, "imported %d entities into %s before the error\n", written, table)
+		fmt.Fprintf(f.IO.ErrOut, "imported %s into %s before the bad row; nothing after it was imported\n", countLine(written), table)
 		return err
 	}
-	summary := fmt.Sprintf("imported %d entities into %s", written, table)
+	summary := fmt.Sprintf("imported %s into %s", countLine(written), table)
 	if rejected > 0 {
 		summary += fmt.Sprintf(", %d rejected", rejected)
 	}

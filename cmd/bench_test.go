@@ -1,0 +1,104 @@
+package cmd
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+)
+
+// benchN is the entity count of the command-line benchmarks: $BENCH_N,
+// default 1,000,000.
+func benchN(b *testing.B) int {
+	if s := os.Getenv("BENCH_N"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 {
+			b.Fatalf("BENCH_N=%q is not a positive count", s)
+		}
+		return n
+	}
+	return 1_000_000
+}
+
+// writeBenchRows writes n entities of about 200 bytes of JSON each, 1000
+// per partition, as JSONL.
+func writeBenchRows(b *testing.B, path string, n int) {
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	w := bufio.NewWriterSize(f, 1<<20)
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(w, `{"PartitionKey":"p%05d","RowKey":"%010d","Name":"name%07d","Age":%d,"Score@odata.type":"Edm.Double","Score":%d.5,"Email":"user%07d@example.com","Active":%t,"Joined@odata.type":"Edm.DateTime","Joined":"2015-%02d-%02dT10:20:30Z"}`+"\n",
+			i/1000, i, (i*7919)%1000003, 18+(i*31)%60, i%100000, i, i%3 == 0, 1+i%12, 1+i%28)
+	}
+	if err := w.Flush(); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// benchDB is a database of benchN entities, imported once per run.
+type benchDB struct {
+	c       *cli
+	n       int
+	elapsed time.Duration
+}
+
+var benchDBs = map[int]*benchDB{}
+
+func importedBenchDB(b *testing.B) *benchDB {
+	n := benchN(b)
+	if d := benchDBs[n]; d != nil {
+		return d
+	}
+	dir, err := os.MkdirTemp("", "tstable-bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	rows := filepath.Join(dir, "rows.jsonl")
+	writeBenchRows(b, rows, n)
+	c := &cli{t: b, bin: buildBinary(b), db: filepath.Join(dir, "bench.db")}
+	c.ok("", "table", "create", "Bench")
+	start := time.Now()
+	c.ok("", "import", "Bench", rows)
+	d := &benchDB{c: c, n: n, elapsed: time.Since(start)}
+	os.Remove(rows)
+	benchDBs[n] = d
+	return d
+}
+
+// BenchmarkCLIImport times `tstable import` of BENCH_N ~200-byte entities
+// from a JSONL file, the whole process (target: ≥ 150k entities/s).
+func BenchmarkCLIImport(b *testing.B) {
+	for b.Loop() {
+		d := importedBenchDB(b)
+		b.ReportMetric(float64(d.n)/d.elapsed.Seconds(), "entities/s")
+		b.ReportMetric(d.elapsed.Seconds(), "s/import")
+	}
+}
+
+// BenchmarkCLIPointQuery times the process wall time of `tstable query` on
+// one key in a BENCH_N-entity file, best of 20 (target: ≤ 30 ms).
+func BenchmarkCLIPointQuery(b *testing.B) {
+	d := importedBenchDB(b)
+	mid := d.n / 2
+	filter := fmt.Sprintf("PartitionKey eq 'p%05d' and RowKey eq '%010d'", mid/1000, mid)
+	for b.Loop() {
+		best := time.Duration(1 << 62)
+		for range 20 {
+			start := time.Now()
+			out, _ := d.c.ok("", "query", "Bench", "--filter", filter, "-o", "jsonl")
+			if took := time.Since(start); took < best {
+				best = took
+			}
+			if len(out) == 0 {
+				b.Fatal("the point query found nothing")
+			}
+		}
+		b.ReportMetric(float64(best.Microseconds())/1000, "ms/query")
+	}
+}
