@@ -45,3 +45,9 @@ clean:
 # The same rows in tstable and sqlite3, timed side by side (needs sqlite3).
 bench-peer:
 	scripts/bench-peer.sh
+
+# Command-line benchmarks: import of BENCH_N ~200-byte entities from JSONL,
+# and the wall time of a point-query process on that file.
+.PHONY: bench-cli
+bench-cli:
+	$(GO) test -run '^$$' -bench 'BenchmarkCLI' -benchtime 1x -timeout 60m ./cmd/
