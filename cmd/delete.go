@@ -25,7 +25,7 @@ except in table format ("deleted …").`,
 			if err != nil {
 				return err
 			}
-			if err := f.Read(c.Context(), args[0], func(store.Backend) error { return nil }); err != nil {
+			if err := f.mustExist(args[0]); err != nil {
 				return err // no database: nothing to delete
 			}
 			op := store.Operation{Kind: store.OpDelete, Entity: &odata.Entity{PartitionKey: args[1], RowKey: args[2]}, IfMatch: ifMatch}

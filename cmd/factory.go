@@ -95,9 +95,19 @@ func (f *Factory) Read(ctx context.Context, table string, fn func(store.Backend)
 		if table == "" {
 			return errNoDatabase
 		}
-		return store.Errorf(store.CodeTableNotFound, 404, "table %q does not exist: there is no database at %s yet (create the table with: tstable table create %s)", table, path, table)
+		return f.mustExist(table)
 	}
 	return f.with(path, true, fn)
+}
+
+// mustExist returns Read's TableNotFound error when there is no database
+// file, without opening it: a delete needs no new file.
+func (f *Factory) mustExist(table string) error {
+	path := f.DBPath()
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return store.Errorf(store.CodeTableNotFound, 404, "table %q does not exist: there is no database at %s yet (create the table with: tstable table create %s)", table, path, table)
+	}
+	return nil
 }
 
 // Write opens the database for writing (creating the file and its folder

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/csv"
 	"io"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -67,7 +68,8 @@ func cellText(v odata.Value) string {
 }
 
 // renderTable writes ents as a table. showTimestamp adds the Timestamp
-// column after RowKey. width is the terminal width (0: not a terminal).
+// column after RowKey. width is the terminal width (0: not a terminal,
+// where each cell is cut at maxCellWidth).
 func renderTable(w io.Writer, ents []*odata.Entity, showTimestamp bool, width int) {
 	props := tableColumns(ents)
 	header := []string{odata.PartitionKey, odata.RowKey}
@@ -75,21 +77,10 @@ func renderTable(w io.Writer, ents []*odata.Entity, showTimestamp bool, width in
 		header = append(header, odata.Timestamp)
 	}
 	header = append(header, props...)
-	limit := maxCellWidth
-	if width > 0 {
-		// Each column costs its text plus " | "; share what is left.
-		limit = max(8, (width-1)/len(header)-3)
-	}
-	t := tablewriter.NewWriter(w)
-	t.SetHeader(header)
-	t.SetAutoFormatHeaders(false)
-	t.SetAutoWrapText(false)
-	t.SetAlignment(tablewriter.ALIGN_LEFT)
-	t.SetHeaderAlignment(tablewriter.ALIGN_LEFT)
-	row := make([]string, len(header))
+	rows := make([][]string, 0, len(ents))
 	for _, e := range ents {
-		row = row[:0]
-		row = append(row, cut(e.PartitionKey, limit, true), cut(e.RowKey, limit, true))
+		row := make([]string, 0, len(header))
+		row = append(row, cellText(odata.String(e.PartitionKey)), cellText(odata.String(e.RowKey)))
 		if showTimestamp {
 			ts := ""
 			if !e.Timestamp.IsZero() {
@@ -105,18 +96,63 @@ func renderTable(w io.Writer, ents []*odata.Entity, showTimestamp bool, width in
 					break
 				}
 			}
-			row = append(row, cut(s, limit, false))
+			row = append(row, s)
+		}
+		rows = append(rows, row)
+	}
+	limits := fitColumns(header, rows, width)
+	t := tablewriter.NewWriter(w)
+	t.SetHeader(header)
+	t.SetAutoFormatHeaders(false)
+	t.SetAutoWrapText(false)
+	t.SetAlignment(tablewriter.ALIGN_LEFT)
+	t.SetHeaderAlignment(tablewriter.ALIGN_LEFT)
+	for _, row := range rows {
+		for i := range row {
+			row[i] = cut(row[i], limits[i])
 		}
 		t.Append(row)
 	}
 	t.Render()
 }
 
-// cut shortens s to at most n columns, ending with "…" when it was cut.
-func cut(s string, n int, visible bool) string {
-	if visible {
-		s = cellText(odata.String(s))
+// fitColumns picks each column's cell width limit. Off a terminal every
+// column gets maxCellWidth. On a terminal the columns share its width:
+// narrow columns keep their natural width and the wide ones split what is
+// left evenly (never below their header, which is not cut).
+func fitColumns(header []string, rows [][]string, width int) []int {
+	limits := make([]int, len(header))
+	if width <= 0 {
+		for i := range limits {
+			limits[i] = maxCellWidth
+		}
+		return limits
 	}
+	natural := make([]int, len(header))
+	for i, h := range header {
+		natural[i] = runewidth.StringWidth(h)
+	}
+	for _, row := range rows {
+		for i, c := range row {
+			natural[i] = max(natural[i], runewidth.StringWidth(c))
+		}
+	}
+	avail := width - 3*len(header) - 1 // "| " before each cell, " " after, and the last "|"
+	order := make([]int, len(header))
+	for i := range order {
+		order[i] = i
+	}
+	sort.Slice(order, func(a, b int) bool { return natural[order[a]] < natural[order[b]] })
+	for k, i := range order {
+		share := max(avail/(len(order)-k), 1)
+		limits[i] = max(min(natural[i], share), runewidth.StringWidth(header[i]))
+		avail -= limits[i]
+	}
+	return limits
+}
+
+// cut shortens s to at most n columns, ending with "…" when it was cut.
+func cut(s string, n int) string {
 	if runewidth.StringWidth(s) <= n {
 		return s
 	}

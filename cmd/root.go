@@ -96,6 +96,18 @@ transactions, and an explanation of what every query reads.`,
 	for _, c := range commandConstructors {
 		root.AddCommand(c(f))
 	}
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() == "completion" {
+			c.Args = cobra.ArbitraryArgs
+			c.RunE = func(c *cobra.Command, args []string) error {
+				if len(args) == 0 {
+					return usageErrorf(c, "%s needs a shell: bash, zsh, fish or powershell", c.CommandPath())
+				}
+				return usageErrorf(c, "no completion for %q; choose bash, zsh, fish or powershell", args[0])
+			}
+		}
+	}
 	return root
 }
 

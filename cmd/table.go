@@ -86,7 +86,7 @@ func newTableDeleteCmd(f *Factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := f.Read(c.Context(), args[0], func(store.Backend) error { return nil }); err != nil {
+			if err := f.mustExist(args[0]); err != nil {
 				return err // no database: the table does not exist
 			}
 			if err := f.Write(c.Context(), func(b store.Backend) error {

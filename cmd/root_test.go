@@ -1,0 +1,76 @@
+package cmd
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tstable/tstable/iostreams"
+)
+
+// cobra's completion command is there for every shell.
+func TestCompletionScripts(t *testing.T) {
+	for _, sh := range []string{"bash", "zsh", "fish", "powershell"} {
+		out, errOut, status := run(context.Background(), filepath.Join(t.TempDir(), "t.db"), "", "completion", sh)
+		if status != 0 || !strings.Contains(out, "tstable") || errOut != "" {
+			t.Errorf("completion %s: exit %d, %d bytes, stderr %q", sh, status, len(out), errOut)
+		}
+	}
+	_, errOut, status := run(context.Background(), filepath.Join(t.TempDir(), "t.db"), "", "completion", "tcsh")
+	if status != 2 || !strings.HasPrefix(errOut, "error: usage: ") {
+		t.Errorf("completion tcsh: exit %d, %q", status, errOut)
+	}
+}
+
+// On a terminal the default output is a table cut to the terminal's width;
+// elsewhere it is JSONL.
+func TestDefaultOutputFollowsTheTerminal(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "t.db")
+	seed(t, db)
+	ios, _, out, _ := iostreams.Test()
+	ios.OutTTY, ios.Width = true, 80
+	if status := Execute(context.Background(), NewRoot(ios), []string{"--db", db, "query", "People", "--filter", "RowKey eq '00010'"}, ios); status != 0 {
+		t.Fatalf("exit %d", status)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if !strings.HasPrefix(lines[0], "+---") || lines[len(lines)-1] != "1 entity" {
+		t.Fatalf("not a table:\n%s", out)
+	}
+	for _, l := range lines {
+		if w := len([]rune(l)); w > 80 {
+			t.Errorf("line of %d columns on an 80-column terminal: %s", w, l)
+		}
+	}
+	if !strings.Contains(out.String(), "…") {
+		t.Errorf("nothing was cut:\n%s", out)
+	}
+	got := mustRun(t, db, "", "query", "People", "--filter", "RowKey eq '00010'")
+	if !strings.HasPrefix(got, `{"odata.etag":`) || strings.Count(got, "\n") != 1 {
+		t.Errorf("not JSONL: %q", got)
+	}
+}
+
+// The database path: --db, else $TSTABLE_DB, else under $XDG_DATA_HOME,
+// else under ~/.local/share.
+func TestDBPath(t *testing.T) {
+	f := &Factory{}
+	t.Setenv("TSTABLE_DB", "")
+	t.Setenv("XDG_DATA_HOME", "/xdg")
+	if got := f.DBPath(); got != "/xdg/tstable/tstable.db" {
+		t.Errorf("XDG: %s", got)
+	}
+	t.Setenv("XDG_DATA_HOME", "")
+	t.Setenv("HOME", "/home/u")
+	if got := f.DBPath(); got != "/home/u/.local/share/tstable/tstable.db" {
+		t.Errorf("HOME: %s", got)
+	}
+	t.Setenv("TSTABLE_DB", "/env.db")
+	if got := f.DBPath(); got != "/env.db" {
+		t.Errorf("env: %s", got)
+	}
+	f.dbFlag = "/flag.db"
+	if got := f.DBPath(); got != "/flag.db" {
+		t.Errorf("flag: %s", got)
+	}
+}
