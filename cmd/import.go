@@ -10,6 +10,7 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -147,7 +148,10 @@ func runImport(c *cobra.Command, f *Factory, args []string, o *importOptions) er
 		rejected int64
 		srcErr   error
 	)
+	var rejectMu sync.Mutex // the store may report rejects from its own goroutine
 	reject := func(line int64, err error) {
+		rejectMu.Lock()
+		defer rejectMu.Unlock()
 		rejected++
 		fmt.Fprintf(f.IO.ErrOut, "reject: %s line %d: %v\n", name, line, err)
 	}
@@ -157,7 +161,9 @@ func runImport(c *cobra.Command, f *Factory, args []string, o *importOptions) er
 	}
 	var src store.EntitySource
 	if format == "jsonl" {
-		src = jsonlSource(r, &lines, o.continueOnError, reject, rowError)
+		var stop func()
+		src, stop = jsonlSource(r, &lines, o.continueOnError, reject, rowError)
+		defer stop()
 	} else {
 		src, err = csvSource(r, name, &lines, o.continueOnError, reject, rowError)
 		if err != nil {
@@ -227,12 +233,42 @@ func extOf(path string) string {
 	return ""
 }
 
-// jsonlSource reads one entity per line, skipping blank lines.
-func jsonlSource(r io.Reader, lines *lineIndex, keepGoing bool, reject func(int64, error), rowError func(int64, error) error) store.EntitySource {
-	br := bufio.NewReaderSize(r, 1<<20)
-	var line, n int64
-	var long []byte
-	return func() (*odata.Entity, error) {
+// jsonlItem is one non-blank line of a JSONL import, decoded.
+type jsonlItem struct {
+	e    *odata.Entity
+	line int64
+	err  error // the line does not decode
+}
+
+// jsonlChunk is what the decoding goroutine hands over: a run of items, or
+// the error that ended reading.
+type jsonlChunk struct {
+	items []jsonlItem
+	err   error
+}
+
+// jsonlSource reads one entity per line, skipping blank lines. A goroutine
+// reads and decodes ahead in chunks, so decoding overlaps with the store's
+// writing; stop ends it when the import ends early.
+func jsonlSource(r io.Reader, lines *lineIndex, keepGoing bool, reject func(int64, error), rowError func(int64, error) error) (src store.EntitySource, stop func()) {
+	const chunkSize = 512
+	chunks := make(chan jsonlChunk, 8)
+	done := make(chan struct{})
+	go func() {
+		defer close(chunks)
+		br := bufio.NewReaderSize(r, 1<<20)
+		var dec odata.EntityDecoder
+		var line int64
+		var long []byte
+		items := make([]jsonlItem, 0, chunkSize)
+		send := func(c jsonlChunk) bool {
+			select {
+			case chunks <- c:
+				return true
+			case <-done:
+				return false
+			}
+		}
 		for {
 			b, err := br.ReadSlice('\n')
 			if errors.Is(err, bufio.ErrBufferFull) {
@@ -244,32 +280,73 @@ func jsonlSource(r io.Reader, lines *lineIndex, keepGoing bool, reject func(int6
 				b = long
 			}
 			if err != nil && !errors.Is(err, io.EOF) {
-				return nil, err
+				send(jsonlChunk{items: items, err: err})
+				return
 			}
-			if len(b) == 0 && errors.Is(err, io.EOF) {
-				return nil, io.EOF
-			}
-			line++
-			b = bytes.TrimSpace(b)
-			if len(b) == 0 {
-				if errors.Is(err, io.EOF) {
-					return nil, io.EOF
+			if len(b) > 0 {
+				line++
+				if b = bytes.TrimSpace(b); len(b) > 0 {
+					e, derr := dec.Decode(b)
+					items = append(items, jsonlItem{e: e, line: line, err: derr})
 				}
+			}
+			if errors.Is(err, io.EOF) {
+				if len(items) > 0 {
+					send(jsonlChunk{items: items})
+				}
+				return
+			}
+			if len(items) == chunkSize {
+				if !send(jsonlChunk{items: items}) {
+					return
+				}
+				items = make([]jsonlItem, 0, chunkSize)
+			}
+		}
+	}()
+	var (
+		cur []jsonlItem
+		n   int64
+		end error
+	)
+	src = func() (*odata.Entity, error) {
+		for {
+			for len(cur) > 0 {
+				it := cur[0]
+				cur = cur[1:]
+				if it.err != nil {
+					if keepGoing {
+						reject(it.line, it.err)
+						continue
+					}
+					return nil, rowError(it.line, it.err)
+				}
+				lines.record(n, it.line)
+				n++
+				return it.e, nil
+			}
+			if end != nil {
+				return nil, end
+			}
+			c, ok := <-chunks
+			if !ok {
+				end = io.EOF
 				continue
 			}
-			e, derr := odata.DecodeEntityJSON(b)
-			if derr != nil {
-				if keepGoing {
-					reject(line, derr)
-					continue
-				}
-				return nil, rowError(line, derr)
+			cur = c.items
+			if c.err != nil {
+				end = fmt.Errorf("reading the input: %w", c.err)
 			}
-			lines.record(n, line)
-			n++
-			return e, nil
 		}
 	}
+	var once bool
+	stop = func() {
+		if !once {
+			once = true
+			close(done)
+		}
+	}
+	return src, stop
 }
 
 // csvSource reads a header row and then one entity per row.
