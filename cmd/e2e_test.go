@@ -85,7 +85,7 @@ func (c *cli) ok(stdin string, args ...string) (string, string) {
 	return out, errOut
 }
 
-var stampPrefix = regexp.MustCompile(`"odata\.etag":"[^"\\]*(?:\\.[^"\\]*)*","Timestamp":"[^"]*",`)
+var stampPrefix = regexp.MustCompile(`"odata\.etag":"[^"\\]*(?:\\.[^"\\]*)*",|,"Timestamp":"[^"]*"`)
 
 // withoutStamps drops the etag and Timestamp the store sets.
 func withoutStamps(s string) string { return stampPrefix.ReplaceAllString(s, "") }

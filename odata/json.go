@@ -19,9 +19,9 @@ import (
 //	 "Big@odata.type":"Edm.Int64","Big":"1234567890123",
 //	 "When@odata.type":"Edm.DateTime","When":"2014-08-22T00:50:32.0000000Z"}
 //
-// Output (AppendEntityJSON) writes odata.etag and Timestamp when the entity
-// has been stored, then PartitionKey and RowKey, then the properties in
-// their stored order. By type:
+// Output (AppendEntityJSON) writes the service's order: odata.etag (once
+// stored), PartitionKey, RowKey, Timestamp (once stored), then the
+// properties in their stored order. By type:
 //
 //   - String: a JSON string. Boolean: true or false. Int32: a JSON number.
 //   - Int64: a decimal string, annotated Edm.Int64.
@@ -81,14 +81,17 @@ func AppendEntityJSON(dst []byte, e *Entity) []byte {
 	if !e.Timestamp.IsZero() {
 		dst = append(dst, `"odata.etag":`...)
 		dst = appendJSONString(dst, e.ETag())
-		dst = append(dst, `,"Timestamp":"`...)
-		dst = e.Timestamp.UTC().AppendFormat(dst, "2006-01-02T15:04:05.0000000Z")
-		dst = append(dst, `",`...)
+		dst = append(dst, ',')
 	}
 	dst = append(dst, `"PartitionKey":`...)
 	dst = appendJSONString(dst, e.PartitionKey)
 	dst = append(dst, `,"RowKey":`...)
 	dst = appendJSONString(dst, e.RowKey)
+	if !e.Timestamp.IsZero() {
+		dst = append(dst, `,"Timestamp":"`...)
+		dst = e.Timestamp.UTC().AppendFormat(dst, "2006-01-02T15:04:05.0000000Z")
+		dst = append(dst, '"')
+	}
 	for i := range e.Properties {
 		p := &e.Properties[i]
 		dst = append(dst, ',')

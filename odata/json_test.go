@@ -72,8 +72,8 @@ func TestAppendEntityJSONShape(t *testing.T) {
 		{"Ok", Bool(true)},
 		{"S", String("<&>")},
 	}}
-	want := `{"odata.etag":"W/\"datetime'2014-08-22T00%3A50%3A32.1234567Z'\"","Timestamp":"2014-08-22T00:50:32.1234567Z",` +
-		`"PartitionKey":"Sales","RowKey":"00010","Age":23,` +
+	want := `{"odata.etag":"W/\"datetime'2014-08-22T00%3A50%3A32.1234567Z'\"",` +
+		`"PartitionKey":"Sales","RowKey":"00010","Timestamp":"2014-08-22T00:50:32.1234567Z","Age":23,` +
 		`"Big@odata.type":"Edm.Int64","Big":"1234567890123",` +
 		`"When@odata.type":"Edm.DateTime","When":"2014-08-22T00:50:32.0000000Z",` +
 		`"Score":2.5,"Whole@odata.type":"Edm.Double","Whole":3.0,` +
