@@ -168,9 +168,13 @@ func TestGolden(t *testing.T) {
 		{name: "upsert-merge", args: []string{"upsert", "People", `{"PartitionKey":"Sales","RowKey":"00010","Age":24}`, "-o", "json"}},
 		{name: "upsert-replace", args: []string{"upsert", "People", "--replace", `{"PartitionKey":"Sales","RowKey":"00010","Age":24}`, "-o", "json"}},
 		{name: "merge", args: []string{"merge", "People", `{"PartitionKey":"Sales","RowKey":"00011","Age":46}`, "-o", "table"}},
+		{name: "merge-jsonl", args: []string{"merge", "People", `{"PartitionKey":"Sales","RowKey":"00011","Age":46}`}},
 		{name: "merge-missing", args: []string{"merge", "People", `{"PartitionKey":"Sales","RowKey":"99999","Age":46}`}},
 		{name: "merge-if-match-stale", args: []string{"merge", "People", "--if-match", `W/"datetime'2001-01-01T00%3A00%3A00.0000000Z'"`, `{"PartitionKey":"Sales","RowKey":"00011","Age":46}`}},
 		{name: "replace", args: []string{"replace", "People", `{"PartitionKey":"Sales","RowKey":"00011","Age":46}`, "-o", "csv"}},
+		{name: "replace-json", args: []string{"replace", "People", `{"PartitionKey":"Sales","RowKey":"00011","Age":46}`, "-o", "json"}},
+		{name: "upsert-table", args: []string{"upsert", "People", `{"PartitionKey":"Sales","RowKey":"00099","Age":1}`, "-o", "table"}},
+		{name: "upsert-csv", args: []string{"upsert", "People", `{"PartitionKey":"Sales","RowKey":"00099","Age":1}`, "-o", "csv"}},
 		{name: "replace-missing", args: []string{"replace", "People", `{"PartitionKey":"Sales","RowKey":"99999"}`}},
 		// get
 		{name: "get", args: []string{"get", "People", "Marketing", "00001", "-o", "table"}},
@@ -230,6 +234,12 @@ func TestGolden(t *testing.T) {
 		{name: "batch-jsonl", stdin: `{"op":"insert","entity":{"PartitionKey":"Sales","RowKey":"00030","Age":30}}
 {"op":"replace","entity":{"PartitionKey":"Sales","RowKey":"00010","Age":24}}
 `, args: []string{"batch", "People", "-"}},
+		{name: "batch-json", stdin: `{"op":"insert","entity":{"PartitionKey":"Sales","RowKey":"00030","Age":30}}
+{"op":"delete","entity":{"PartitionKey":"Sales","RowKey":"00012"}}
+`, args: []string{"batch", "People", "-o", "json"}},
+		{name: "batch-csv", stdin: `{"op":"insert","entity":{"PartitionKey":"Sales","RowKey":"00030","Age":30}}
+{"op":"upsert","entity":{"PartitionKey":"Sales","RowKey":"00031","Big@odata.type":"Edm.Int64","Big":"5"}}
+`, args: []string{"batch", "People", "-o", "csv"}},
 		{name: "batch-fails", stdin: `{"op":"insert","entity":{"PartitionKey":"Sales","RowKey":"00030","Age":30}}
 {"op":"insert","entity":{"PartitionKey":"Sales","RowKey":"00010","Age":24}}
 `, args: []string{"batch", "People"}},

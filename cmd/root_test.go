@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -72,5 +73,21 @@ func TestDBPath(t *testing.T) {
 	f.dbFlag = "/flag.db"
 	if got := f.DBPath(); got != "/flag.db" {
 		t.Errorf("flag: %s", got)
+	}
+}
+
+// On a terminal, import draws a progress bar on standard error and ends
+// with the count and the rate; standard output stays empty.
+func TestImportOnATerminal(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "t.db")
+	mustRun(t, db, "", "table", "create", "People")
+	ios, _, out, errOut := iostreams.Test()
+	ios.ErrTTY = true
+	status := Execute(context.Background(), NewRoot(ios), []string{"--db", db, "import", "People", filepath.Join("..", "testdata", "people.jsonl")}, ios)
+	if status != 0 || out.Len() != 0 {
+		t.Fatalf("exit %d, stdout %q, stderr %q", status, out, errOut)
+	}
+	if !regexp.MustCompile(`imported 5 entities into People in \d+\.\ds \(\d+ entities/s\)\n$`).MatchString(errOut.String()) {
+		t.Errorf("stderr: %q", errOut)
 	}
 }
