@@ -29,7 +29,7 @@ import (
 // maxCellWidth caps a table cell when the output is not a terminal.
 const maxCellWidth = 40
 
-// entityColumns are the table or CSV columns for a set of entities.
+// column is a typed CSV column: a property name and its Edm type.
 type column struct {
 	name string
 	typ  odata.EdmType // 0 for the system columns

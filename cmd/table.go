@@ -5,7 +5,6 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
-	"io"
 	"strconv"
 
 	"github.com/olekukonko/tablewriter"
@@ -158,5 +157,3 @@ func (f *Factory) writeTableNames(format string, names []string, verb string) er
 // jsonQuote returns s as a JSON string. Table names are plain ASCII, so
 // strconv.Quote's escapes agree with JSON's.
 func jsonQuote(s string) string { return strconv.Quote(s) }
-
-var _ io.Writer = (*bufio.Writer)(nil)
