@@ -2,12 +2,17 @@ package cmd
 
 import (
 	"bufio"
+	"context"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/tstable/tstable/store"
 )
 
 // benchN is the entity count of the command-line benchmarks: $BENCH_N,
@@ -100,5 +105,48 @@ func BenchmarkCLIPointQuery(b *testing.B) {
 			}
 		}
 		b.ReportMetric(float64(best.Microseconds())/1000, "ms/query")
+	}
+}
+
+// discardLoad is a backend whose Load only drains the source: it measures
+// the command's own share of an import (reading, decoding, line tracking).
+type discardLoad struct{ memBackend }
+
+func (*discardLoad) Load(ctx context.Context, table string, kind store.OpKind, src store.EntitySource, opts store.LoadOptions) (*store.LoadResult, error) {
+	res := &store.LoadResult{}
+	for {
+		_, err := src()
+		if errors.Is(err, io.EOF) {
+			return res, nil
+		}
+		if err != nil {
+			return res, err
+		}
+		res.Written++
+	}
+}
+
+// BenchmarkImportCommandOverhead runs `import` in-process over BENCH_N
+// (default 200,000 here) ~200-byte JSONL entities into a backend that
+// discards them: the ceiling the command itself puts on import speed.
+func BenchmarkImportCommandOverhead(b *testing.B) {
+	n := 200_000
+	if os.Getenv("BENCH_N") != "" {
+		n = benchN(b)
+	}
+	dir := b.TempDir()
+	rows := filepath.Join(dir, "rows.jsonl")
+	writeBenchRows(b, rows, n)
+	db := filepath.Join(dir, "t.db")
+	os.WriteFile(db, nil, 0o644)
+	saved := openBackend
+	defer func() { openBackend = saved }()
+	openBackend = func(string, bool) (store.Backend, error) { return &discardLoad{}, nil }
+	for b.Loop() {
+		start := time.Now()
+		if _, errOut, status := run(context.Background(), db, "", "import", "Bench", rows); status != 0 {
+			b.Fatal(errOut)
+		}
+		b.ReportMetric(float64(n)/time.Since(start).Seconds(), "entities/s")
 	}
 }
