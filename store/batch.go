@@ -1,0 +1,68 @@
+package store
+
+import (
+	"context"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/tstable/tstable/odata"
+)
+
+// Batch performs an entity group transaction: 1 to 100 operations on one
+// partition, each entity at most once, at most 4 MiB in all. Everything is
+// checked first, then applied in one bbolt transaction; a refused operation
+// is reported with its 0-based index and nothing is changed.
+func (db *DB) Batch(ctx context.Context, table string, ops []Operation) ([]*odata.Entity, error) {
+	if len(ops) == 0 {
+		return nil, Errorf(CodeInvalidInput, 400, "a batch needs at least one operation")
+	}
+	if len(ops) > MaxBatchOperations {
+		return nil, Errorf(CodeInvalidInput, 400, "a batch holds at most %d operations; this one has %d: split it", MaxBatchOperations, len(ops))
+	}
+	prepared := make([]Operation, len(ops))
+	seen := make(map[odata.Key]int, len(ops))
+	size := 0
+	for i, op := range ops {
+		p, err := prepare(op)
+		if err != nil {
+			return nil, AtIndex(err, i)
+		}
+		e := p.Entity
+		if i > 0 && e.PartitionKey != prepared[0].Entity.PartitionKey {
+			return nil, AtIndex(Errorf(CodeCommandsInBatchActOnDifferentPartitions, 400,
+				"all operations of a batch must share one PartitionKey: operation 0 has %q, this one %q", prepared[0].Entity.PartitionKey, e.PartitionKey), i)
+		}
+		k := odata.Key{PartitionKey: e.PartitionKey, RowKey: e.RowKey}
+		if j, dup := seen[k]; dup {
+			return nil, AtIndex(Errorf(CodeInvalidDuplicateRow, 400,
+				"entity (%q, %q) appears twice in the batch (operations %d and %d); each entity may appear once", e.PartitionKey, e.RowKey, j, i), i)
+		}
+		seen[k] = i
+		size += EntitySize(e)
+		prepared[i] = p
+	}
+	if size > MaxBatchBytes {
+		return nil, Errorf(CodeRequestBodyTooLarge, 413, "the batch holds %d bytes of entities; the limit is %d (4 MiB)", size, MaxBatchBytes)
+	}
+	out := make([]*odata.Entity, len(prepared))
+	err := db.bolt.Update(func(tx *bolt.Tx) error {
+		b, err := tableBucket(tx, table)
+		if err != nil {
+			return err
+		}
+		ticks, err := nextTicks(tx)
+		if err != nil {
+			return err
+		}
+		for i, op := range prepared {
+			if out[i], err = apply(b, op, ticks); err != nil {
+				return AtIndex(err, i)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}

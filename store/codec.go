@@ -1,0 +1,195 @@
+package store
+
+import (
+	"encoding/binary"
+	"errors"
+	"math"
+	"unsafe"
+
+	"github.com/tstable/tstable/odata"
+)
+
+// Stored entity format (version 1):
+//
+//	byte    format version (1)
+//	8 bytes Timestamp ticks, big-endian
+//	then per property:
+//	  uvarint name length, name bytes, 1 byte Edm type, payload:
+//	    String, Guid, Binary: uvarint length, bytes
+//	    Int32: 4 bytes; Int64, DateTime, Double: 8 bytes; Boolean: 1 byte
+//
+// Fixed-width payloads let a filter skip to the property it needs without
+// decoding the others.
+const formatV1 = 1
+
+var errCorrupt = errors.New("stored entity is corrupt")
+
+// entityKey is PartitionKey 0x00 RowKey: byte order is table order, and
+// 0x00 cannot occur inside a key.
+func entityKey(pk, rk string) []byte {
+	k := make([]byte, 0, len(pk)+1+len(rk))
+	k = append(k, pk...)
+	k = append(k, 0)
+	return append(k, rk...)
+}
+
+// splitKey returns the two keys of a stored key, without copying.
+func splitKey(k []byte) (pk, rk []byte) {
+	for i, c := range k {
+		if c == 0 {
+			return k[:i], k[i+1:]
+		}
+	}
+	return k, nil
+}
+
+func encodeEntity(dst []byte, ticks int64, props []odata.Property) []byte {
+	dst = append(dst, formatV1)
+	dst = binary.BigEndian.AppendUint64(dst, uint64(ticks))
+	for _, p := range props {
+		dst = binary.AppendUvarint(dst, uint64(len(p.Name)))
+		dst = append(dst, p.Name...)
+		v := p.Value
+		dst = append(dst, byte(v.Type))
+		switch v.Type {
+		case odata.EdmString, odata.EdmGuid, odata.EdmBinary:
+			dst = binary.AppendUvarint(dst, uint64(len(v.Str)))
+			dst = append(dst, v.Str...)
+		case odata.EdmInt32:
+			dst = binary.BigEndian.AppendUint32(dst, uint32(int32(v.Int)))
+		case odata.EdmInt64, odata.EdmDateTime:
+			dst = binary.BigEndian.AppendUint64(dst, uint64(v.Int))
+		case odata.EdmDouble:
+			dst = binary.BigEndian.AppendUint64(dst, math.Float64bits(v.Float))
+		case odata.EdmBoolean:
+			dst = append(dst, byte(v.Int))
+		}
+	}
+	return dst
+}
+
+// storedTicks returns the Timestamp ticks of a stored value.
+func storedTicks(val []byte) (int64, error) {
+	if len(val) < 9 || val[0] != formatV1 {
+		return 0, errCorrupt
+	}
+	return int64(binary.BigEndian.Uint64(val[1:9])), nil
+}
+
+// nextProperty reads one property at val[i:]. Strings in the returned
+// Value alias val (see bytesString); callers copy what outlives the read.
+func nextProperty(val []byte, i int) (name []byte, v odata.Value, next int, err error) {
+	n, w := binary.Uvarint(val[i:])
+	if w <= 0 || i+w+int(n)+1 > len(val) {
+		return nil, v, 0, errCorrupt
+	}
+	i += w
+	name = val[i : i+int(n)]
+	i += int(n)
+	v.Type = odata.EdmType(val[i])
+	i++
+	switch v.Type {
+	case odata.EdmString, odata.EdmGuid, odata.EdmBinary:
+		l, w := binary.Uvarint(val[i:])
+		if w <= 0 || i+w+int(l) > len(val) {
+			return nil, v, 0, errCorrupt
+		}
+		i += w
+		v.Str = bytesString(val[i : i+int(l)])
+		i += int(l)
+	case odata.EdmInt32:
+		if i+4 > len(val) {
+			return nil, v, 0, errCorrupt
+		}
+		v.Int = int64(int32(binary.BigEndian.Uint32(val[i:])))
+		i += 4
+	case odata.EdmInt64, odata.EdmDateTime, odata.EdmDouble:
+		if i+8 > len(val) {
+			return nil, v, 0, errCorrupt
+		}
+		u := binary.BigEndian.Uint64(val[i:])
+		if v.Type == odata.EdmDouble {
+			v.Float = math.Float64frombits(u)
+		} else {
+			v.Int = int64(u)
+		}
+		i += 8
+	case odata.EdmBoolean:
+		if i+1 > len(val) {
+			return nil, v, 0, errCorrupt
+		}
+		v.Int = int64(val[i])
+		i++
+	default:
+		return nil, v, 0, errCorrupt
+	}
+	return name, v, i, nil
+}
+
+// bytesString views b as a string without copying. The string is valid only
+// while b is (inside the read transaction).
+func bytesString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}
+
+// decodeEntity fully decodes a stored entity, copying everything out of the
+// transaction's memory.
+func decodeEntity(key, val []byte) (*odata.Entity, error) {
+	ticks, err := storedTicks(val)
+	if err != nil {
+		return nil, err
+	}
+	pk, rk := splitKey(key)
+	e := &odata.Entity{PartitionKey: string(pk), RowKey: string(rk), Timestamp: odata.TimeOfTicks(ticks)}
+	for i := 9; i < len(val); {
+		name, v, next, err := nextProperty(val, i)
+		if err != nil {
+			return nil, err
+		}
+		if v.Str != "" {
+			v.Str = string([]byte(v.Str)) // copy out of the mmap
+		}
+		e.Properties = append(e.Properties, odata.Property{Name: string(name), Value: v})
+		i = next
+	}
+	return e, nil
+}
+
+// rawRecord is an odata.Record over a stored key and value: a filter reads
+// the properties it names straight from the transaction's memory, and
+// nothing is decoded or allocated for entities it rejects.
+type rawRecord struct {
+	key, val []byte
+}
+
+// Get implements odata.Record.
+func (r *rawRecord) Get(name string) (odata.Value, bool) {
+	switch name {
+	case odata.PartitionKey:
+		pk, _ := splitKey(r.key)
+		return odata.Value{Type: odata.EdmString, Str: bytesString(pk)}, true
+	case odata.RowKey:
+		_, rk := splitKey(r.key)
+		return odata.Value{Type: odata.EdmString, Str: bytesString(rk)}, true
+	case odata.Timestamp:
+		t, err := storedTicks(r.val)
+		if err != nil {
+			return odata.Value{}, false
+		}
+		return odata.DateTimeTicks(t), true
+	}
+	for i := 9; i < len(r.val); {
+		n, v, next, err := nextProperty(r.val, i)
+		if err != nil {
+			return odata.Value{}, false
+		}
+		if string(n) == name {
+			return v, true
+		}
+		i = next
+	}
+	return odata.Value{}, false
+}

@@ -1,0 +1,101 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// loadChunk is how many entities one load transaction commits. Every commit
+// syncs the file, so a chunk is large; it is small enough that a chunk's
+// values stay a few megabytes in memory.
+const loadChunk = 50_000
+
+// Load writes entities from src with one kind of operation, in large
+// transactions. An entity the store refuses goes to opts.OnReject; when that
+// (or the source) stops the load, every entity before the stopping one has
+// been committed and none after it. When the keys arrive in ascending order
+// after the table's last key, pages are filled further (bulk append).
+func (db *DB) Load(ctx context.Context, table string, kind OpKind, src EntitySource, opts LoadOptions) (*LoadResult, error) {
+	switch kind {
+	case OpInsert, OpReplace, OpInsertOrReplace, OpInsertOrMerge, OpMerge:
+	default:
+		return nil, Errorf(CodeInvalidInput, 400, "load cannot %s", kind)
+	}
+	res := &LoadResult{}
+	var n int64 // position in the source
+	done := false
+	for !done {
+		var stop error
+		err := db.bolt.Update(func(tx *bolt.Tx) error {
+			b, err := tableBucket(tx, table)
+			if err != nil {
+				return err
+			}
+			ticks, err := nextTicks(tx)
+			if err != nil {
+				return err
+			}
+			last, _ := b.Cursor().Last()
+			appending := true
+			for count := 0; count < loadChunk; count++ {
+				e, err := src()
+				if errors.Is(err, io.EOF) {
+					done = true
+					break
+				}
+				if err != nil {
+					stop, done = err, true
+					break
+				}
+				if count&1023 == 0 {
+					if err := ctx.Err(); err != nil {
+						stop, done = err, true
+						break
+					}
+				}
+				op, err := prepare(Operation{Kind: kind, Entity: e, IfMatch: "*"})
+				if err == nil {
+					key := entityKey(op.Entity.PartitionKey, op.Entity.RowKey)
+					if appending && last != nil && bytes.Compare(key, last) <= 0 {
+						appending = false
+					}
+					last = key
+					_, err = apply(b, op, ticks)
+				}
+				if err != nil {
+					res.Rejected++
+					if opts.OnReject == nil {
+						stop = err
+					} else {
+						stop = opts.OnReject(n, e, err)
+					}
+					if stop != nil {
+						done = true
+						break
+					}
+				} else {
+					res.Written++
+				}
+				n++
+			}
+			if appending {
+				b.FillPercent = 0.95
+			}
+			return nil
+		})
+		if err != nil {
+			return res, err
+		}
+		if opts.Progress != nil {
+			opts.Progress(res.Written)
+		}
+		if stop != nil {
+			return res, stop
+		}
+	}
+	return res, nil
+}

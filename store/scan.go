@@ -1,0 +1,193 @@
+package store
+
+import (
+	"bytes"
+	"context"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/tstable/tstable/odata"
+)
+
+// span is a KeyRange translated to stored keys: start is where to seek,
+// skip tells whether a key equal to start is excluded, and a key at or past
+// end (or past it, when endIncl) leaves the range. A nil end is the table's end.
+type span struct {
+	start   []byte
+	skip    bool
+	end     []byte
+	endIncl bool
+}
+
+func partitionStart(pk string) []byte { return append([]byte(pk), 0) }
+func partitionEnd(pk string) []byte   { return append([]byte(pk), 1) }
+
+// spanOf translates a KeyRange. A whole-partition bound uses the fact that
+// every key of partition P lies in [P 0x00, P 0x01).
+func spanOf(r odata.KeyRange) span {
+	var s span
+	if b := r.Lower; b != nil {
+		switch {
+		case !b.HasRowKey && b.Inclusive:
+			s.start = partitionStart(b.PartitionKey)
+		case !b.HasRowKey:
+			s.start = partitionEnd(b.PartitionKey)
+		default:
+			s.start, s.skip = entityKey(b.PartitionKey, b.RowKey), !b.Inclusive
+		}
+	}
+	if b := r.Upper; b != nil {
+		switch {
+		case !b.HasRowKey && b.Inclusive:
+			s.end = partitionEnd(b.PartitionKey)
+		case !b.HasRowKey:
+			s.end = partitionStart(b.PartitionKey)
+		default:
+			s.end, s.endIncl = entityKey(b.PartitionKey, b.RowKey), b.Inclusive
+		}
+	}
+	return s
+}
+
+// past reports whether k lies beyond the span's end.
+func (s span) past(k []byte) bool {
+	if s.end == nil {
+		return false
+	}
+	c := bytes.Compare(k, s.end)
+	return c > 0 || (c == 0 && !s.endIncl)
+}
+
+// scanner walks the stored keys of a list of ranges in order, starting at a
+// continuation key, without ever reading outside them.
+type scanner struct {
+	c      *bolt.Cursor
+	spans  []span
+	from   []byte // the continuation key, or nil
+	i      int    // current span
+	k, v   []byte // current position
+	primed bool
+}
+
+func newScanner(b *bolt.Bucket, ranges []odata.KeyRange, from *odata.Key) *scanner {
+	s := &scanner{c: b.Cursor()}
+	for _, r := range ranges {
+		s.spans = append(s.spans, spanOf(r))
+	}
+	if from != nil {
+		s.from = entityKey(from.PartitionKey, from.RowKey)
+	}
+	return s
+}
+
+// seekSpan positions the cursor at the first key of span i at or after the
+// continuation key, returning false when the span holds none.
+func (s *scanner) seekSpan() bool {
+	sp := s.spans[s.i]
+	start, skip := sp.start, sp.skip
+	if s.from != nil && (start == nil || bytes.Compare(s.from, start) >= 0) {
+		start, skip = s.from, false
+	}
+	if start == nil {
+		s.k, s.v = s.c.First()
+	} else {
+		s.k, s.v = s.c.Seek(start)
+		if skip && s.k != nil && bytes.Equal(s.k, start) {
+			s.k, s.v = s.c.Next()
+		}
+	}
+	return s.k != nil && !sp.past(s.k)
+}
+
+// next advances to the next key in the ranges, returning false at the end.
+// The key and value are valid until the transaction ends.
+func (s *scanner) next() bool {
+	if s.primed {
+		s.k, s.v = s.c.Next()
+		if s.k != nil && !s.spans[s.i].past(s.k) {
+			return true
+		}
+		s.i++
+	}
+	s.primed = true
+	for ; s.i < len(s.spans); s.i++ {
+		if s.seekSpan() {
+			return true
+		}
+	}
+	return false
+}
+
+// Get reads one entity.
+func (db *DB) Get(ctx context.Context, table, pk, rk string) (*odata.Entity, error) {
+	var out *odata.Entity
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		b, err := tableBucket(tx, table)
+		if err != nil {
+			return err
+		}
+		v := b.Get(entityKey(pk, rk))
+		if v == nil {
+			return notFound(pk, rk)
+		}
+		out, err = decodeEntity(entityKey(pk, rk), v)
+		return err
+	})
+	return out, err
+}
+
+// Query reads the ranges the planner derives from the filter (and nothing
+// else), in key order from req.Start, evaluates the filter on each entity
+// without decoding it, and delivers the matches, decoded and projected, to
+// fn. Every key read counts as scanned. When the page limit (PageSize, and
+// Query.Top) is reached and another key lies in the ranges, Next is set to it.
+func (db *DB) Query(ctx context.Context, table string, req QueryRequest, fn func(*odata.Entity) error) (*QueryResult, error) {
+	if req.PageSize < 0 || req.PageSize > 1000 {
+		return nil, Errorf(CodeInvalidInput, 400, "page size %d is out of range: use 1 to 1000", req.PageSize)
+	}
+	limit := req.PageSize
+	if t := req.Query.Top; t > 0 && (limit == 0 || t < limit) {
+		limit = t
+	}
+	plan := odata.PlanQuery(req.Query.Filter)
+	res := &QueryResult{Plan: plan, Requests: 1}
+	filter := req.Query.Filter
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		b, err := tableBucket(tx, table)
+		if err != nil {
+			return err
+		}
+		s := newScanner(b, plan.Ranges, req.Start)
+		rec := &rawRecord{}
+		for s.next() {
+			if limit > 0 && res.Returned == int64(limit) {
+				pk, rk := splitKey(s.k)
+				res.Next = &odata.Key{PartitionKey: string(pk), RowKey: string(rk)}
+				return nil
+			}
+			res.Scanned++
+			if res.Scanned&4095 == 0 {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+			}
+			rec.key, rec.val = s.k, s.v
+			if filter != nil && !filter.Match(rec) {
+				continue
+			}
+			e, err := decodeEntity(s.k, s.v)
+			if err != nil {
+				return err
+			}
+			res.Returned++
+			if err := fn(odata.Project(e, req.Query.Select)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}

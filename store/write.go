@@ -1,0 +1,114 @@
+package store
+
+import (
+	"context"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/tstable/tstable/odata"
+)
+
+// prepare validates an operation before any transaction starts and returns
+// the entity to write (a supplied Timestamp dropped).
+func prepare(op Operation) (Operation, error) {
+	if op.Entity == nil {
+		return op, Errorf(CodeInvalidInput, 400, "the %s operation has no entity", op.Kind)
+	}
+	if op.Kind == OpDelete {
+		if err := ValidateKey(odata.PartitionKey, op.Entity.PartitionKey); err != nil {
+			return op, err
+		}
+		return op, ValidateKey(odata.RowKey, op.Entity.RowKey)
+	}
+	if op.Kind < OpInsert || op.Kind > OpDelete {
+		return op, Errorf(CodeInvalidInput, 400, "unknown operation %d", op.Kind)
+	}
+	op.Entity = withoutTimestamp(op.Entity)
+	return op, ValidateEntity(op.Entity)
+}
+
+// checkETag applies an If-Match condition to the stored value cur. An empty
+// condition is treated as "*" (any ETag), which is what the CLI sends by
+// default; anything else must equal the current ETag exactly.
+func checkETag(cur []byte, ifMatch string, pk, rk string) error {
+	if ifMatch == "" || ifMatch == "*" {
+		return nil
+	}
+	ticks, err := storedTicks(cur)
+	if err != nil {
+		return err
+	}
+	if etag := odata.ETagFor(odata.TimeOfTicks(ticks)); etag != ifMatch {
+		return Errorf(CodeUpdateConditionNotSatisfied, 412,
+			"entity (%q, %q) has changed since it was read: its ETag is %s, not %s; read it again and retry", pk, rk, etag, ifMatch)
+	}
+	return nil
+}
+
+func notFound(pk, rk string) error {
+	return Errorf(CodeResourceNotFound, 404, "entity (%q, %q) does not exist", pk, rk)
+}
+
+// apply performs one prepared operation inside a write transaction, with
+// ticks as the new Timestamp, and returns the entity as stored.
+func apply(b *bolt.Bucket, op Operation, ticks int64) (*odata.Entity, error) {
+	e := op.Entity
+	key := entityKey(e.PartitionKey, e.RowKey)
+	cur := b.Get(key)
+	props := e.Properties
+	switch op.Kind {
+	case OpInsert:
+		if cur != nil {
+			return nil, Errorf(CodeEntityAlreadyExists, 409, "entity (%q, %q) already exists; use upsert or replace to change it", e.PartitionKey, e.RowKey)
+		}
+	case OpReplace, OpMerge, OpDelete:
+		if cur == nil {
+			return nil, notFound(e.PartitionKey, e.RowKey)
+		}
+		if err := checkETag(cur, op.IfMatch, e.PartitionKey, e.RowKey); err != nil {
+			return nil, err
+		}
+	}
+	if op.Kind == OpDelete {
+		return &odata.Entity{PartitionKey: e.PartitionKey, RowKey: e.RowKey}, b.Delete(key)
+	}
+	if cur != nil && (op.Kind == OpMerge || op.Kind == OpInsertOrMerge) {
+		old, err := decodeEntity(key, cur)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range props {
+			old.Set(p.Name, p.Value)
+		}
+		if err := ValidateEntity(old); err != nil {
+			return nil, err
+		}
+		props = old.Properties
+	}
+	if err := b.Put(key, encodeEntity(nil, ticks, props)); err != nil {
+		return nil, err
+	}
+	return &odata.Entity{PartitionKey: e.PartitionKey, RowKey: e.RowKey, Timestamp: odata.TimeOfTicks(ticks), Properties: props}, nil
+}
+
+// Write performs one operation and returns the entity as stored.
+func (db *DB) Write(ctx context.Context, table string, op Operation) (*odata.Entity, error) {
+	op, err := prepare(op)
+	if err != nil {
+		return nil, err
+	}
+	var out *odata.Entity
+	err = db.bolt.Update(func(tx *bolt.Tx) error {
+		b, err := tableBucket(tx, table)
+		if err != nil {
+			return err
+		}
+		ticks, err := nextTicks(tx)
+		if err != nil {
+			return err
+		}
+		out, err = apply(b, op, ticks)
+		return err
+	})
+	return out, err
+}
