@@ -1,0 +1,78 @@
+package store
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/tstable/tstable/odata"
+)
+
+var ctx = context.Background()
+
+func openTemp(t *testing.T) (*DB, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "t.db")
+	db, err := Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db, path
+}
+
+func newTable(t *testing.T, db *DB, name string) {
+	t.Helper()
+	if err := db.CreateTable(ctx, name); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func ent(pk, rk string, props ...odata.Property) *odata.Entity {
+	return &odata.Entity{PartitionKey: pk, RowKey: rk, Properties: props}
+}
+
+func prop(name string, v odata.Value) odata.Property { return odata.Property{Name: name, Value: v} }
+
+func mustWrite(t *testing.T, db *DB, table string, kind OpKind, e *odata.Entity) *odata.Entity {
+	t.Helper()
+	out, err := db.Write(ctx, table, Operation{Kind: kind, Entity: e})
+	if err != nil {
+		t.Fatalf("%s (%s,%s): %v", kind, e.PartitionKey, e.RowKey, err)
+	}
+	return out
+}
+
+// wantCode fails unless err is an *Error with the code and status.
+func wantCode(t *testing.T, err error, code string, status int) *Error {
+	t.Helper()
+	e, ok := err.(*Error)
+	if !ok {
+		t.Fatalf("got %v (%T), want %s", err, err, code)
+	}
+	if e.Code != code || e.Status != status {
+		t.Fatalf("got %s %d (%s), want %s %d", e.Code, e.Status, e.Message, code, status)
+	}
+	return e
+}
+
+// dump returns every entity of the table, fully, in order.
+func dump(t *testing.T, db *DB, table string) []*odata.Entity {
+	t.Helper()
+	var all []*odata.Entity
+	if _, err := db.Query(ctx, table, QueryRequest{}, func(e *odata.Entity) error {
+		all = append(all, e)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return all
+}
+
+func keysOf(es []*odata.Entity) []string {
+	var ks []string
+	for _, e := range es {
+		ks = append(ks, e.PartitionKey+"/"+e.RowKey)
+	}
+	return ks
+}

@@ -1,0 +1,96 @@
+package store
+
+import (
+	"testing"
+
+	"github.com/tstable/tstable/odata"
+)
+
+func TestInsertReplaceMergeUpsertDelete(t *testing.T) {
+	db, _ := openTemp(t)
+	newTable(t, db, "Emp")
+	first := mustWrite(t, db, "Emp", OpInsert, ent("Sales", "1", prop("Name", odata.String("Ann")), prop("Age", odata.Int32(30))))
+	_, err := db.Write(ctx, "Emp", Operation{Kind: OpInsert, Entity: ent("Sales", "1")})
+	wantCode(t, err, CodeEntityAlreadyExists, 409)
+
+	// Merge keeps Age, changes Name, adds City; the ETag changes.
+	merged := mustWrite(t, db, "Emp", OpMerge, ent("Sales", "1", prop("Name", odata.String("Anne")), prop("City", odata.String("Oslo"))))
+	if merged.ETag() == first.ETag() {
+		t.Fatal("merge did not change the ETag")
+	}
+	got, _ := db.Get(ctx, "Emp", "Sales", "1")
+	if v, _ := got.Get("Age"); v.Int != 30 {
+		t.Fatalf("merge lost Age: %+v", got)
+	}
+	if v, _ := got.Get("Name"); v.Str != "Anne" {
+		t.Fatalf("merge did not set Name: %+v", got)
+	}
+	if got.ETag() != merged.ETag() {
+		t.Fatalf("read ETag %s != written %s", got.ETag(), merged.ETag())
+	}
+
+	// Replace drops what it does not give.
+	mustWrite(t, db, "Emp", OpReplace, ent("Sales", "1", prop("Name", odata.String("A"))))
+	got, _ = db.Get(ctx, "Emp", "Sales", "1")
+	if _, ok := got.Get("Age"); ok || len(got.Properties) != 1 {
+		t.Fatalf("replace kept old properties: %+v", got)
+	}
+
+	// Replace, merge and delete of a missing entity.
+	for _, k := range []OpKind{OpReplace, OpMerge, OpDelete} {
+		_, err := db.Write(ctx, "Emp", Operation{Kind: k, Entity: ent("Sales", "404"), IfMatch: "*"})
+		wantCode(t, err, CodeResourceNotFound, 404)
+	}
+	// Upserts create and then update.
+	mustWrite(t, db, "Emp", OpInsertOrMerge, ent("Sales", "2", prop("A", odata.Int32(1))))
+	mustWrite(t, db, "Emp", OpInsertOrMerge, ent("Sales", "2", prop("B", odata.Int32(2))))
+	got, _ = db.Get(ctx, "Emp", "Sales", "2")
+	if len(got.Properties) != 2 {
+		t.Fatalf("insert-or-merge: %+v", got)
+	}
+	mustWrite(t, db, "Emp", OpInsertOrReplace, ent("Sales", "2", prop("C", odata.Int32(3))))
+	got, _ = db.Get(ctx, "Emp", "Sales", "2")
+	if len(got.Properties) != 1 || got.Properties[0].Name != "C" {
+		t.Fatalf("insert-or-replace: %+v", got)
+	}
+	mustWrite(t, db, "Emp", OpDelete, ent("Sales", "2"))
+	_, err = db.Get(ctx, "Emp", "Sales", "2")
+	wantCode(t, err, CodeResourceNotFound, 404)
+}
+
+func TestETagConditions(t *testing.T) {
+	db, _ := openTemp(t)
+	newTable(t, db, "Emp")
+	v1 := mustWrite(t, db, "Emp", OpInsert, ent("p", "r", prop("N", odata.Int32(1))))
+	v2, err := db.Write(ctx, "Emp", Operation{Kind: OpReplace, Entity: ent("p", "r", prop("N", odata.Int32(2))), IfMatch: v1.ETag()})
+	if err != nil {
+		t.Fatalf("current ETag refused: %v", err)
+	}
+	for _, k := range []OpKind{OpReplace, OpMerge, OpDelete} {
+		_, err := db.Write(ctx, "Emp", Operation{Kind: k, Entity: ent("p", "r", prop("N", odata.Int32(9))), IfMatch: v1.ETag()})
+		e := wantCode(t, err, CodeUpdateConditionNotSatisfied, 412)
+		if e.Index != -1 {
+			t.Fatalf("index %d outside a batch", e.Index)
+		}
+	}
+	got, _ := db.Get(ctx, "Emp", "p", "r")
+	if v, _ := got.Get("N"); v.Int != 2 || got.ETag() != v2.ETag() {
+		t.Fatalf("stale writes changed the entity: %+v", got)
+	}
+	if _, err := db.Write(ctx, "Emp", Operation{Kind: OpDelete, Entity: ent("p", "r"), IfMatch: v2.ETag()}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestEveryWriteChangesETag(t *testing.T) {
+	db, _ := openTemp(t)
+	newTable(t, db, "Emp")
+	seen := map[string]bool{}
+	for i := 0; i < 200; i++ {
+		e := mustWrite(t, db, "Emp", OpInsertOrReplace, ent("p", "r"))
+		if seen[e.ETag()] {
+			t.Fatalf("write %d reused ETag %s", i, e.ETag())
+		}
+		seen[e.ETag()] = true
+	}
+}
