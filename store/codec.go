@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"math"
@@ -135,24 +136,42 @@ func bytesString(b []byte) string {
 	return unsafe.String(&b[0], len(b))
 }
 
-// decodeEntity fully decodes a stored entity, copying everything out of the
-// transaction's memory.
+// decodeEntity fully decodes a stored entity, copying it out of the
+// transaction's memory with one string allocation for the keys and one for
+// all names and values (which are substrings of it).
 func decodeEntity(key, val []byte) (*odata.Entity, error) {
 	ticks, err := storedTicks(val)
 	if err != nil {
 		return nil, err
 	}
-	pk, rk := splitKey(key)
-	e := &odata.Entity{PartitionKey: string(pk), RowKey: string(rk), Timestamp: odata.TimeOfTicks(ticks)}
-	for i := 9; i < len(val); {
-		name, v, next, err := nextProperty(val, i)
+	keys := string(key)
+	sep := len(keys)
+	for i := 0; i < len(keys); i++ {
+		if keys[i] == 0 {
+			sep = i
+			break
+		}
+	}
+	e := &odata.Entity{PartitionKey: keys[:sep], Timestamp: odata.TimeOfTicks(ticks)}
+	if sep < len(keys) {
+		e.RowKey = keys[sep+1:]
+	}
+	if len(val) == 9 {
+		return e, nil
+	}
+	owned := bytes.Clone(val) // one copy; strings below alias it and it is never written again
+	count := 0
+	for i := 9; i < len(owned); count++ {
+		_, _, next, err := nextProperty(owned, i)
 		if err != nil {
 			return nil, err
 		}
-		if v.Str != "" {
-			v.Str = string([]byte(v.Str)) // copy out of the mmap
-		}
-		e.Properties = append(e.Properties, odata.Property{Name: string(name), Value: v})
+		i = next
+	}
+	e.Properties = make([]odata.Property, 0, count)
+	for i := 9; i < len(owned); {
+		name, v, next, _ := nextProperty(owned, i)
+		e.Properties = append(e.Properties, odata.Property{Name: bytesString(name), Value: v})
 		i = next
 	}
 	return e, nil
