@@ -28,7 +28,7 @@ func TestQueriesOnAMillionEntitiesScanOnlyTheirRange(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
-		filter             string
+		filter            string
 		scanned, returned int64
 	}{
 		{"PartitionKey eq '0500' and RowKey eq '0123'", 1, 1},
