@@ -38,13 +38,14 @@ type rowMisorders struct {
 }
 
 // closeRows checks the RowKeys of the partition that ended and forgets them.
-func (k *keyShapes) closeRows() {
+func (k *keyShapes) closeRows(pk string) {
 	d := &k.rkDigits
 	if d.multi {
 		for i, m := range d.misorders() {
 			if i == 0 {
 				k.rkBad.partitions++
 				if len(k.rkBad.examples) < maxExamples {
+					m.Partition = pk
 					k.rkBad.examples = append(k.rkBad.examples, m)
 				}
 			}
@@ -260,6 +261,7 @@ func (d *digitKeys) add(key string, where odata.Key) {
 // misorder is a pair of keys whose numbers sort the wrong way round as
 // strings, with the width that would fix it.
 type misorder struct {
+	Partition      string // for RowKeys: the partition they are in
 	Prefix         string
 	Smaller        string // the key with the smaller number, which sorts after…
 	Larger         string // …the key with the larger number
@@ -327,7 +329,7 @@ func compareNumbers(a, b string) int {
 }
 
 // rowResult is rkBad with the partition being read included.
-func (k *keyShapes) rowResult() rowMisorders {
+func (k *keyShapes) rowResult(pk string) rowMisorders {
 	r := k.rkBad
 	r.examples = append([]misorder(nil), r.examples...)
 	if k.rkDigits.multi {
@@ -335,6 +337,7 @@ func (k *keyShapes) rowResult() rowMisorders {
 			if i == 0 {
 				r.partitions++
 				if len(r.examples) < maxExamples {
+					m.Partition = pk
 					r.examples = append(r.examples, m)
 				}
 			}

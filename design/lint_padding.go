@@ -10,7 +10,7 @@ import (
 // length so that a smaller number sorts after a larger one.
 func (s *Stats) paddingFindings() []Finding {
 	var out []Finding
-	rows := s.keys.rowResult()
+	rows := s.keys.rowResult(s.curPK)
 	if len(rows.examples) > 0 {
 		where := fmt.Sprintf("in %s of %s partitions", num(rows.partitions), num(s.partitions))
 		out = append(out, paddingFinding("RowKey", rows.examples, rows.short, rows.numeric, rows.width, where))
@@ -25,7 +25,11 @@ func paddingFinding(side string, ms []misorder, short, numeric int64, width int,
 	m := ms[0]
 	var ex []string
 	for _, o := range ms[:min(len(ms), maxExamples)] {
-		ex = append(ex, fmt.Sprintf("%s sorts after %s", quote(o.Smaller), quote(o.Larger)))
+		in := ""
+		if o.Partition != "" || side == "RowKey" {
+			in = " in partition " + quote(o.Partition)
+		}
+		ex = append(ex, fmt.Sprintf("%s sorts after %s%s", quote(o.Smaller), quote(o.Larger), in))
 	}
 	small := strings.TrimLeft(strings.TrimPrefix(m.Smaller, m.Prefix), "0")
 	large := strings.TrimLeft(strings.TrimPrefix(m.Larger, m.Prefix), "0")

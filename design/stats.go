@@ -164,7 +164,7 @@ func (s *Stats) closePartition() {
 	s.dist.add(s.curCount)
 	s.top.offer(s.curPK, s.curCount)
 	s.curCount = 0
-	s.keys.closeRows()
+	s.keys.closeRows(s.curPK)
 }
 
 // Summary is the shape of a table, as Stats.Result reports it. Its JSON

@@ -1,0 +1,127 @@
+package design
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/tstable/tstable/odata"
+)
+
+func adviseOn(t *testing.T, workload string) *Advice {
+	t.Helper()
+	b := loaded(t, "Employees", sampleTable(t, "employees", "Employees", 200))
+	qs, err := ParseQueries(strings.NewReader(workload))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := Advise(context.Background(), b, "Employees", qs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+func TestAdviseGuideExamples(t *testing.T) {
+	a := adviseOn(t, `# the guide's examples
+LastName eq 'Jones'
+
+PartitionKey eq 'Sales' and Email eq 'jonesj@contoso.com'
+PartitionKey eq 'Sales' and RowKey eq 'empid_000001'
+`)
+	if len(a.Queries) != 3 {
+		t.Fatalf("%d queries", len(a.Queries))
+	}
+	jones := a.Queries[0]
+	if jones.Line != 2 || jones.Class != odata.ClassTableScan || jones.Scanned != 402 || jones.Returned == 0 {
+		t.Errorf("LastName eq 'Jones': %+v", jones)
+	}
+	if p := jones.Proposal; p == nil || p.Kind != KindInterIndex || p.Prefix != "lastname_" || p.Query != "PartitionKey eq 'lastname_Jones'" || p.Scanned != jones.Returned {
+		t.Errorf("LastName eq 'Jones' proposal: %+v", jones.Proposal)
+	}
+	email := a.Queries[1]
+	if email.Class != odata.ClassPartitionScan || email.Scanned != 201 || email.Returned != 2 { // the employee and its email_ copy
+		t.Errorf("email query: %+v", email)
+	}
+	p := email.Proposal
+	if p == nil || p.Kind != KindIntraIndex || p.Prefix != "email_" {
+		t.Fatalf("email proposal: %+v", p)
+	}
+	// The sample already keeps the email_ copy: a point query today.
+	if p.Class != odata.ClassPoint || !p.Exists || p.Scanned != 1 || p.Query != "PartitionKey eq 'Sales' and RowKey eq 'email_jonesj@contoso.com'" {
+		t.Errorf("email proposal: %+v", p)
+	}
+	if a.Queries[2].Proposal != nil || a.Queries[2].Class != odata.ClassPoint {
+		t.Errorf("point query: %+v", a.Queries[2])
+	}
+	if a.Scanned != 402+201+1 || len(a.Proposals) != 2 || a.Proposals[0].Prefix != "lastname_" || a.Proposals[0].Removed != 402-jones.Returned {
+		t.Errorf("summary: scanned %d proposals %+v", a.Scanned, a.Proposals)
+	}
+}
+
+func TestAdviseEmailLookupBecomesAPointQuery(t *testing.T) {
+	// Only employees (EntityType eq 'Employee') match: one entity.
+	a := adviseOn(t, "PartitionKey eq 'Sales' and Email eq 'jonesj@contoso.com' and EntityType eq 'Employee'\n")
+	p := a.Queries[0].Proposal
+	if p == nil || p.Kind != KindCompoundKey || p.Class != odata.ClassPoint || p.Scanned != 1 {
+		t.Errorf("%+v", p)
+	}
+	a = adviseOn(t, "PartitionKey eq 'Sales' and Email eq 'jonesj@contoso.com' and not (RowKey ge 'email_' and RowKey lt 'email`')\n")
+	q := a.Queries[0]
+	if q.Returned != 1 || q.Proposal == nil || q.Proposal.Kind != KindIntraIndex || q.Proposal.Class != odata.ClassPoint ||
+		q.Proposal.Query != "PartitionKey eq 'Sales' and RowKey eq 'email_jonesj@contoso.com'" || !q.Proposal.Exists {
+		t.Errorf("%+v %+v", q, q.Proposal)
+	}
+}
+
+func TestAdviseOtherShapes(t *testing.T) {
+	a := adviseOn(t, `Age gt 60
+PartitionKey eq 'Sales' and (RowKey eq 'empid_000001' or RowKey eq 'empid_000003')
+RowKey eq 'empid_000002'
+EntityType eq 'Employee'
+`)
+	want := []struct {
+		kind  string
+		class odata.QueryClass
+	}{{KindInterIndex, odata.ClassRange}, {KindPointQueries, odata.ClassPoint}, {KindPartitionKey, odata.ClassRange}, {KindIndexEntity, odata.ClassPoint}}
+	for i, w := range want {
+		p := a.Queries[i].Proposal
+		if p == nil || p.Kind != w.kind || p.Class != w.class {
+			t.Errorf("line %d (%s): %+v", a.Queries[i].Line, a.Queries[i].Filter, p)
+		}
+	}
+}
+
+func TestParseQueriesReportsTheLine(t *testing.T) {
+	_, err := ParseQueries(strings.NewReader("# ok\nAge gt 30\nAge gt\n"))
+	var le *LineError
+	if !errors.As(err, &le) || le.Line != 3 {
+		t.Fatalf("%v", err)
+	}
+}
+
+func TestAdviseProposesTheEmailIndexWhereThereIsNone(t *testing.T) {
+	var only []*odata.Entity
+	for _, e := range sampleTable(t, "employees", "Employees", 200) {
+		if strings.HasPrefix(e.RowKey, "empid_") {
+			only = append(only, e)
+		}
+	}
+	b := loaded(t, "Employees", only)
+	qs, _ := ParseQueries(strings.NewReader("PartitionKey eq 'Sales' and Email eq 'jonesj@contoso.com'\n"))
+	a, err := Advise(context.Background(), b, "Employees", qs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := a.Queries[0]
+	p := q.Proposal
+	if q.Class != odata.ClassPartitionScan || q.Scanned != 100 || q.Returned != 1 || p == nil ||
+		p.Kind != KindIntraIndex || p.Prefix != "email_" || p.Class != odata.ClassPoint || p.Exists ||
+		p.Query != "PartitionKey eq 'Sales' and RowKey eq 'email_jonesj@contoso.com'" {
+		t.Errorf("%+v %+v", q, p)
+	}
+	if len(a.Proposals) != 1 || a.Proposals[0].Removed != 99 || a.Proposals[0].Share != 0.99 {
+		t.Errorf("%+v", a.Proposals)
+	}
+}

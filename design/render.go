@@ -1,0 +1,210 @@
+package design
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/tstable/tstable/odata"
+)
+
+// classText is the guide's name for a query class.
+var classText = map[odata.QueryClass]string{
+	odata.ClassPoint:         "point query",
+	odata.ClassRange:         "range query",
+	odata.ClassPartitionScan: "partition scan",
+	odata.ClassTableScan:     "table scan",
+}
+
+// maxBar is the longest bar of the partition-size chart, in characters.
+const maxBar = 40
+
+// WriteStats writes a Summary for people: the counts, the largest
+// partitions, a bar chart of the partition sizes, key lengths, entity size
+// and the properties with their types. width is the terminal's width (0
+// when not a terminal), which bounds the chart.
+func WriteStats(w io.Writer, s *Summary, width int) error {
+	var b strings.Builder
+	name := "table"
+	if s.Table != "" {
+		name = s.Table
+	}
+	fmt.Fprintf(&b, "%s: %s in %s\n", name, plural(s.Entities, "entity", "entities"), plural(s.Partitions, "partition", "partitions"))
+	if s.Entities == 0 {
+		_, err := io.WriteString(w, b.String())
+		return err
+	}
+	e := s.EntitiesPerPartition
+	fmt.Fprintf(&b, "entities per partition: min %s · median %s · p99 %s · max %s\n", num(e.Min), num(e.Median), num(e.P99), num(e.Max))
+
+	b.WriteString("\nlargest partitions:\n")
+	kw, nw := 0, 0
+	for _, p := range s.LargestPartitions {
+		kw = max(kw, len(quote(p.PartitionKey)))
+		nw = max(nw, len(num(p.Entities)))
+	}
+	for _, p := range s.LargestPartitions {
+		fmt.Fprintf(&b, "  %-*s  %*s  %5s\n", kw, quote(p.PartitionKey), nw, num(p.Entities), pct(p.Share))
+	}
+
+	b.WriteString("\npartitions by size (entities per partition → number of partitions):\n")
+	writeChart(&b, s.Distribution, width)
+
+	b.WriteString("\n")
+	fmt.Fprintf(&b, "PartitionKey length: min %d · avg %s · max %d characters\n", s.PartitionKeyLength.Min, fmtFloat(s.PartitionKeyLength.Avg), s.PartitionKeyLength.Max)
+	fmt.Fprintf(&b, "RowKey length:       min %d · avg %s · max %d characters\n", s.RowKeyLength.Min, fmtFloat(s.RowKeyLength.Avg), s.RowKeyLength.Max)
+	fmt.Fprintf(&b, "entity size:         avg %s bytes · max %s bytes in %s, %s of the 1 MiB limit\n",
+		fmtFloat(s.EntitySize.Avg), num(s.EntitySize.Max), keyText(s.EntitySize.MaxKey), pct(s.EntitySize.ShareOfLimit))
+	fmt.Fprintf(&b, "properties:          at most %d of %d in one entity, in %s\n", s.PropertyCount.Max, s.PropertyCount.Limit, keyText(s.PropertyCount.MaxKey))
+
+	if len(s.Properties) > 0 {
+		b.WriteString("\n")
+		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+		fmt.Fprintf(tw, "  %s\t%s\t%s\n", "property", "type", "entities")
+		shown := 0
+		for _, p := range s.Properties {
+			if shown >= maxPropertyRows && len(p.Types) == 1 {
+				continue
+			}
+			shown++
+			for i, t := range p.Types {
+				n, mark := p.Name, ""
+				if i > 0 {
+					n = ""
+				}
+				if i == 0 && len(p.Types) > 1 {
+					mark = "  ← mixed types"
+				}
+				fmt.Fprintf(tw, "  %s\t%s\t%s%s\n", n, t.Type, num(t.Entities), mark)
+			}
+		}
+		tw.Flush()
+		if rest := len(s.Properties) - shown; rest > 0 {
+			fmt.Fprintf(&b, "  … and %s more (all of them with -o json)\n", plural(int64(rest), "property", "properties"))
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// maxPropertyRows caps the property list in table mode (properties with
+// mixed types are always listed).
+const maxPropertyRows = 30
+
+// writeChart draws one bar per size bucket, scaled to the fullest bucket.
+func writeChart(b *strings.Builder, buckets []Bucket, width int) {
+	labelW, countW := 0, 0
+	var most int64
+	for _, k := range buckets {
+		labelW = max(labelW, len(k.Label()))
+		countW = max(countW, len(num(k.Partitions)))
+		most = max(most, k.Partitions)
+	}
+	bar := maxBar
+	if width > 0 {
+		bar = min(bar, width-labelW-countW-6)
+	}
+	bar = max(bar, 10)
+	for _, k := range buckets {
+		n := 0
+		if most > 0 {
+			n = int((k.Partitions*int64(bar) + most - 1) / most)
+		}
+		fmt.Fprintf(b, "  %*s │%s %s\n", labelW, k.Label(), strings.Repeat("█", n), num(k.Partitions))
+	}
+}
+
+func fmtFloat(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+// WriteFindings writes lint findings for people, then a count line.
+func WriteFindings(w io.Writer, table string, fs []Finding) error {
+	var b strings.Builder
+	var warnings, notes int64
+	for _, f := range fs {
+		if f.Severity == SeverityWarning {
+			warnings++
+		} else {
+			notes++
+		}
+		fmt.Fprintf(&b, "%s %s: %s\n", f.Severity, f.ID, f.Title)
+		fmt.Fprintf(&b, "  evidence: %s\n", f.Evidence.Summary)
+		for _, e := range f.Evidence.Examples {
+			fmt.Fprintf(&b, "    · %s\n", e)
+		}
+		fmt.Fprintf(&b, "  pattern:  %s\n", f.Pattern)
+		fmt.Fprintf(&b, "  advice:   %s\n\n", f.Advice)
+	}
+	name := "the table"
+	if table != "" {
+		name = table
+	}
+	if len(fs) == 0 {
+		fmt.Fprintf(&b, "%s: no findings; the design holds up\n", name)
+	} else {
+		fmt.Fprintf(&b, "%s: %s, %s\n", name, plural(warnings, "warning", "warnings"), plural(notes, "note", "notes"))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WriteAdvice writes Advise's report for people.
+func WriteAdvice(w io.Writer, a *Advice) error {
+	var b strings.Builder
+	for _, q := range a.Queries {
+		fmt.Fprintf(&b, "line %d: %s\n", q.Line, q.Filter)
+		fmt.Fprintf(&b, "  %s · read %s · scanned %s, returned %s%s\n", classText[q.Class], rangesText(q.Ranges),
+			num(q.Scanned), num(q.Returned), densityText(q.Scanned, q.Returned))
+		if p := q.Proposal; p != nil {
+			fmt.Fprintf(&b, "  proposal: %s", p.Pattern)
+			if p.Prefix != "" {
+				fmt.Fprintf(&b, " (prefix %s)", quote(p.Prefix))
+			}
+			fmt.Fprintf(&b, " → %s, scanning %s\n", classText[p.Class], num(p.Scanned))
+			fmt.Fprintf(&b, "    %s\n", p.Text)
+			fmt.Fprintf(&b, "    then: %s\n", p.Query)
+		} else if q.Class == odata.ClassPoint || q.Class == odata.ClassRange {
+			b.WriteString("  good shape: nothing to change\n")
+		} else {
+			b.WriteString("  no proposal: the query reads what it asks for\n")
+		}
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(&b, "workload: %s, scanning %s entities to return %s%s\n", plural(int64(len(a.Queries)), "query", "queries"),
+		num(a.Scanned), num(a.Returned), densityText(a.Scanned, a.Returned))
+	for _, p := range a.Proposals {
+		lines := make([]string, len(p.Lines))
+		for i, l := range p.Lines {
+			lines[i] = strconv.Itoa(l)
+		}
+		name := p.Pattern
+		if p.Prefix != "" {
+			name += " " + quote(p.Prefix)
+		}
+		fmt.Fprintf(&b, "  %s (line %s): removes %s scans, %s of the workload\n", name, strings.Join(lines, ", "), num(p.Removed), pct(p.Share))
+	}
+	if len(a.Proposals) == 0 {
+		b.WriteString("  nothing to propose: every query is a point or range query, or reads what it asks for\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func rangesText(rs []string) string {
+	if len(rs) == 0 {
+		return "nothing"
+	}
+	return strings.Join(rs, "; ")
+}
+
+func densityText(scanned, returned int64) string {
+	if scanned <= 0 {
+		return ""
+	}
+	d := float64(returned) / float64(scanned)
+	if d > 0 && d < 0.001 {
+		return " (density " + strconv.FormatFloat(d*100, 'g', 1, 64) + "%)"
+	}
+	return " (density " + pct(round4(d)) + ")"
+}
