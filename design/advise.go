@@ -237,11 +237,11 @@ func propose(class odata.QueryClass, pk string, hasRowKey bool, m *matchShape) *
 	if len(m.props) == 0 {
 		switch {
 		case class == odata.ClassPartitionScan && hasRowKey:
-			return &Proposal{Kind: KindPointQueries, Class: odata.ClassPoint, Scanned: n,
+			return &Proposal{Kind: KindPointQueries, Pattern: patternNames[KindPointQueries], Class: odata.ClassPoint, Scanned: n,
 				Query: "PartitionKey eq " + quote(pk) + " and RowKey eq '…' (one query per RowKey)",
 				Text:  "Send one point query per RowKey value (in parallel if you like) instead of joining them with 'or': each reads one entity."}
 		case class == odata.ClassTableScan && m.partitions == 1:
-			return &Proposal{Kind: KindPartitionKey, Class: odata.ClassRange, Scanned: n,
+			return &Proposal{Kind: KindPartitionKey, Pattern: patternNames[KindPartitionKey], Class: odata.ClassRange, Scanned: n,
 				Query: "PartitionKey eq " + quote(m.firstPK) + " and <the RowKey conditions>",
 				Text:  "Every match is in partition " + quote(m.firstPK) + ": name it with PartitionKey eq and the query reads one key range."}
 		}

@@ -87,7 +87,7 @@ EntityType eq 'Employee'
 	}{{KindInterIndex, odata.ClassRange}, {KindPointQueries, odata.ClassPoint}, {KindPartitionKey, odata.ClassRange}, {KindIndexEntity, odata.ClassPoint}}
 	for i, w := range want {
 		p := a.Queries[i].Proposal
-		if p == nil || p.Kind != w.kind || p.Class != w.class {
+		if p == nil || p.Kind != w.kind || p.Class != w.class || p.Pattern == "" {
 			t.Errorf("line %d (%s): %+v", a.Queries[i].Line, a.Queries[i].Filter, p)
 		}
 	}

@@ -1,0 +1,98 @@
+package cmd
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"strconv"
+
+	"github.com/spf13/cobra"
+	"github.com/tstable/tstable/design"
+	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/store"
+)
+
+func init() { addCommand(newAdviseCmd) }
+
+func newAdviseCmd(f *Factory) *cobra.Command {
+	var queries string
+	c := &cobra.Command{
+		Use:   "advise TABLE --queries FILE",
+		Short: "Run an application's queries against the data and propose keys and indexes that make them cheaper",
+		Long: `Read the application's queries from FILE (one $filter a line; blank lines and
+lines starting with # are skipped; - reads standard input), run each one
+against the table to the end, and report its query class, the key ranges it
+reads, and how many entities it scanned and returned.
+
+For each query that is not a point or range query, propose the design
+guide's fix for this data — an intra-partition secondary index (a copy
+under a RowKey prefix such as 'email_'), a compound RowKey, an
+inter-partition secondary index, or index entities — with the query the
+application would run instead and its class. The summary gives, for each
+proposal, the share of the workload's scanned entities it would remove.
+
+-o json prints one object {"queries":[…],"proposals":[…],…}.`,
+		Example: `  tstable advise Employees --queries queries.txt
+  echo "LastName eq 'Jones'" | tstable advise Employees --queries -`,
+		Annotations: tableAnnotation,
+		Args:        exactArgs("TABLE"),
+		RunE: func(c *cobra.Command, args []string) error {
+			format, err := f.Format(c)
+			if err != nil {
+				return err
+			}
+			if queries == "" {
+				return usageErrorf(c, "%s needs --queries FILE (one $filter a line)", c.CommandPath())
+			}
+			r, name, closeIn, err := f.openInput([]string{queries}, 0)
+			if err != nil {
+				return err
+			}
+			defer closeIn()
+			qs, err := design.ParseQueries(r)
+			if err != nil {
+				var le *design.LineError
+				var se *odata.SyntaxError
+				if errors.As(err, &le) && errors.As(err, &se) {
+					return &syntaxError{flag: "--queries " + name + " line " + strconv.Itoa(le.Line), err: se}
+				}
+				return err
+			}
+			if len(qs) == 0 {
+				return usageErrorf(c, "%s holds no queries: write one $filter a line", name)
+			}
+			var a *design.Advice
+			err = f.Read(c.Context(), args[0], func(b store.Backend) error {
+				a, err = design.Advise(c.Context(), b, args[0], qs)
+				return err
+			})
+			if err != nil {
+				return err
+			}
+			switch format {
+			case FormatJSON, FormatJSONL:
+				b, err := json.Marshal(a)
+				if err != nil {
+					return err
+				}
+				_, err = f.IO.Out.Write(append(b, '\n'))
+				return err
+			case FormatCSV:
+				w := csv.NewWriter(f.IO.Out)
+				w.Write([]string{"line", "filter", "class", "scanned", "returned", "proposal", "prefix", "proposedQuery", "proposedClass", "proposedScanned"})
+				for _, q := range a.Queries {
+					row := []string{strconv.Itoa(q.Line), q.Filter, string(q.Class), strconv.FormatInt(q.Scanned, 10), strconv.FormatInt(q.Returned, 10), "", "", "", "", ""}
+					if p := q.Proposal; p != nil {
+						row[5], row[6], row[7], row[8], row[9] = p.Kind, p.Prefix, p.Query, string(p.Class), strconv.FormatInt(p.Scanned, 10)
+					}
+					w.Write(row)
+				}
+				w.Flush()
+				return w.Error()
+			}
+			return design.WriteAdvice(f.IO.Out, a)
+		},
+	}
+	c.Flags().StringVar(&queries, "queries", "", "`FILE` of $filter lines (- for standard input)")
+	return c
+}

@@ -1,0 +1,157 @@
+package cmd
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/tstable/tstable/iostreams"
+	"github.com/tstable/tstable/lessons"
+)
+
+func init() { addCommand(newLearnCmd) }
+
+// lessonWidth is the table width of a lesson's output when standard output
+// is not a terminal (a replay, a golden file).
+const lessonWidth = 100
+
+func newLearnCmd(f *Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:   "learn [LESSON]",
+		Short: "Lessons in table design, run on sample data",
+		Long: `Without an argument, list the lessons. With one (a name or a number), run it:
+its commentary is printed and its commands are run, one after the other,
+against a scratch database that is deleted afterwards (--db is not used;
+your own data is never touched). On a terminal, each command waits for
+Enter; otherwise (tstable learn NAME < /dev/null) the lesson replays
+straight through. Each lesson ends with a variation to try on your own.`,
+		Example: "  tstable learn\n  tstable learn query-classes\n  tstable learn 2 < /dev/null",
+		Args:    exactArgs("[LESSON]"),
+		ValidArgsFunction: func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+			if len(args) > 0 {
+				return nil, cobra.ShellCompDirectiveNoFileComp
+			}
+			return lessons.Names(), cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: func(c *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return listLessons(c, f)
+			}
+			l, ok := lessons.Lookup(args[0])
+			if !ok {
+				return usageErrorf(c, "no lesson named %q; tstable learn lists them", args[0])
+			}
+			return runLesson(c, f, l)
+		},
+	}
+}
+
+func listLessons(c *cobra.Command, f *Factory) error {
+	format, err := f.Format(c)
+	if err != nil {
+		return err
+	}
+	type item struct {
+		Number  int    `json:"number"`
+		Name    string `json:"name"`
+		Title   string `json:"title"`
+		Summary string `json:"summary"`
+	}
+	var items []item
+	for _, l := range lessons.List() {
+		items = append(items, item{l.Order, l.Name, l.Title, l.Summary})
+	}
+	switch format {
+	case FormatJSON:
+		b, _ := json.Marshal(map[string]any{"value": items})
+		_, err = f.IO.Out.Write(append(b, '\n'))
+		return err
+	case FormatJSONL, FormatCSV:
+		for _, it := range items {
+			b, _ := json.Marshal(it)
+			f.IO.Out.Write(append(b, '\n'))
+		}
+		return nil
+	}
+	w := 0
+	for _, it := range items {
+		w = max(w, len(it.Name))
+	}
+	for _, it := range items {
+		fmt.Fprintf(f.IO.Out, "%d  %-*s  %s: %s\n", it.Number, w, it.Name, it.Title, it.Summary)
+	}
+	fmt.Fprintln(f.IO.Out, "\nRun one with: tstable learn NAME (or its number)")
+	return nil
+}
+
+var continuationLine = regexp.MustCompile(`(?m)^continuation: (\S+)$`)
+
+// runLesson replays a lesson against a scratch database: commentary is
+// printed, each command runs in a fresh command tree (as the shell runs a
+// line) with its output and errors shown in place.
+func runLesson(c *cobra.Command, f *Factory, l *lessons.Lesson) error {
+	dir, err := os.MkdirTemp("", "tstable-lesson-")
+	if err != nil {
+		return fmt.Errorf("cannot create the lesson's scratch database: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	db := filepath.Join(dir, "lesson.db")
+	out := f.IO.Out
+	width := f.IO.Width
+	if width <= 0 {
+		width = lessonWidth
+	}
+	var keys *bufio.Reader
+	if f.IO.InTTY {
+		keys = bufio.NewReader(f.IO.In)
+	}
+	fmt.Fprintf(out, "Lesson %d: %s\n%s\n(in a scratch database; your own data is not touched)\n", l.Order, l.Title, l.Summary)
+	token := ""
+	for _, s := range l.Steps {
+		switch s.Kind {
+		case lessons.Comment:
+			fmt.Fprintln(out, s.Text)
+		case lessons.Blank:
+			fmt.Fprintln(out)
+		case lessons.Command:
+			args := lessons.Expand(s.Args, token)
+			fmt.Fprintf(out, "tstable> %s\n", strings.ReplaceAll(s.Text, "$TOKEN", token))
+			if s.Stdin != "" {
+				fmt.Fprint(out, indentLines(s.Stdin, "       | "))
+			}
+			if keys != nil {
+				fmt.Fprint(out, "(Enter runs it) ")
+				if _, err := keys.ReadString('\n'); err != nil {
+					keys = nil // input ended: replay the rest
+				}
+			}
+			var buf bytes.Buffer
+			ios := &iostreams.IOStreams{In: strings.NewReader(s.Stdin), Out: &buf, ErrOut: &buf, OutTTY: true, Width: width}
+			status := Execute(c.Context(), NewRoot(ios), append([]string{"--db", db}, args...), ios)
+			if m := continuationLine.FindSubmatch(buf.Bytes()); m != nil {
+				token = string(m[1])
+			}
+			out.Write(buf.Bytes())
+			if status != ExitOK {
+				fmt.Fprintf(out, "(exit status %d)\n", status)
+			}
+			if c.Context().Err() != nil {
+				return c.Context().Err()
+			}
+		}
+	}
+	fmt.Fprintf(out, "\nEnd of lesson %d. The scratch database is gone; to go on with your own copy: tstable sample load employees (or logs, orders, bad).\n", l.Order)
+	return nil
+}
+
+// indentLines prefixes every line of s.
+func indentLines(s, prefix string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return prefix + strings.Join(lines, "\n"+prefix) + "\n"
+}

@@ -1,0 +1,100 @@
+package cmd
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/tstable/tstable/design"
+)
+
+func init() { addCommand(newLintCmd) }
+
+func newLintCmd(f *Factory) *cobra.Command {
+	var rate float64
+	c := &cobra.Command{
+		Use:   "lint TABLE",
+		Short: "Find design problems in a table's data: hot partitions, append-only keys, unpadded numbers, mixed types, size limits",
+		Long: `Read a table once, streaming, and report design findings, each with a stable
+id, a severity, the evidence (counts and example keys), the design guide's
+pattern or anti-pattern, and what to do instead:
+
+  hot-partition          one partition holds at least 10% of the table and at
+                         least 4 times the median partition (warning)
+  single-partition       every entity in one partition (warning)
+  append-only-keys       PartitionKeys that are dates, times or a counter (warning)
+  unpadded-numeric-keys  numbers of varying length in keys, so '10' < '9' (warning)
+  mixed-property-types   one property name with several Edm types (warning)
+  near-size-limit        entities from 90% of 1 MiB, 252 properties or 64 KiB values (warning)
+  entity-per-partition   every partition holds one entity (info)
+  throughput             with --rate: the hottest partition's share of the writes
+                         against 2,000/s a partition and 20,000/s an account
+
+Exit status: 0 without warnings, 1 with warnings (so a script can gate on
+it), 2 on usage errors. -o json prints {"findings":[…]}; jsonl one finding
+a line; csv one row per finding.`,
+		Example:     "  tstable lint Employees\n  tstable lint LogsByDate --rate 5000 -o json",
+		Annotations: tableAnnotation,
+		Args:        exactArgs("TABLE"),
+		RunE: func(c *cobra.Command, args []string) error {
+			format, err := f.Format(c)
+			if err != nil {
+				return err
+			}
+			if rate < 0 {
+				return usageErrorf(c, "--rate must be a number of writes a second, 0 or more; got %s", strconv.FormatFloat(rate, 'g', -1, 64))
+			}
+			s := design.NewStats()
+			if err := f.scanTable(c, args[0], s.Add); err != nil {
+				return err
+			}
+			fs := s.Lint(design.LintOptions{Rate: rate})
+			if err := writeFindings(f, format, args[0], fs); err != nil {
+				return err
+			}
+			if design.HasWarnings(fs) {
+				return &silentError{status: ExitFailed}
+			}
+			return nil
+		},
+	}
+	c.Flags().Float64Var(&rate, "rate", 0, "expected writes per `second`: adds a throughput finding")
+	return c
+}
+
+func writeFindings(f *Factory, format, table string, fs []design.Finding) error {
+	switch format {
+	case FormatJSON:
+		b, err := json.Marshal(struct {
+			Table    string           `json:"table"`
+			Findings []design.Finding `json:"findings"`
+		}{table, fs})
+		if err != nil {
+			return err
+		}
+		_, err = f.IO.Out.Write(append(b, '\n'))
+		return err
+	case FormatJSONL:
+		for _, x := range fs {
+			b, err := json.Marshal(x)
+			if err != nil {
+				return err
+			}
+			if _, err := f.IO.Out.Write(append(b, '\n')); err != nil {
+				return err
+			}
+		}
+		return nil
+	case FormatCSV:
+		w := csv.NewWriter(f.IO.Out)
+		w.Write([]string{"id", "severity", "title", "evidence", "examples", "pattern", "advice"})
+		for _, x := range fs {
+			w.Write([]string{x.ID, string(x.Severity), x.Title, x.Evidence.Summary, strings.Join(x.Evidence.Examples, "; "), x.Pattern, x.Advice})
+		}
+		w.Flush()
+		return w.Error()
+	}
+	return design.WriteFindings(f.IO.Out, table, fs)
+}

@@ -1,0 +1,194 @@
+package cmd
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"iter"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/samples"
+	"github.com/tstable/tstable/store"
+)
+
+func init() { addCommand(newSampleCmd) }
+
+func newSampleCmd(f *Factory) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "sample",
+		Short: "Sample datasets that show good and bad table designs",
+		Long: `Sample datasets, generated in the binary (the same data on every machine):
+
+  employees  the design guide's Marketing/Sales employees, every Edm type,
+             department entities beside employees, an email_ secondary index
+  logs       the same events twice: LogsByDate (the day as PartitionKey, the
+             append-only anti-pattern) and LogsSpread (hashed shards,
+             inverted-ticks RowKeys: the log-tail pattern)
+  orders     compound keys (customer / order date) and index entities
+  bad        BadDesign and BadSinglePartition: every lint warning`,
+		Example: "  tstable sample list\n  tstable sample load employees\n  tstable sample load logs --size 10000",
+		Args:    exactArgs(),
+	}
+	c.AddCommand(newSampleListCmd(f), newSampleLoadCmd(f))
+	return c
+}
+
+func newSampleListCmd(f *Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:     "list",
+		Aliases: []string{"ls"},
+		Short:   "List the sample datasets",
+		Args:    exactArgs(),
+		RunE: func(c *cobra.Command, args []string) error {
+			format, err := f.Format(c)
+			if err != nil {
+				return err
+			}
+			type item struct {
+				Name        string   `json:"name"`
+				Tables      []string `json:"tables"`
+				DefaultSize int      `json:"defaultSize"`
+				SizeUnit    string   `json:"sizeUnit"`
+				Summary     string   `json:"summary"`
+			}
+			var items []item
+			for _, d := range samples.List() {
+				it := item{Name: d.Name, DefaultSize: d.DefaultSize, SizeUnit: d.SizeUnit, Summary: d.Summary}
+				for _, t := range d.Tables(1, "") {
+					it.Tables = append(it.Tables, t.Name)
+				}
+				items = append(items, it)
+			}
+			switch format {
+			case FormatJSON:
+				b, _ := json.Marshal(map[string]any{"value": items})
+				_, err = f.IO.Out.Write(append(b, '\n'))
+				return err
+			case FormatJSONL:
+				for _, it := range items {
+					b, _ := json.Marshal(it)
+					f.IO.Out.Write(append(b, '\n'))
+				}
+				return nil
+			case FormatCSV:
+				w := csv.NewWriter(f.IO.Out)
+				w.Write([]string{"name", "tables", "defaultSize", "sizeUnit", "summary"})
+				for _, it := range items {
+					w.Write([]string{it.Name, strings.Join(it.Tables, " "), strconv.Itoa(it.DefaultSize), it.SizeUnit, it.Summary})
+				}
+				w.Flush()
+				return w.Error()
+			}
+			for _, it := range items {
+				fmt.Fprintf(f.IO.Out, "%-10s %s\n%-10s tables: %s; --size %d %s by default\n", it.Name, it.Summary, "", strings.Join(it.Tables, " "), it.DefaultSize, it.SizeUnit)
+			}
+			return nil
+		},
+	}
+}
+
+func newSampleLoadCmd(f *Factory) *cobra.Command {
+	var table string
+	var size int
+	c := &cobra.Command{
+		Use:   "load NAME",
+		Short: "Create a sample dataset's tables and fill them",
+		Long: `Create the dataset's tables (or reuse them) and write its entities with
+Insert Or Replace, so loading twice gives the same table. --size sets the
+dataset's size (employees, events, orders or entities; see sample list).
+--table renames the table; for a dataset of several tables it replaces
+their common stem (logs --table Audit loads AuditByDate and AuditSpread).`,
+		Example: "  tstable sample load employees\n  tstable sample load logs --size 100000 --table Audit",
+		Args:    exactArgs("NAME"),
+		ValidArgsFunction: func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+			if len(args) > 0 {
+				return nil, cobra.ShellCompDirectiveNoFileComp
+			}
+			return samples.Names(), cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: func(c *cobra.Command, args []string) error {
+			format, err := f.Format(c)
+			if err != nil {
+				return err
+			}
+			d, ok := samples.Lookup(args[0])
+			if !ok {
+				return usageErrorf(c, "no sample named %q; choose one of %s", args[0], strings.Join(samples.Names(), ", "))
+			}
+			if size < 0 || (c.Flags().Changed("size") && size == 0) {
+				return usageErrorf(c, "--size must be 1 or more; got %d", size)
+			}
+			if table != "" && !validTableName(table) {
+				return usageErrorf(c, "%q is not a table name: 3 to 63 letters and digits, starting with a letter", table)
+			}
+			type loaded struct {
+				Table    string `json:"table"`
+				Entities int64  `json:"entities"`
+			}
+			var done []loaded
+			err = f.Write(c.Context(), func(b store.Backend) error {
+				for _, t := range d.Tables(size, table) {
+					if err := b.CreateTable(c.Context(), t.Name); err != nil && store.CodeOf(err) != store.CodeTableAlreadyExists {
+						return err
+					}
+					src, stop := source(t.Entities)
+					res, err := b.Load(c.Context(), t.Name, store.OpInsertOrReplace, src, store.LoadOptions{})
+					stop()
+					if err != nil {
+						return err
+					}
+					done = append(done, loaded{t.Name, res.Written})
+				}
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+			if format == FormatJSON || format == FormatJSONL {
+				for _, l := range done {
+					b, _ := json.Marshal(l)
+					f.IO.Out.Write(append(b, '\n'))
+				}
+				return nil
+			}
+			for _, l := range done {
+				fmt.Fprintf(f.IO.Out, "loaded %s into %s\n", countLine(l.Entities), l.Table)
+			}
+			return nil
+		},
+	}
+	c.Flags().StringVar(&table, "table", "", "load into table `T` instead of the dataset's own name")
+	c.Flags().IntVar(&size, "size", 0, "dataset size `N` (default: the dataset's own)")
+	return c
+}
+
+// validTableName checks the service's rule for table names.
+func validTableName(s string) bool {
+	if len(s) < 3 || len(s) > 63 {
+		return false
+	}
+	for i, r := range s {
+		isLetter := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
+		if !isLetter && (i == 0 || r < '0' || r > '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// source turns a generator into the store's EntitySource; stop releases
+// the generator when the load ends early.
+func source(seq iter.Seq[*odata.Entity]) (store.EntitySource, func()) {
+	next, stop := iter.Pull(seq)
+	return func() (*odata.Entity, error) {
+		e, ok := next()
+		if !ok {
+			return nil, io.EOF
+		}
+		return e, nil
+	}, stop
+}
