@@ -13,6 +13,19 @@ import (
 // loaded opens a fresh bbolt store holding ents in table.
 func loaded(t testing.TB, table string, ents []*odata.Entity) store.Backend {
 	t.Helper()
+	i := 0
+	return loadedFrom(t, table, func() (*odata.Entity, error) {
+		if i == len(ents) {
+			return nil, io.EOF
+		}
+		i++
+		return ents[i-1], nil
+	})
+}
+
+// loadedFrom opens a fresh bbolt store and loads table from src.
+func loadedFrom(t testing.TB, table string, src store.EntitySource) store.Backend {
+	t.Helper()
 	db, err := store.Open(filepath.Join(t.TempDir(), "t.db"), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -22,16 +35,11 @@ func loaded(t testing.TB, table string, ents []*odata.Entity) store.Backend {
 	if err := db.CreateTable(ctx, table); err != nil {
 		t.Fatal(err)
 	}
-	i := 0
-	src := func() (*odata.Entity, error) {
-		if i == len(ents) {
-			return nil, io.EOF
-		}
-		i++
-		return ents[i-1], nil
-	}
 	if _, err := db.Load(ctx, table, store.OpInsert, src, store.LoadOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	return db
 }
+
+// storeScanAll is the request that streams a whole table.
+func storeScanAll() store.QueryRequest { return store.QueryRequest{PageSize: 0} }
