@@ -1,0 +1,224 @@
+package completions
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+	"github.com/tstable/tstable/odata"
+)
+
+// fakeSource is a Source with fixed answers.
+type fakeSource struct {
+	tables []string
+	props  map[string][]Property
+	pks    map[string][]string
+}
+
+func (f *fakeSource) Tables(context.Context) []string { return f.tables }
+func (f *fakeSource) Properties(_ context.Context, t string) []Property {
+	return f.props[strings.ToLower(t)]
+}
+func (f *fakeSource) PartitionKeys(_ context.Context, t, prefix string) []string {
+	var out []string
+	for _, pk := range f.pks[strings.ToLower(t)] {
+		if strings.HasPrefix(pk, prefix) {
+			out = append(out, pk)
+		}
+	}
+	return out
+}
+
+func testSource() *fakeSource {
+	return &fakeSource{
+		tables: []string{"Employees", "Logs"},
+		props: map[string][]Property{
+			"employees": {
+				{"Age", []odata.EdmType{odata.EdmInt32}},
+				{"FirstName", []odata.EdmType{odata.EdmString}},
+				{"Hired", []odata.EdmType{odata.EdmDateTime}},
+				{"LastName", []odata.EdmType{odata.EdmString}},
+				{"Salary", []odata.EdmType{odata.EdmInt64}},
+				{"Zip", []odata.EdmType{odata.EdmInt32, odata.EdmString}},
+			},
+		},
+		pks: map[string][]string{"employees": {"Marketing", "Sales", "Sales East"}},
+	}
+}
+
+// testTree is a command tree shaped like tstable's.
+func testTree() *cobra.Command {
+	root := &cobra.Command{Use: "tstable"}
+	root.PersistentFlags().StringP("output", "o", "", "output format")
+	root.PersistentFlags().String("db", "", "database file")
+	tbl := map[string]string{TableAnnotation: "arg"}
+	query := &cobra.Command{Use: "query TABLE", Short: "Query a table", Annotations: tbl, Run: func(*cobra.Command, []string) {}}
+	query.Flags().String("filter", "", "OData $filter")
+	query.Flags().String("select", "", "properties to return")
+	query.Flags().Int("top", 0, "at most N")
+	query.Flags().Bool("all", false, "follow tokens")
+	get := &cobra.Command{Use: "get TABLE PK RK", Short: "Read one entity", Annotations: tbl, Run: func(*cobra.Command, []string) {}}
+	table := &cobra.Command{Use: "table", Short: "Create, list and delete tables"}
+	table.AddCommand(
+		&cobra.Command{Use: "create NAME", Short: "Create a table", Run: func(*cobra.Command, []string) {}},
+		&cobra.Command{Use: "delete NAME", Short: "Delete a table", Run: func(*cobra.Command, []string) {}},
+		&cobra.Command{Use: "list", Short: "List tables", Run: func(*cobra.Command, []string) {}},
+	)
+	learn := &cobra.Command{Use: "learn [LESSON]", Short: "Lessons", Run: func(*cobra.Command, []string) {},
+		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+			return []string{"query-classes\tQuery classes", "pagination\tPages"}, cobra.ShellCompDirectiveNoFileComp
+		}}
+	shell := &cobra.Command{Use: "shell", Short: "The shell", Run: func(*cobra.Command, []string) {}}
+	root.AddCommand(query, get, table, learn, shell)
+	return root
+}
+
+func texts(s []Suggestion) []string {
+	out := make([]string, len(s))
+	for i, x := range s {
+		out[i] = x.Text
+	}
+	return out
+}
+
+func TestLineCompletion(t *testing.T) {
+	ctx := context.Background()
+	extra := []Suggestion{{"use", "choose a table"}, {"next", "next page"}, {"exit", "leave"}}
+	cases := []struct {
+		name    string
+		table   string // in use
+		line    string
+		want    []string // exactly these, in order
+		has     []string // at least these
+		hasNot  []string
+		descFor map[string]string // a description that must contain this
+	}{
+		{name: "commands", line: "", has: []string{"query", "get", "table", "use", "next", "exit"}, hasNot: []string{"shell"}},
+		{name: "command prefix", line: "qu", want: []string{"query"}},
+		{name: "command prefix any case", line: "QU", want: []string{"query"}},
+		{name: "subcommands", line: "table ", want: []string{"create", "delete", "list"}},
+		{name: "flags", line: "query Employees --", has: []string{"--filter", "--select", "--top", "--all", "--output", "--db"}},
+		{name: "flag prefix", line: "query Employees --fi", want: []string{"--filter"}},
+		{name: "table names", line: "query ", want: []string{"Employees", "Logs"}},
+		{name: "table prefix", line: "query emp", want: []string{"Employees"}},
+		{name: "table delete offers tables", line: "table delete L", want: []string{"Logs"}},
+		{name: "table create offers nothing", line: "table create L", want: []string{}},
+		{name: "use", line: "use L", want: []string{"Logs"}},
+		{name: "explain on off", line: "explain o", want: []string{"on", "off"}},
+		{name: "valid args function", line: "learn pa", want: []string{"pagination"}},
+		{name: "output values", line: "query Employees -o j", want: []string{"json", "jsonl"}},
+		{name: "output values with =", line: "query Employees --output=c", want: []string{"--output=csv"}},
+		{name: "filter properties", line: `query Employees --filter "`, has: []string{`"PartitionKey`, `"RowKey`, `"Timestamp`, `"Age`, `"LastName`, `"not`, `"(`},
+			descFor: map[string]string{`"Hired`: "Edm.DateTime", `"Zip`: "mixed"}},
+		{name: "filter property prefix", line: `query Employees --filter "La`, want: []string{`"LastName`}},
+		{name: "filter property prefix with =", line: `query Employees --filter="La`, want: []string{`--filter="LastName`}},
+		{name: "filter operators", line: `query Employees --filter "Age `, want: []string{"eq", "ne", "gt", "ge", "lt", "le"},
+			descFor: map[string]string{"ge": "greater than or equal"}},
+		{name: "filter operator prefix", line: `query Employees --filter "Age g`, want: []string{"gt", "ge"}},
+		{name: "filter datetime literal first", line: `query Employees --filter "Hired ge `, has: []string{"datetime'"},
+			descFor: map[string]string{"datetime'": "Edm.DateTime"}},
+		{name: "filter Int64 literal", line: `query Employees --filter "Salary gt `, has: []string{"0L", "guid'", "X'"}},
+		{name: "filter connectives", line: `query Employees --filter "Age gt 30 `, want: []string{"and", "or", ")"}},
+		{name: "filter after string literal", line: `query Employees --filter "LastName eq 'Jones' a`, want: []string{"and"}},
+		{name: "filter after and", line: `query Employees --filter "Age gt 30 and Fi`, want: []string{"FirstName"}},
+		{name: "filter after paren", line: `query Employees --filter "(Fi`, want: []string{`"(FirstName`}},
+		{name: "filter after not", line: `query Employees --filter "not La`, want: []string{"LastName"}},
+		{name: "partition keys", line: `query Employees --filter "PartitionKey eq 'Sa`, want: []string{"'Sales'", "'Sales East'"}},
+		{name: "partition keys no quote yet", line: `query Employees --filter "PartitionKey eq `, has: []string{"'Marketing'", "'Sales'"}},
+		{name: "inside a literal nothing", line: `query Employees --filter "LastName eq 'Jo`, want: []string{}},
+		{name: "select", line: "query Employees --select Age,Fi", want: []string{"Age,FirstName"}},
+		{name: "select skips chosen", line: "query Employees --select Age,", hasNot: []string{"Age,Age"}, has: []string{"Age,LastName"}},
+		{name: "use: filter needs no table", table: "Employees", line: `query --filter "Fi`, want: []string{`"FirstName`}},
+		{name: "use: get offers partitions and tables", table: "Employees", line: "get ", has: []string{"Marketing", "Sales", "Employees", "Logs"}},
+		{name: "use: get after a partition", table: "Employees", line: "get Sales ", want: []string{}},
+		{name: "get partition keys", line: "get Employees M", want: []string{"Marketing"}},
+		{name: "help", line: "help q", want: []string{"query"}},
+		{name: "unknown command", line: "frobnicate ", want: []string{}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			l := &Line{Root: testTree(), Source: testSource(), Table: func() string { return tc.table }, Extra: extra, Hidden: []string{"shell"}}
+			got := l.Complete(ctx, tc.line)
+			g := texts(got)
+			if tc.want != nil && strings.Join(g, "|") != strings.Join(tc.want, "|") {
+				t.Errorf("Complete(%q) = %q, want %q", tc.line, g, tc.want)
+			}
+			for _, h := range tc.has {
+				if !contains(g, h) {
+					t.Errorf("Complete(%q) = %q, missing %q", tc.line, g, h)
+				}
+			}
+			for _, h := range tc.hasNot {
+				if contains(g, h) {
+					t.Errorf("Complete(%q) = %q, should not offer %q", tc.line, g, h)
+				}
+			}
+			for text, d := range tc.descFor {
+				found := false
+				for _, s := range got {
+					if s.Text == text {
+						found = true
+						if !strings.Contains(s.Description, d) {
+							t.Errorf("description of %q = %q, want it to mention %q", text, s.Description, d)
+						}
+					}
+				}
+				if !found {
+					t.Errorf("Complete(%q) = %q, missing %q", tc.line, g, text)
+				}
+			}
+		})
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func TestFilterLiteralOrderFollowsType(t *testing.T) {
+	sugg, _ := Filter(context.Background(), testSource(), "Employees", "Hired ge ")
+	if len(sugg) == 0 || sugg[0].Text != "datetime'" {
+		t.Fatalf("first suggestion for a DateTime property = %v, want datetime'", texts(sugg))
+	}
+	sugg, _ = Filter(context.Background(), testSource(), "Employees", "LastName eq ")
+	if len(sugg) == 0 || sugg[0].Text != "'" {
+		t.Fatalf("first suggestion for a String property = %v, want '", texts(sugg))
+	}
+}
+
+func TestReplacementAcrossSpaces(t *testing.T) {
+	// The partial PartitionKey 'Sales E spans a space; go-prompt replaces
+	// only "E", so the suggestion is the rest of the value.
+	line := `query Employees --filter "PartitionKey eq 'Sales E`
+	l := &Line{Root: testTree(), Source: testSource(), Table: func() string { return "" }}
+	got := texts(l.Complete(context.Background(), line))
+	if len(got) != 1 || got[0] != "East'" {
+		t.Fatalf("Complete(%q) = %q, want [East']", line, got)
+	}
+}
+
+func TestSplitPartial(t *testing.T) {
+	cases := []struct {
+		line    string
+		words   []string
+		current string
+		quote   rune
+	}{
+		{"query Employees --filter \"Age gt", []string{"query", "Employees", "--filter"}, "Age gt", '"'},
+		{"get  a\\ b 'c d' ", []string{"get", "a b", "c d"}, "", 0},
+		{"x 'it''s", []string{"x"}, "its", '\''},
+		{"", nil, "", 0},
+	}
+	for _, tc := range cases {
+		p := splitPartial(tc.line)
+		if strings.Join(p.words, "|") != strings.Join(tc.words, "|") || p.current != tc.current || p.quote != tc.quote {
+			t.Errorf("splitPartial(%q) = %q %q %q, want %q %q %q", tc.line, p.words, p.current, p.quote, tc.words, tc.current, tc.quote)
+		}
+	}
+}

@@ -1,0 +1,296 @@
+package completions
+
+import (
+	"context"
+	"sort"
+	"strings"
+
+	"github.com/tstable/tstable/odata"
+)
+
+// Suggestion is one completion: the text to insert and a short description
+// shown beside it.
+type Suggestion struct {
+	Text        string
+	Description string
+}
+
+// filterToken is one token of a $filter being typed.
+type filterToken struct {
+	kind tokKind
+	text string
+}
+
+type tokKind int
+
+const (
+	tokWord   tokKind = iota + 1 // a name or keyword: LastName, eq, and, true
+	tokString                    // a quoted literal, typed or not: 'x', datetime'…'
+	tokNumber                    // 42, 42L, 1.5
+	tokOpen                      // (
+	tokClose                     // )
+)
+
+// lexPartial splits a $filter typed so far into complete tokens and the
+// token under the cursor (partial, "" when the text ends in a space or a
+// parenthesis). It never fails: text it does not know becomes a word.
+func lexPartial(s string) (toks []filterToken, partial string) {
+	i := 0
+	for i < len(s) {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t':
+			i++
+		case c == '(' || c == ')':
+			kind := tokOpen
+			if c == ')' {
+				kind = tokClose
+			}
+			toks = append(toks, filterToken{kind, s[i : i+1]})
+			i++
+		case c == '\'':
+			end, ok := scanQuoted(s, i)
+			if !ok {
+				return toks, s[i:]
+			}
+			toks = append(toks, filterToken{tokString, s[i:end]})
+			i = end
+		default:
+			j := i
+			for j < len(s) && s[j] != ' ' && s[j] != '\t' && s[j] != '(' && s[j] != ')' && s[j] != '\'' {
+				j++
+			}
+			if j < len(s) && s[j] == '\'' { // datetime'…', guid'…', X'…', binary'…'
+				end, ok := scanQuoted(s, j)
+				if !ok {
+					return toks, s[i:]
+				}
+				toks = append(toks, filterToken{tokString, s[i:end]})
+				i = end
+				continue
+			}
+			if j == len(s) {
+				return toks, s[i:]
+			}
+			kind := tokWord
+			if c == '-' || c == '.' || (c >= '0' && c <= '9') {
+				kind = tokNumber
+			}
+			toks = append(toks, filterToken{kind, s[i:j]})
+			i = j
+		}
+	}
+	return toks, ""
+}
+
+// scanQuoted returns the end of the quoted literal whose opening quote is
+// at s[q] ('' is an escaped quote), or false when it is not closed.
+func scanQuoted(s string, q int) (int, bool) {
+	for k := q + 1; k < len(s); k++ {
+		if s[k] == '\'' {
+			if k+1 < len(s) && s[k+1] == '\'' {
+				k++
+				continue
+			}
+			return k + 1, true
+		}
+	}
+	return 0, false
+}
+
+// What the filter expects next.
+type expect int
+
+const (
+	expectOperand    expect = iota // a property, not, (
+	expectOperator                 // eq ne gt ge lt le
+	expectValue                    // a literal
+	expectConnective               // and, or, )
+)
+
+var comparisonOps = []Suggestion{
+	{"eq", "equal"},
+	{"ne", "not equal"},
+	{"gt", "greater than"},
+	{"ge", "greater than or equal"},
+	{"lt", "less than"},
+	{"le", "less than or equal"},
+}
+
+var systemProps = []Suggestion{
+	{odata.PartitionKey, "partition key · a partition's entities are stored together"},
+	{odata.RowKey, "row key · unique in its partition, sorted"},
+	{odata.Timestamp, "Edm.DateTime · set by the store on every write"},
+}
+
+// literalPrefixes are the typed literal forms, by the type they make.
+var literalPrefixes = map[odata.EdmType]Suggestion{
+	odata.EdmString:   {"'", "Edm.String literal: 'text' ('' for a quote)"},
+	odata.EdmDateTime: {"datetime'", "Edm.DateTime literal: datetime'2024-01-31T00:00:00Z'"},
+	odata.EdmGuid:     {"guid'", "Edm.Guid literal: guid'xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx'"},
+	odata.EdmBinary:   {"X'", "Edm.Binary literal in hex: X'0A1B'"},
+}
+
+// Filter completes a $filter typed so far, for the property names of
+// table: it returns the suggestions for the token under the cursor and
+// that token (what each suggestion's Text replaces).
+func Filter(ctx context.Context, src Source, table, text string) ([]Suggestion, string) {
+	toks, partial := lexPartial(text)
+	state, prop, op := filterState(toks)
+	var out []Suggestion
+	switch state {
+	case expectOperand:
+		out = append(out, propertySuggestions(ctx, src, table)...)
+		out = append(out, Suggestion{"not", "negates the comparison or group after it"}, Suggestion{"(", "group"})
+	case expectOperator:
+		out = comparisonOps
+	case expectValue:
+		out = valueSuggestions(ctx, src, table, prop, op, partial)
+	case expectConnective:
+		out = []Suggestion{{"and", "both must hold"}, {"or", "either may hold (an or on keys reads more)"}, {")", "close the group"}}
+	}
+	return matching(out, partial, state != expectValue || !strings.Contains(partial, "'")), partial
+}
+
+// filterState walks the complete tokens and says what comes next, with the
+// property and operator of the comparison in progress.
+func filterState(toks []filterToken) (state expect, prop, op string) {
+	state = expectOperand
+	for _, t := range toks {
+		switch state {
+		case expectOperand:
+			switch {
+			case t.kind == tokOpen:
+			case t.kind == tokWord && strings.EqualFold(t.text, "not"):
+			case t.kind == tokWord:
+				prop, state = t.text, expectOperator
+			default:
+				state = expectOperator // a literal on the left: let the operator come
+			}
+		case expectOperator:
+			op, state = strings.ToLower(t.text), expectValue
+		case expectValue:
+			state = expectConnective
+		case expectConnective:
+			if t.kind == tokWord && (strings.EqualFold(t.text, "and") || strings.EqualFold(t.text, "or")) {
+				state = expectOperand
+			}
+		}
+	}
+	return state, prop, op
+}
+
+func propertySuggestions(ctx context.Context, src Source, table string) []Suggestion {
+	out := append([]Suggestion(nil), systemProps...)
+	if src == nil || table == "" {
+		return out
+	}
+	for _, p := range src.Properties(ctx, table) {
+		out = append(out, Suggestion{p.Name, typesText(p.Types)})
+	}
+	return out
+}
+
+func typesText(ts []odata.EdmType) string {
+	names := make([]string, len(ts))
+	for i, t := range ts {
+		names[i] = t.String()
+	}
+	if len(names) > 1 {
+		return strings.Join(names, ", ") + " (mixed: a typed filter skips the others)"
+	}
+	return strings.Join(names, ", ")
+}
+
+// valueSuggestions offers literal forms, the property's own type first,
+// and PartitionKey values after "PartitionKey <op> '".
+func valueSuggestions(ctx context.Context, src Source, table, prop, op, partial string) []Suggestion {
+	if prop == odata.PartitionKey && src != nil && table != "" && (partial == "" || strings.HasPrefix(partial, "'")) {
+		prefix := strings.ReplaceAll(strings.TrimPrefix(partial, "'"), "''", "'")
+		var out []Suggestion
+		for _, pk := range src.PartitionKeys(ctx, table, prefix) {
+			out = append(out, Suggestion{"'" + strings.ReplaceAll(pk, "'", "''") + "'", "a PartitionKey in " + table})
+		}
+		if len(out) > 0 || partial != "" {
+			return out
+		}
+	}
+	if strings.Contains(partial, "'") { // inside a literal: nothing to offer
+		return nil
+	}
+	types := propertyTypes(ctx, src, table, prop)
+	var out []Suggestion
+	seen := map[string]bool{}
+	add := func(s Suggestion) {
+		if !seen[s.Text] {
+			seen[s.Text] = true
+			out = append(out, s)
+		}
+	}
+	for _, t := range types {
+		switch t {
+		case odata.EdmBoolean:
+			add(Suggestion{"true", "Edm.Boolean"})
+			add(Suggestion{"false", "Edm.Boolean"})
+		case odata.EdmInt64:
+			add(Suggestion{"0L", "Edm.Int64 literal: a number with an L suffix"})
+		case odata.EdmInt32, odata.EdmDouble:
+			add(Suggestion{"0", t.String() + " literal: 42 (Int32) or 1.5 (Double)"})
+		default:
+			if s, ok := literalPrefixes[t]; ok {
+				add(s)
+			}
+		}
+	}
+	for _, t := range []odata.EdmType{odata.EdmString, odata.EdmDateTime, odata.EdmGuid, odata.EdmBinary} {
+		add(literalPrefixes[t])
+	}
+	add(Suggestion{"true", "Edm.Boolean"})
+	add(Suggestion{"false", "Edm.Boolean"})
+	return out
+}
+
+// propertyTypes returns the types seen for prop (system properties have
+// theirs fixed).
+func propertyTypes(ctx context.Context, src Source, table, prop string) []odata.EdmType {
+	switch prop {
+	case odata.PartitionKey, odata.RowKey:
+		return []odata.EdmType{odata.EdmString}
+	case odata.Timestamp:
+		return []odata.EdmType{odata.EdmDateTime}
+	}
+	if src == nil || table == "" {
+		return nil
+	}
+	for _, p := range src.Properties(ctx, table) {
+		if p.Name == prop {
+			return p.Types
+		}
+	}
+	return nil
+}
+
+// matching keeps the suggestions that start with partial (ignoring case
+// when fold is set: keywords and names are offered whatever the case typed),
+// in their given order.
+func matching(all []Suggestion, partial string, fold bool) []Suggestion {
+	if partial == "" {
+		return all
+	}
+	var out []Suggestion
+	for _, s := range all {
+		if strings.HasPrefix(s.Text, partial) || (fold && strings.HasPrefix(strings.ToLower(s.Text), strings.ToLower(partial))) {
+			if s.Text != partial {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// sortedNames returns the names in order, for stable output.
+func sortedNames(names []string) []string {
+	out := append([]string(nil), names...)
+	sort.Strings(out)
+	return out
+}

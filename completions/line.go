@@ -1,0 +1,349 @@
+package completions
+
+import (
+	"context"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// TableAnnotation is the cobra annotation key marking a command whose first
+// positional argument is a table (the shell's `use` fills it in).
+const TableAnnotation = "tstable.table"
+
+// Line completes command lines typed in the shell, from the same cobra
+// command tree the command line runs.
+type Line struct {
+	// Root is the command tree. It is only inspected, never executed.
+	Root *cobra.Command
+	// Source answers table, property and PartitionKey questions; nil
+	// offers no data-dependent suggestions.
+	Source Source
+	// Table returns the table chosen with `use`, or "".
+	Table func() string
+	// Extra are commands the shell adds to the tree's (use, next, …).
+	Extra []Suggestion
+	// Hidden are tree commands not offered (shell, completion, help).
+	Hidden []string
+}
+
+// Complete returns the suggestions for line, the text before the cursor.
+// Each suggestion's Text replaces what follows the line's last space.
+func (l *Line) Complete(ctx context.Context, line string) []Suggestion {
+	p := splitPartial(line)
+	if len(p.words) == 0 {
+		return matchingRaw(line, p.current, l.commandSuggestions(l.Root, true))
+	}
+	switch strings.ToLower(p.words[0]) {
+	case "use":
+		if len(p.words) == 1 {
+			return matchingRaw(line, p.current, l.tableSuggestions(ctx))
+		}
+		return nil
+	case "explain":
+		if len(p.words) == 1 && !strings.HasPrefix(p.current, "-") {
+			onOff := []Suggestion{{"on", "show the query class and counts under every result"}, {"off", "hide them"}}
+			return matchingRaw(line, p.current, append(onOff, l.tableSuggestions(ctx)...))
+		}
+	case "help":
+		if len(p.words) == 1 {
+			return matchingRaw(line, p.current, l.commandSuggestions(l.Root, false))
+		}
+		return nil
+	}
+
+	// Walk the command path.
+	cmd := l.Root
+	rest := p.words
+	for len(rest) > 0 && !strings.HasPrefix(rest[0], "-") {
+		sub := findSub(cmd, rest[0])
+		if sub == nil {
+			break
+		}
+		cmd, rest = sub, rest[1:]
+	}
+	if cmd == l.Root {
+		return nil // an unknown command: nothing sensible to offer
+	}
+
+	// Positional arguments given, and a flag waiting for its value.
+	var positional []string
+	var pending *pflag.Flag
+	for _, w := range rest {
+		if pending != nil {
+			pending = nil
+			continue
+		}
+		if strings.HasPrefix(w, "-") && w != "-" {
+			if f := lookupFlag(cmd, w); f != nil && takesValue(f) && !strings.Contains(w, "=") {
+				pending = f
+			}
+			continue
+		}
+		positional = append(positional, w)
+	}
+	table := l.effectiveTable(ctx, cmd, positional)
+
+	switch {
+	case pending != nil:
+		return l.flagValue(ctx, cmd, pending, table, line, p.current)
+	case strings.HasPrefix(p.current, "-"):
+		if name, value, ok := strings.Cut(p.current, "="); ok {
+			if f := lookupFlag(cmd, name); f != nil {
+				return l.flagValue(ctx, cmd, f, table, line, value)
+			}
+			return nil
+		}
+		return matchingRaw(line, p.current, flagSuggestions(cmd))
+	}
+	if len(positional) == 0 && cmd.HasAvailableSubCommands() {
+		return matchingRaw(line, p.current, l.commandSuggestions(cmd, false))
+	}
+	return matchingRaw(line, p.current, l.positional(ctx, cmd, positional, p.current))
+}
+
+// commandSuggestions lists the subcommands of cmd (and at the root, the
+// shell's extras).
+func (l *Line) commandSuggestions(cmd *cobra.Command, withExtra bool) []Suggestion {
+	var out []Suggestion
+	for _, c := range cmd.Commands() {
+		if !c.IsAvailableCommand() || l.hidden(c) {
+			continue
+		}
+		out = append(out, Suggestion{c.Name(), c.Short})
+	}
+	if withExtra {
+		out = append(out, l.Extra...)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Text < out[j].Text })
+	return out
+}
+
+func (l *Line) hidden(c *cobra.Command) bool {
+	if c.Parent() != l.Root {
+		return false
+	}
+	for _, h := range l.Hidden {
+		if c.Name() == h {
+			return true
+		}
+	}
+	return false
+}
+
+func findSub(cmd *cobra.Command, name string) *cobra.Command {
+	for _, c := range cmd.Commands() {
+		if c.Name() == name || c.HasAlias(name) {
+			return c
+		}
+	}
+	return nil
+}
+
+// lookupFlag finds "--name", "--name=v" or "-x" among cmd's flags,
+// inherited ones included.
+func lookupFlag(cmd *cobra.Command, word string) *pflag.Flag {
+	name, _, _ := strings.Cut(word, "=")
+	fs := cmd.Flags()
+	fs.AddFlagSet(cmd.InheritedFlags())
+	if strings.HasPrefix(name, "--") {
+		return fs.Lookup(name[2:])
+	}
+	if len(name) == 2 {
+		return fs.ShorthandLookup(name[1:])
+	}
+	return nil
+}
+
+func takesValue(f *pflag.Flag) bool { return f.NoOptDefVal == "" }
+
+func flagSuggestions(cmd *cobra.Command) []Suggestion {
+	var out []Suggestion
+	add := func(f *pflag.Flag) {
+		if f.Hidden || f.Name == "help" {
+			return
+		}
+		out = append(out, Suggestion{"--" + f.Name, f.Usage})
+	}
+	cmd.LocalFlags().VisitAll(add)
+	cmd.InheritedFlags().VisitAll(add)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Text < out[j].Text })
+	return out
+}
+
+// argNames are the positional arguments in cmd's usage line:
+// "get TABLE PK RK" gives TABLE, PK, RK.
+func argNames(cmd *cobra.Command) []string {
+	var names []string
+	for _, f := range strings.Fields(cmd.Use)[1:] {
+		if strings.HasPrefix(f, "-") || strings.HasPrefix(f, "[-") {
+			break
+		}
+		names = append(names, strings.Trim(f, "[]"))
+	}
+	return names
+}
+
+// effectiveTable is the table the command will act on: its first
+// positional argument, or the table in use when the shell will insert it.
+func (l *Line) effectiveTable(ctx context.Context, cmd *cobra.Command, positional []string) string {
+	if cmd.Annotations[TableAnnotation] == "" {
+		return ""
+	}
+	if l.tableInserted(ctx, positional) {
+		return l.Table()
+	}
+	if len(positional) > 0 {
+		return positional[0]
+	}
+	return ""
+}
+
+// tableInserted tells whether the shell would insert the table in use in
+// front of these positional arguments (see the shell's own rule: when the
+// first is not a table's name).
+func (l *Line) tableInserted(ctx context.Context, positional []string) bool {
+	if l.Table == nil || l.Table() == "" {
+		return false
+	}
+	return len(positional) == 0 || !l.isTable(ctx, positional[0])
+}
+
+func (l *Line) isTable(ctx context.Context, name string) bool {
+	if l.Source == nil {
+		return false
+	}
+	for _, t := range l.Source.Tables(ctx) {
+		if strings.EqualFold(t, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// positional suggests the next positional argument by its name in the
+// usage line.
+func (l *Line) positional(ctx context.Context, cmd *cobra.Command, given []string, current string) []Suggestion {
+	names := argNames(cmd)
+	idx := len(given)
+	table := ""
+	if cmd.Annotations[TableAnnotation] != "" {
+		switch {
+		case l.tableInserted(ctx, given) && len(given) == 0:
+			// Either the table in use is implied (offer the argument after
+			// TABLE) or another table is being named: offer both.
+			var out []Suggestion
+			if len(names) > 1 {
+				out = l.argSuggestions(ctx, cmd, names[1], l.Table(), current)
+			}
+			return append(out, l.tableSuggestions(ctx)...)
+		case l.tableInserted(ctx, given):
+			idx++
+			table = l.Table()
+		case len(given) > 0:
+			table = given[0]
+		}
+	}
+	if idx >= len(names) {
+		return nil
+	}
+	if cmd.ValidArgsFunction != nil && cmd.Annotations[TableAnnotation] == "" && !isTableDelete(cmd) {
+		vals, _ := cmd.ValidArgsFunction(cmd, given, current)
+		var out []Suggestion
+		for _, v := range vals {
+			text, desc, _ := strings.Cut(v, "\t")
+			out = append(out, Suggestion{text, desc})
+		}
+		return out
+	}
+	return l.argSuggestions(ctx, cmd, names[idx], table, current)
+}
+
+func isTableDelete(cmd *cobra.Command) bool {
+	return cmd.Name() == "delete" && cmd.Parent() != nil && cmd.Parent().Name() == "table"
+}
+
+func (l *Line) argSuggestions(ctx context.Context, cmd *cobra.Command, name, table, current string) []Suggestion {
+	switch {
+	case name == "TABLE" || (name == "NAME" && isTableDelete(cmd)):
+		return l.tableSuggestions(ctx)
+	case name == "PK" && table != "" && l.Source != nil:
+		var out []Suggestion
+		for _, pk := range l.Source.PartitionKeys(ctx, table, current) {
+			out = append(out, Suggestion{pk, "a PartitionKey in " + table})
+		}
+		return out
+	}
+	return nil
+}
+
+func (l *Line) tableSuggestions(ctx context.Context) []Suggestion {
+	if l.Source == nil {
+		return nil
+	}
+	var out []Suggestion
+	for _, t := range l.Source.Tables(ctx) {
+		out = append(out, Suggestion{t, "table"})
+	}
+	return out
+}
+
+// flagValue completes the value of flag f (value is what is typed of it).
+func (l *Line) flagValue(ctx context.Context, cmd *cobra.Command, f *pflag.Flag, table, line, value string) []Suggestion {
+	switch f.Name {
+	case "filter":
+		sugg, partial := Filter(ctx, l.Source, table, value)
+		return replaced(line, partial, sugg)
+	case "select":
+		sugg, partial := Select(ctx, l.Source, table, value)
+		return replaced(line, partial, sugg)
+	case "output":
+		return matchingRaw(line, value, []Suggestion{
+			{"table", "a readable table"}, {"json", "one JSON object"}, {"jsonl", "one entity per line"}, {"csv", "comma-separated, typed header"},
+		})
+	}
+	if fn, ok := cmd.GetFlagCompletionFunc(f.Name); ok {
+		vals, _ := fn(cmd, nil, value)
+		var out []Suggestion
+		for _, v := range vals {
+			text, desc, _ := strings.Cut(v, "\t")
+			out = append(out, Suggestion{text, desc})
+		}
+		return matchingRaw(line, value, out)
+	}
+	return nil
+}
+
+// Select completes a comma-separated $select list typed so far.
+func Select(ctx context.Context, src Source, table, text string) ([]Suggestion, string) {
+	partial := text[strings.LastIndexByte(text, ',')+1:]
+	chosen := map[string]bool{}
+	for _, n := range strings.Split(text, ",") {
+		chosen[strings.TrimSpace(n)] = true
+	}
+	var all []Suggestion
+	for _, s := range propertySuggestions(ctx, src, table) {
+		if !chosen[s.Text] {
+			all = append(all, s)
+		}
+	}
+	return matching(all, partial, true), partial
+}
+
+// matchingRaw keeps the suggestions starting with partial and turns them
+// into replacements for the chunk after the line's last space.
+func matchingRaw(line, partial string, all []Suggestion) []Suggestion {
+	return replaced(line, partial, matching(all, partial, true))
+}
+
+func replaced(line, partial string, sugg []Suggestion) []Suggestion {
+	out := make([]Suggestion, 0, len(sugg))
+	for _, s := range sugg {
+		if t := replacement(line, partial, s.Text); t != "" {
+			out = append(out, Suggestion{t, s.Description})
+		}
+	}
+	return out
+}
