@@ -69,6 +69,16 @@ transactions, and an explanation of what every query reads.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	// With no command, a terminal gets the shell and anything else help.
+	root.RunE = func(c *cobra.Command, args []string) error {
+		if len(args) > 0 {
+			return usageErrorf(c, "unknown command %q", args[0])
+		}
+		if f.IO.InTTY && f.IO.OutTTY {
+			return runShell(c, f)
+		}
+		return c.Help()
+	}
 	root.SetIn(ios.In)
 	root.SetOut(ios.Out)
 	root.SetErr(ios.ErrOut)

@@ -1,0 +1,99 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"github.com/tstable/tstable/shell"
+	"github.com/tstable/tstable/store"
+)
+
+func init() { addCommand(newShellCmd) }
+
+func newShellCmd(f *Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:   "shell",
+		Short: "Interactive shell over the same commands",
+		Long: `An interactive shell: every command works without the "tstable" prefix,
+on the same database. Its own commands:
+
+  use TABLE       later commands need no table argument (get PK RK, query --filter …)
+  next            the next page of the last query
+  explain on|off  the query class, scanned and returned counts and time under
+                  every query result (on by default)
+  help [COMMAND]  the shell's commands, or one command's help
+  exit            leave (also Ctrl-D)
+
+Tab completes commands, flags, table names, and inside --filter property
+names, operators, keywords, literals and PartitionKey values. Ctrl-C
+cancels the line being typed or the running query. History is shared by
+every session, in $XDG_STATE_HOME/tstable/history.
+
+When standard input is not a terminal, the shell reads commands line by
+line with no prompt (lines starting with # are comments), explain starts
+off, and the output is what the same command-line calls print; it exits 1
+when any command failed.`,
+		Example: "  tstable shell\n  tstable shell < lesson.txt",
+		Args:    exactArgs(),
+		RunE: func(c *cobra.Command, args []string) error {
+			return runShell(c, f)
+		},
+	}
+}
+
+// runShell runs the shell on f's streams with the global flags given to
+// this command tree passed on to every command it runs.
+func runShell(c *cobra.Command, f *Factory) error {
+	global := globalFlagArgs(c)
+	exec := func(ctx context.Context, args []string) int {
+		return Execute(ctx, NewRoot(f.IO), append(append([]string{}, global...), args...), f.IO)
+	}
+	cfg := shell.Config{
+		IO:   f.IO,
+		Exec: exec,
+		Tree: func() *cobra.Command { return NewRoot(f.IO) },
+		Read: func(ctx context.Context, fn func(store.Backend) error) error {
+			return f.Read(ctx, "", fn)
+		},
+		Check: func(ctx context.Context) error {
+			// Open once for writing: the database is created on first use,
+			// and a file locked by another process is said at once.
+			err := f.Write(ctx, func(store.Backend) error { return nil })
+			var st *store.Error
+			if errors.As(err, &st) {
+				return errors.New(st.Error())
+			}
+			return err
+		},
+		Label:       f.shellLabel(),
+		HistoryPath: shell.DefaultHistoryPath(),
+	}
+	if status := shell.Run(c.Context(), cfg); status != ExitOK {
+		return &silentError{status: status}
+	}
+	return nil
+}
+
+// globalFlagArgs returns the persistent flags set on the command line
+// (--db, -o, …) as arguments, so every command the shell runs sees them.
+func globalFlagArgs(c *cobra.Command) []string {
+	var out []string
+	c.Root().PersistentFlags().VisitAll(func(fl *pflag.Flag) {
+		if fl.Changed {
+			out = append(out, "--"+fl.Name+"="+fl.Value.String())
+		}
+	})
+	return out
+}
+
+// shellLabel names the backend in the shell's prompt: nothing for the
+// default local database, else the file's name.
+func (f *Factory) shellLabel() string {
+	if f.dbFlag == "" && f.DBPath() == defaultDBPath() {
+		return ""
+	}
+	return filepath.Base(f.DBPath())
+}

@@ -1,0 +1,73 @@
+package cmd
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/google/shlex"
+	"github.com/tstable/tstable/iostreams"
+)
+
+// Replaying a file of shell commands from standard input prints exactly
+// what the equivalent command-line calls print, stream by stream.
+func TestShellReplayMatchesCLI(t *testing.T) {
+	dir := filepath.Join("..", "testdata", "shell")
+	replay, err := os.ReadFile(filepath.Join(dir, "replay.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cliLines, err := os.ReadFile(filepath.Join(dir, "replay-cli.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// The shell, reading the file.
+	shellDB := filepath.Join(t.TempDir(), "shell.db")
+	seed(t, shellDB)
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	ios, in, out, errOut := iostreams.Test()
+	in.Write(replay)
+	status := Execute(context.Background(), NewRoot(ios), []string{"--db", shellDB, "shell"}, ios)
+	shellOut, shellErr := normalize(out.String()), normalize(errOut.String())
+
+	// The command line, one call per line.
+	cliDB := filepath.Join(t.TempDir(), "cli.db")
+	seed(t, cliDB)
+	var cliOut, cliErr strings.Builder
+	token := ""
+	failed := 0
+	tokenRE := regexp.MustCompile(`(?m)^continuation: (\S+)$`)
+	for _, line := range strings.Split(string(cliLines), "\n") {
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		args, err := shlex.Split(strings.ReplaceAll(line, "$TOKEN", token))
+		if err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+		o, e, st := run(context.Background(), cliDB, "", args...)
+		if st != 0 {
+			failed = st
+		}
+		if m := tokenRE.FindStringSubmatch(e); m != nil {
+			token = m[1]
+		}
+		cliOut.WriteString(normalize(o))
+		cliErr.WriteString(normalize(e))
+	}
+
+	if shellOut != cliOut.String() {
+		t.Errorf("standard output differs\n--- shell\n%s\n--- command line\n%s", shellOut, cliOut.String())
+	}
+	if shellErr != cliErr.String() {
+		t.Errorf("standard error differs\n--- shell\n%s\n--- command line\n%s", shellErr, cliErr.String())
+	}
+	if status != failed {
+		t.Errorf("shell exit %d, want %d (the last failure's status)", status, failed)
+	}
+	checkGolden(t, "shell-replay", transcript([]string{"shell"}, string(replay), out.String(), errOut.String(), status))
+}

@@ -1,0 +1,63 @@
+package shell
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+)
+
+// lines runs the commands read from standard input, one per line, with no
+// prompt, banner or footer timing, so that replaying a file prints what
+// the same command-line calls print. Blank lines and lines starting with
+// # are skipped. The shell goes on after a failing command and returns 1
+// at the end when any failed (2 when the last failure was a usage error).
+// explain starts off here (explain on turns it on).
+func (s *shell) lines(ctx context.Context) int {
+	s.sess.Explain = false
+	stopSignals := s.cancelOnInterrupt(func() { os.Exit(130) })
+	defer stopSignals()
+	sc := bufio.NewScanner(s.cfg.IO.In)
+	sc.Buffer(make([]byte, 64*1024), 8*1024*1024)
+	status := exitOK
+	for sc.Scan() {
+		st, quit := s.execLine(ctx, sc.Text())
+		if st != exitOK {
+			status = st
+		}
+		if quit {
+			break
+		}
+	}
+	if err := sc.Err(); err != nil {
+		fmt.Fprintf(s.cfg.IO.ErrOut, "error: reading commands: %v\n", err)
+		return exitFailed
+	}
+	return status
+}
+
+// cancelOnInterrupt makes an interrupt cancel the running command instead
+// of ending the process, until the returned func is called. An interrupt
+// between commands calls idle (nil: ignore it).
+func (s *shell) cancelOnInterrupt(idle func()) func() {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt)
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-ch:
+				if !s.runner.Interrupt() && idle != nil {
+					idle()
+				}
+			case <-done:
+				return
+			}
+		}
+	}()
+	return func() {
+		signal.Stop(ch)
+		close(done)
+	}
+}

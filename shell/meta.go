@@ -1,0 +1,124 @@
+package shell
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/tstable/tstable/completions"
+)
+
+// metaSuggestions are the shell's own commands, offered by completion
+// beside the command tree's.
+var metaSuggestions = []completions.Suggestion{
+	{Text: "use", Description: "use TABLE: later commands need no table argument"},
+	{Text: "next", Description: "the next page of the last query"},
+	{Text: "explain", Description: "explain on|off: query class and counts under every result (or explain TABLE)"},
+	{Text: "help", Description: "help [COMMAND]: the shell's commands, or one command's help"},
+	{Text: "exit", Description: "leave the shell (also Ctrl-D)"},
+}
+
+// meta runs the shell's own commands. handled is false for any other line.
+func (s *shell) meta(ctx context.Context, args []string) (status int, handled, quit bool) {
+	out, errOut := s.cfg.IO.Out, s.cfg.IO.ErrOut
+	switch args[0] {
+	case "exit", "quit", `\q`:
+		return exitOK, true, true
+	case "use":
+		return s.use(ctx, args[1:]), true, false
+	case "next":
+		if len(args) > 1 {
+			fmt.Fprintln(errOut, "error: usage: next takes no arguments; it continues the last query")
+			return 2, true, false
+		}
+		if s.sess.Continuation == "" {
+			fmt.Fprintln(errOut, "error: no more pages: the last query returned everything (or run a query first)")
+			return exitFailed, true, false
+		}
+		next := append(append([]string{}, s.sess.LastQuery...), "--continuation", s.sess.Continuation)
+		return s.exec(ctx, next), true, false
+	case "explain":
+		if len(args) == 2 && (args[1] == "on" || args[1] == "off") {
+			s.sess.Explain = args[1] == "on"
+			if s.cfg.IO.InTTY {
+				fmt.Fprintf(out, "explain is %s\n", args[1])
+			}
+			return exitOK, true, false
+		}
+	case "help":
+		if len(args) > 1 {
+			return s.exec(ctx, append(args[1:], "--help")), true, false
+		}
+		s.help()
+		return exitOK, true, false
+	}
+	return 0, false, false
+}
+
+// use chooses the table that later commands act on.
+func (s *shell) use(ctx context.Context, args []string) int {
+	out, errOut := s.cfg.IO.Out, s.cfg.IO.ErrOut
+	switch len(args) {
+	case 0:
+		if s.sess.Table == "" {
+			fmt.Fprintln(out, "no table in use (use TABLE chooses one)")
+		} else {
+			fmt.Fprintln(out, s.sess.Table)
+		}
+		return exitOK
+	case 1:
+	default:
+		fmt.Fprintln(errOut, "error: usage: use takes one table name")
+		return 2
+	}
+	if s.cache == nil {
+		s.sess.Table = args[0]
+		return exitOK
+	}
+	s.cache.Invalidate()
+	tables := s.cache.Tables(ctx)
+	for _, t := range tables {
+		if strings.EqualFold(t, args[0]) {
+			s.sess.Table = t
+			s.sess.LastQuery, s.sess.Continuation = nil, ""
+			return exitOK
+		}
+	}
+	hint := "create it with: table create " + args[0]
+	if len(tables) > 0 {
+		hint = "the tables are " + strings.Join(tables, ", ") + "; or " + hint
+	}
+	fmt.Fprintf(errOut, "error: TableNotFound: table %q does not exist (%s)\n", args[0], hint)
+	return exitFailed
+}
+
+// help lists the shell's commands and the command tree's.
+func (s *shell) help() {
+	w := s.cfg.IO.Out
+	fmt.Fprintln(w, "Shell commands:")
+	for _, m := range metaSuggestions {
+		fmt.Fprintf(w, "  %-9s %s\n", m.Text, m.Description)
+	}
+	if s.tree != nil {
+		fmt.Fprintln(w, "\nCommands (as on the command line, without \"tstable\"):")
+		var names []string
+		short := map[string]string{}
+		for _, c := range s.tree.Commands() {
+			if !c.IsAvailableCommand() || c.Name() == "shell" || c.Name() == "completion" || c.Name() == "help" {
+				continue
+			}
+			names = append(names, c.Name())
+			short[c.Name()] = c.Short
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			fmt.Fprintf(w, "  %-9s %s\n", n, short[n])
+		}
+	}
+	fmt.Fprintln(w, `
+Quote as a POSIX shell does: query --filter "LastName eq 'Jones'"
+Tab completes commands, flags, tables, and inside --filter properties,
+operators and literals. Ctrl-C cancels the line or the running query;
+Ctrl-D or exit leaves. help COMMAND shows a command's flags.`)
+}
