@@ -3,7 +3,7 @@
 #   make test         every unit, golden and end-to-end test (what CI runs)
 #   make bench        benchmarks (BENCH_N sets the table size; default 1000000)
 #   make fuzz         fuzz the $filter parser (FUZZTIME, default 10m)
-#   make test-shell   drive the real shell in tmux
+#   make test-shell   only the shell's terminal tests, in tmux (make test runs them too when tmux is installed)
 #   make test-remote  the backend contract suite against Azurite (needs node/npm)
 
 GO       ?= go
@@ -24,8 +24,14 @@ run: build
 vet:
 	$(GO) vet ./...
 
+# The shell's terminal tests (tmux) run when tmux is installed.
+HAVE_TMUX := $(shell command -v tmux >/dev/null 2>&1 && echo 1)
+
 test: vet
-	$(GO) test -count=1 ./...
+ifeq ($(HAVE_TMUX),)
+	@echo "note: tmux is not installed, so the shell's terminal tests are skipped (apt-get install tmux)"
+endif
+	TSTABLE_TMUX_TEST=$(HAVE_TMUX) $(GO) test -count=1 ./...
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 1x -timeout 60m ./...
@@ -33,7 +39,7 @@ bench:
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParseFilter -fuzztime $(FUZZTIME) ./odata
 
-test-shell: build
+test-shell:
 	TSTABLE_TMUX_TEST=1 $(GO) test -count=1 -run TestTmux ./shell/...
 
 test-remote:

@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/tstable/tstable/completions"
 	"github.com/tstable/tstable/iostreams"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store"
@@ -106,6 +107,7 @@ transactions, and an explanation of what every query reads.`,
 	for _, c := range commandConstructors {
 		root.AddCommand(c(f))
 	}
+	addDynamicCompletion(root, f)
 	root.InitDefaultCompletionCmd()
 	for _, c := range root.Commands() {
 		if c.Name() == "completion" {
@@ -249,4 +251,4 @@ func exactArgs(names ...string) cobra.PositionalArgs {
 
 // tableAnnotation marks a command whose first argument is a table, so the
 // shell can insert the table chosen with `use`.
-var tableAnnotation = map[string]string{"tstable.table": "arg"}
+var tableAnnotation = map[string]string{completions.TableAnnotation: "arg"}

@@ -71,3 +71,29 @@ func TestShellReplayMatchesCLI(t *testing.T) {
 	}
 	checkGolden(t, "shell-replay", transcript([]string{"shell"}, string(replay), out.String(), errOut.String(), status))
 }
+
+// The command line's dynamic completion answers from the same completions
+// package as the shell.
+func TestDynamicCompletion(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "t.db")
+	seed(t, db)
+	cases := []struct {
+		args []string
+		want string // a line of the answer
+	}{
+		{[]string{"__complete", "query", ""}, "People\ttable"},
+		{[]string{"__complete", "get", "People", "Sa"}, "Sales"},
+		{[]string{"__complete", "query", "People", "--filter", "Last"}, "LastName\tEdm.String"},
+		{[]string{"__complete", "query", "People", "--filter", "Age g"}, "Age gt\tgreater than"},
+		{[]string{"__complete", "query", "People", "--filter", "PartitionKey eq 'M"}, "PartitionKey eq 'Marketing'\ta PartitionKey in People"},
+		{[]string{"__complete", "query", "People", "--select", "Age,Fir"}, "Age,FirstName\tEdm.String"},
+		{[]string{"__complete", "table", "delete", ""}, "People\ttable"},
+		{[]string{"__complete", "query", "People", "-o", ""}, "jsonl\tone entity per line"},
+	}
+	for _, tc := range cases {
+		out, errOut, status := run(context.Background(), db, "", tc.args...)
+		if status != 0 || !strings.Contains("\n"+out, "\n"+tc.want+"\n") {
+			t.Errorf("%q: exit %d\n%s%s\nwant a line %q", tc.args, status, out, errOut, tc.want)
+		}
+	}
+}

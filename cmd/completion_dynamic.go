@@ -1,0 +1,101 @@
+package cmd
+
+import (
+	"context"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/tstable/tstable/completions"
+	"github.com/tstable/tstable/store"
+)
+
+// addDynamicCompletion gives the command line's shell completion (bash,
+// zsh, fish, powershell) the shell's knowledge of the data, from the same
+// completions package: table names for TABLE arguments, PartitionKeys
+// after a table, property names for --select, and the $filter language for
+// --filter.
+func addDynamicCompletion(root *cobra.Command, f *Factory) {
+	src := completions.NewCache(func(ctx context.Context, fn func(store.Backend) error) error {
+		return f.Read(ctx, "", fn)
+	})
+	root.RegisterFlagCompletionFunc("output", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return []string{"table\ta readable table", "json\tone JSON object", "jsonl\tone entity per line", "csv\tcomma-separated, typed header"}, cobra.ShellCompDirectiveNoFileComp
+	})
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+		if c.Annotations[completions.TableAnnotation] == "" && !(c.Name() == "delete" && c.Parent() != nil && c.Parent().Name() == "table") {
+			return
+		}
+		if c.ValidArgsFunction == nil {
+			c.ValidArgsFunction = func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+				ctx := c.Context()
+				if ctx == nil {
+					ctx = context.Background()
+				}
+				switch {
+				case len(args) == 0:
+					return compStrings(tableSuggestions(ctx, src)), cobra.ShellCompDirectiveNoFileComp
+				case len(args) == 1 && strings.HasPrefix(c.Use, c.Name()+" TABLE PK"):
+					return src.PartitionKeys(ctx, args[0], toComplete), cobra.ShellCompDirectiveNoFileComp
+				case len(args) == 1 && strings.Contains(c.Use, "[FILE|-]"):
+					return nil, cobra.ShellCompDirectiveDefault // a file
+				}
+				return nil, cobra.ShellCompDirectiveNoFileComp
+			}
+		}
+		if c.Flags().Lookup("filter") != nil {
+			c.RegisterFlagCompletionFunc("filter", func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+				if len(args) == 0 {
+					return nil, cobra.ShellCompDirectiveNoFileComp
+				}
+				sugg, partial := completions.Filter(c.Context(), src, args[0], toComplete)
+				// The whole flag value is one word: each suggestion is the
+				// value typed so far with its last token completed.
+				head := toComplete[:len(toComplete)-len(partial)]
+				out := make([]completions.Suggestion, len(sugg))
+				for i, s := range sugg {
+					out[i] = completions.Suggestion{Text: head + s.Text, Description: s.Description}
+				}
+				return compStrings(out), cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
+			})
+		}
+		if c.Flags().Lookup("select") != nil {
+			c.RegisterFlagCompletionFunc("select", func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+				if len(args) == 0 {
+					return nil, cobra.ShellCompDirectiveNoFileComp
+				}
+				sugg, partial := completions.Select(c.Context(), src, args[0], toComplete)
+				head := toComplete[:len(toComplete)-len(partial)]
+				out := make([]completions.Suggestion, len(sugg))
+				for i, s := range sugg {
+					out[i] = completions.Suggestion{Text: head + s.Text, Description: s.Description}
+				}
+				return compStrings(out), cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
+			})
+		}
+	}
+	walk(root)
+}
+
+func tableSuggestions(ctx context.Context, src completions.Source) []completions.Suggestion {
+	var out []completions.Suggestion
+	for _, t := range src.Tables(ctx) {
+		out = append(out, completions.Suggestion{Text: t, Description: "table"})
+	}
+	return out
+}
+
+// compStrings renders suggestions as cobra's "text\tdescription".
+func compStrings(in []completions.Suggestion) []string {
+	out := make([]string, len(in))
+	for i, s := range in {
+		out[i] = s.Text
+		if s.Description != "" {
+			out[i] += "\t" + s.Description
+		}
+	}
+	return out
+}

@@ -1,0 +1,281 @@
+package shell
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+	"github.com/tstable/tstable/completions"
+	"github.com/tstable/tstable/iostreams"
+	"github.com/tstable/tstable/store"
+)
+
+// fakeTree is shaped like tstable's command tree.
+func fakeTree() *cobra.Command {
+	root := &cobra.Command{Use: "tstable"}
+	root.PersistentFlags().StringP("output", "o", "", "")
+	tbl := map[string]string{completions.TableAnnotation: "arg"}
+	q := &cobra.Command{Use: "query TABLE", Annotations: tbl, Run: func(*cobra.Command, []string) {}}
+	q.Flags().String("filter", "", "")
+	q.Flags().Bool("all", false, "")
+	get := &cobra.Command{Use: "get TABLE PK RK", Annotations: tbl, Run: func(*cobra.Command, []string) {}}
+	ins := &cobra.Command{Use: "insert TABLE [JSON|-]", Annotations: tbl, Run: func(*cobra.Command, []string) {}}
+	adv := &cobra.Command{Use: "advise TABLE --queries FILE", Annotations: tbl, Run: func(*cobra.Command, []string) {}}
+	adv.Flags().String("queries", "", "")
+	table := &cobra.Command{Use: "table"}
+	table.AddCommand(&cobra.Command{Use: "delete NAME", Run: func(*cobra.Command, []string) {}},
+		&cobra.Command{Use: "list", Run: func(*cobra.Command, []string) {}})
+	root.AddCommand(q, get, ins, adv, table)
+	return root
+}
+
+// testShell returns a shell whose commands are recorded, over a store
+// holding the tables Employees and Logs.
+func testShell(t *testing.T) (*shell, *[][]string, *iostreams.IOStreams) {
+	t.Helper()
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "t.db")
+	db, err := store.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{"Employees", "Logs"} {
+		if err := db.CreateTable(ctx, n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+	var ran [][]string
+	ios, _, _, _ := iostreams.Test()
+	s := newShell(Config{
+		IO: ios,
+		Exec: func(ctx context.Context, args []string) int {
+			ran = append(ran, args)
+			if SessionFrom(ctx) == nil {
+				t.Error("a command ran without the session in its context")
+			}
+			return 0
+		},
+		Tree: fakeTree,
+		Read: func(ctx context.Context, fn func(store.Backend) error) error {
+			db, err := store.Open(path, &store.Options{ReadOnly: true})
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			return fn(db)
+		},
+	})
+	return s, &ran, ios
+}
+
+func TestUseInsertsTheTable(t *testing.T) {
+	cases := []struct{ line, want string }{
+		{`query --filter "Age gt 3"`, "query|Employees|--filter|Age gt 3"},
+		{`query`, "query|Employees"},
+		{`query --all`, "query|Employees|--all"},
+		{`query Logs`, "query|Logs"},
+		{`query logs --filter x`, "query|logs|--filter|x"},
+		{`get Sales 00010`, "get|Employees|Sales|00010"},
+		{`get Employees Sales 00010`, "get|Employees|Sales|00010"},
+		{`insert '{"PartitionKey":"a","RowKey":"b"}'`, `insert|Employees|{"PartitionKey":"a","RowKey":"b"}`},
+		{`insert Logs -`, "insert|Logs|-"},
+		{`insert -`, "insert|Employees|-"},
+		{`advise --queries q.txt`, "advise|Employees|--queries|q.txt"},
+		{`table list`, "table|list"},
+		{`tstable query`, "query|Employees"},
+		{`query -o json`, "query|Employees|-o|json"},
+	}
+	for _, tc := range cases {
+		s, ran, _ := testShell(t)
+		ctx := context.Background()
+		if st, _ := s.execLine(ctx, "use employees"); st != 0 || s.sess.Table != "Employees" {
+			t.Fatalf("use employees: status %d, table %q (want the name as created)", st, s.sess.Table)
+		}
+		s.execLine(ctx, tc.line)
+		if len(*ran) != 1 || strings.Join((*ran)[0], "|") != tc.want {
+			t.Errorf("%s ran %q, want %s", tc.line, *ran, tc.want)
+		}
+	}
+}
+
+func TestWithoutUseNothingIsInserted(t *testing.T) {
+	s, ran, _ := testShell(t)
+	s.execLine(context.Background(), "get Sales 00010")
+	if strings.Join((*ran)[0], "|") != "get|Sales|00010" {
+		t.Errorf("ran %q", *ran)
+	}
+}
+
+func TestMetaCommands(t *testing.T) {
+	ctx := context.Background()
+	s, ran, ios := testShell(t)
+	errOut := ios.ErrOut.(interface{ String() string })
+	out := ios.Out.(interface{ String() string })
+
+	if st, _ := s.execLine(ctx, "use Nope"); st != 1 || !strings.Contains(errOut.String(), `error: TableNotFound: table "Nope" does not exist (the tables are Employees, Logs`) {
+		t.Errorf("use Nope: status %d, stderr %q", st, errOut.String())
+	}
+	if s.sess.Table != "" {
+		t.Errorf("a failed use chose %q", s.sess.Table)
+	}
+	if st, _ := s.execLine(ctx, "next"); st != 1 || !strings.Contains(errOut.String(), "no more pages") {
+		t.Errorf("next with no query: status %d, stderr %q", st, errOut.String())
+	}
+	s.sess.LastQuery, s.sess.Continuation = []string{"query", "Logs", "--page-size=2"}, "TOKEN"
+	if st, _ := s.execLine(ctx, "next"); st != 0 || strings.Join((*ran)[len(*ran)-1], "|") != "query|Logs|--page-size=2|--continuation|TOKEN" {
+		t.Errorf("next ran %q", *ran)
+	}
+	s.sess.Explain = true
+	s.execLine(ctx, "explain off")
+	if s.sess.Explain {
+		t.Error("explain off left explain on")
+	}
+	s.execLine(ctx, "explain on")
+	if !s.sess.Explain {
+		t.Error("explain on left explain off")
+	}
+	n := len(*ran)
+	s.execLine(ctx, "explain Logs")
+	if len(*ran) != n+1 || strings.Join((*ran)[n], "|") != "explain|Logs" {
+		t.Errorf("explain TABLE is the command's: ran %q", (*ran)[n:])
+	}
+	s.execLine(ctx, "help")
+	if !strings.Contains(out.String(), "Shell commands:") || !strings.Contains(out.String(), "  query") {
+		t.Errorf("help printed %q", out.String())
+	}
+	s.execLine(ctx, "help query")
+	if strings.Join((*ran)[len(*ran)-1], "|") != "query|--help" {
+		t.Errorf("help query ran %q", (*ran)[len(*ran)-1])
+	}
+	if st, _ := s.execLine(ctx, `query --filter "unclosed`); st != 2 || !strings.Contains(errOut.String(), "quote as a POSIX shell does") {
+		t.Errorf("bad quoting: status %d, stderr %q", st, errOut.String())
+	}
+	for _, q := range []string{"exit", "quit"} {
+		if _, quit := s.execLine(ctx, q); !quit {
+			t.Errorf("%s did not end the shell", q)
+		}
+	}
+	if _, quit := s.execLine(ctx, "# a comment"); quit {
+		t.Error("a comment ended the shell")
+	}
+}
+
+func TestDeletingTheTableInUse(t *testing.T) {
+	ctx := context.Background()
+	s, _, _ := testShell(t)
+	s.execLine(ctx, "use Logs")
+	s.execLine(ctx, "table delete logs")
+	if s.sess.Table != "" {
+		t.Errorf("table in use after deleting it: %q", s.sess.Table)
+	}
+}
+
+func TestPrompt(t *testing.T) {
+	s, _, _ := testShell(t)
+	if p := s.prompt(); p != "tstable> " {
+		t.Errorf("prompt %q", p)
+	}
+	s.sess.Table = "Employees"
+	s.cfg.Label = "remote devstoreaccount1"
+	if p := s.prompt(); p != "tstable[remote devstoreaccount1]:Employees> " {
+		t.Errorf("prompt %q", p)
+	}
+}
+
+func TestLineModeStatus(t *testing.T) {
+	ios, in, _, _ := iostreams.Test()
+	in.WriteString("ok\nfail\nok\n\n# done\n")
+	var ran []string
+	status := Run(context.Background(), Config{IO: ios, Exec: func(_ context.Context, args []string) int {
+		ran = append(ran, args[0])
+		if args[0] == "fail" {
+			return 1
+		}
+		return 0
+	}})
+	if status != 1 || strings.Join(ran, ",") != "ok,fail,ok" {
+		t.Errorf("status %d, ran %v: a failure is reported at the end and the rest still runs", status, ran)
+	}
+}
+
+func TestCheckFailureEndsTheShell(t *testing.T) {
+	ios, in, _, errOut := iostreams.Test()
+	in.WriteString("query T\n")
+	ran := false
+	status := Run(context.Background(), Config{IO: ios,
+		Exec:  func(context.Context, []string) int { ran = true; return 0 },
+		Check: func(context.Context) error { return store.Errorf(store.CodeDatabaseLocked, 409, "database t.db is in use by another tstable process") },
+	})
+	if status != 1 || ran || !strings.Contains(errOut.String(), "error: DatabaseLocked: database t.db is in use") {
+		t.Errorf("status %d, ran %v, stderr %q", status, ran, errOut.String())
+	}
+}
+
+func TestRunnerInterrupt(t *testing.T) {
+	var r runner
+	if r.Interrupt() {
+		t.Error("Interrupt with nothing running reported a command")
+	}
+	st := r.run(context.Background(), func(ctx context.Context) int {
+		if !r.Interrupt() {
+			t.Error("Interrupt did not see the running command")
+		}
+		<-ctx.Done() // cancelled, not the shell's context
+		return 130
+	})
+	if st != 130 {
+		t.Errorf("status %d", st)
+	}
+}
+
+func TestHistory(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state", "tstable", "history")
+	h := openHistory(path)
+	h.add("use Employees")
+	h.add("use Employees") // a repeat is kept once
+	h.add("status --connection-string 'DefaultEndpointsProtocol=https;AccountName=a;AccountKey=c2VjcmV0;EndpointSuffix=core.windows.net'")
+	h.add("copy T --to-connection-string=TableEndpoint=https://a.table.core.windows.net/;SharedAccessSignature=sv=2020&sig=abc")
+	again := openHistory(path) // a later session
+	got := strings.Join(again.lines, "\n")
+	if strings.Contains(got, "c2VjcmV0") || strings.Contains(got, "sig=abc") || strings.Contains(got, "AccountKey=c2") {
+		t.Errorf("a secret reached the history file:\n%s", got)
+	}
+	if len(again.lines) != 3 || again.lines[0] != "use Employees" || !strings.Contains(again.lines[1], "<redacted>") {
+		t.Errorf("history:\n%s", got)
+	}
+	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("history file mode: %v %v", fi, err)
+	}
+}
+
+func TestDefaultHistoryPath(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", "/x/state")
+	if p := DefaultHistoryPath(); p != "/x/state/tstable/history" {
+		t.Errorf("%s", p)
+	}
+	t.Setenv("XDG_STATE_HOME", "")
+	t.Setenv("HOME", "/home/u")
+	if p := DefaultHistoryPath(); p != "/home/u/.local/state/tstable/history" {
+		t.Errorf("%s", p)
+	}
+}
+
+func TestKeyParserSplitsPastedLines(t *testing.T) {
+	p := &keyParser{}
+	p.pending = []byte("use T\rquery\r\x04")
+	var got []string
+	for len(p.pending) > 0 {
+		b, _ := p.Read()
+		got = append(got, string(b))
+	}
+	if strings.Join(got, "|") != "use T|\r|query|\r|\x04" {
+		t.Errorf("pieces %q", got)
+	}
+	if !p.ctrlD.Load() {
+		t.Error("Ctrl-D as the last key was not noticed")
+	}
+}
