@@ -84,7 +84,7 @@ func lexPartial(s string) (toks []filterToken, partial string) {
 }
 
 // scanQuoted returns the end of the quoted literal whose opening quote is
-// at s[q] ('' is an escaped quote), or false when it is not closed.
+// at s[q] (” is an escaped quote), or false when it is not closed.
 func scanQuoted(s string, q int) (int, bool) {
 	for k := q + 1; k < len(s); k++ {
 		if s[k] == '\'' {

@@ -207,8 +207,10 @@ func TestCheckFailureEndsTheShell(t *testing.T) {
 	in.WriteString("query T\n")
 	ran := false
 	status := Run(context.Background(), Config{IO: ios,
-		Exec:  func(context.Context, []string) int { ran = true; return 0 },
-		Check: func(context.Context) error { return store.Errorf(store.CodeDatabaseLocked, 409, "database t.db is in use by another tstable process") },
+		Exec: func(context.Context, []string) int { ran = true; return 0 },
+		Check: func(context.Context) error {
+			return store.Errorf(store.CodeDatabaseLocked, 409, "database t.db is in use by another tstable process")
+		},
 	})
 	if status != 1 || ran || !strings.Contains(errOut.String(), "error: DatabaseLocked: database t.db is in use") {
 		t.Errorf("status %d, ran %v, stderr %q", status, ran, errOut.String())
