@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 
+	"github.com/tstable/tstable/odata"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -40,6 +41,7 @@ func (db *DB) Load(ctx context.Context, table string, kind OpKind, src EntitySou
 				return err
 			}
 			last, _ := b.Cursor().Last()
+			mem := &arena{}
 			appending := true
 			for count := 0; count < loadChunk; count++ {
 				e, err := src()
@@ -59,12 +61,18 @@ func (db *DB) Load(ctx context.Context, table string, kind OpKind, src EntitySou
 				}
 				op, err := prepare(Operation{Kind: kind, Entity: e, IfMatch: "*"})
 				if err == nil {
-					key := entityKey(op.Entity.PartitionKey, op.Entity.RowKey)
+					key := mem.key(op.Entity.PartitionKey, op.Entity.RowKey)
 					if appending && last != nil && bytes.Compare(key, last) <= 0 {
 						appending = false
 					}
 					last = key
-					_, err = apply(b, op, ticks)
+					if appending && kind != OpReplace && kind != OpMerge {
+						// Past every key in the table: nothing to find or
+						// merge, so the entity is put as it is.
+						err = b.Put(key, mem.value(ticks, op.Entity.Properties))
+					} else {
+						_, err = apply(b, op, ticks)
+					}
 				}
 				if err != nil {
 					res.Rejected++
@@ -98,4 +106,40 @@ func (db *DB) Load(ctx context.Context, table string, kind OpKind, src EntitySou
 		}
 	}
 	return res, nil
+}
+
+// arena hands out the keys and values of one load transaction from large
+// slabs: bbolt keeps every slice given to Put until the commit, so none is
+// reused, and one allocation serves thousands of entities.
+type arena struct {
+	slab    []byte
+	scratch []byte
+}
+
+const arenaSlab = 1 << 20
+
+func (a *arena) take(n int) []byte {
+	if cap(a.slab)-len(a.slab) < n {
+		a.slab = make([]byte, 0, max(n, arenaSlab))
+	}
+	start := len(a.slab)
+	a.slab = a.slab[:start+n]
+	return a.slab[start : start+n : start+n]
+}
+
+// key is entityKey in the arena.
+func (a *arena) key(pk, rk string) []byte {
+	k := a.take(len(pk) + 1 + len(rk))
+	n := copy(k, pk)
+	k[n] = 0
+	copy(k[n+1:], rk)
+	return k
+}
+
+// value is encodeEntity in the arena.
+func (a *arena) value(ticks int64, props []odata.Property) []byte {
+	a.scratch = encodeEntity(a.scratch[:0], ticks, props)
+	v := a.take(len(a.scratch))
+	copy(v, a.scratch)
+	return v
 }
