@@ -20,8 +20,10 @@ import (
 type Factory struct {
 	IO *iostreams.IOStreams
 
-	dbFlag     string
-	outputFlag string
+	dbFlag         string
+	outputFlag     string
+	connFlag       string
+	accountURLFlag string
 }
 
 // Opener opens the storage at path. readOnly opens an existing file for
@@ -90,6 +92,12 @@ var errNoDatabase = errors.New("no database file")
 // does not exist, it returns a TableNotFound error naming table (or
 // errNoDatabase when table is "").
 func (f *Factory) Read(ctx context.Context, table string, fn func(store.Backend) error) error {
+	if cfg, err := f.remoteConfig(); err != nil || cfg != nil {
+		if err != nil {
+			return err
+		}
+		return f.withRemote(ctx, cfg, fn)
+	}
 	path := f.DBPath()
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		if table == "" {
@@ -103,6 +111,9 @@ func (f *Factory) Read(ctx context.Context, table string, fn func(store.Backend)
 // mustExist returns Read's TableNotFound error when there is no database
 // file, without opening it: a delete needs no new file.
 func (f *Factory) mustExist(table string) error {
+	if cfg, err := f.remoteConfig(); err != nil || cfg != nil {
+		return err
+	}
 	path := f.DBPath()
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return store.Errorf(store.CodeTableNotFound, 404, "table %q does not exist: there is no database at %s yet (create the table with: tstable table create %s)", table, path, table)
@@ -113,6 +124,12 @@ func (f *Factory) mustExist(table string) error {
 // Write opens the database for writing (creating the file and its folder
 // on first use), runs fn and closes it.
 func (f *Factory) Write(ctx context.Context, fn func(store.Backend) error) error {
+	if cfg, err := f.remoteConfig(); err != nil || cfg != nil {
+		if err != nil {
+			return err
+		}
+		return f.withRemote(ctx, cfg, fn)
+	}
 	path := f.DBPath()
 	if dir := filepath.Dir(path); dir != "" {
 		if err := os.MkdirAll(dir, 0o755); err != nil {

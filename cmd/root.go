@@ -89,6 +89,8 @@ transactions, and an explanation of what every query reads.`,
 	pf := root.PersistentFlags()
 	pf.StringVar(&f.dbFlag, "db", "", "database `file` (default $TSTABLE_DB, else "+displayDefaultDB()+")")
 	pf.StringVarP(&f.outputFlag, "output", "o", "", "output `format`: table, json, jsonl or csv (default table on a terminal, jsonl otherwise)")
+	pf.StringVar(&f.connFlag, "connection-string", "", "use the remote account of this connection `string` (default $AZURE_STORAGE_CONNECTION_STRING); not with --db")
+	pf.StringVar(&f.accountURLFlag, "account-url", "", "use the remote table endpoint at this `URL`, signed in with Azure AD (the Azure SDK's default credentials)")
 
 	root.AddCommand(
 		newTableCmd(f),

@@ -92,6 +92,9 @@ func globalFlagArgs(c *cobra.Command) []string {
 // shellLabel names the backend in the shell's prompt: nothing for the
 // default local database, else the file's name.
 func (f *Factory) shellLabel() string {
+	if a := f.remoteAccount(); a != "" {
+		return a
+	}
 	if f.dbFlag == "" && f.DBPath() == defaultDBPath() {
 		return ""
 	}

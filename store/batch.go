@@ -13,6 +13,38 @@ import (
 // checked first, then applied in one bbolt transaction; a refused operation
 // is reported with its 0-based index and nothing is changed.
 func (db *DB) Batch(ctx context.Context, table string, ops []Operation) ([]*odata.Entity, error) {
+	prepared, err := PrepareBatch(ops)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*odata.Entity, len(prepared))
+	err = db.bolt.Update(func(tx *bolt.Tx) error {
+		b, err := tableBucket(tx, table)
+		if err != nil {
+			return err
+		}
+		ticks, err := nextTicks(tx)
+		if err != nil {
+			return err
+		}
+		for i, op := range prepared {
+			if out[i], err = apply(b, op, ticks); err != nil {
+				return AtIndex(err, i)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// PrepareBatch checks an entity group transaction as the service does
+// before it runs any of it: 1 to 100 operations, every entity valid, one
+// PartitionKey, each entity once, at most 4 MiB. A refused operation is
+// reported with its index. It returns the operations ready to apply.
+func PrepareBatch(ops []Operation) ([]Operation, error) {
 	if len(ops) == 0 {
 		return nil, Errorf(CodeInvalidInput, 400, "a batch needs at least one operation")
 	}
@@ -44,25 +76,5 @@ func (db *DB) Batch(ctx context.Context, table string, ops []Operation) ([]*odat
 	if size > MaxBatchBytes {
 		return nil, Errorf(CodeRequestBodyTooLarge, 413, "the batch holds %d bytes of entities; the limit is %d (4 MiB)", size, MaxBatchBytes)
 	}
-	out := make([]*odata.Entity, len(prepared))
-	err := db.bolt.Update(func(tx *bolt.Tx) error {
-		b, err := tableBucket(tx, table)
-		if err != nil {
-			return err
-		}
-		ticks, err := nextTicks(tx)
-		if err != nil {
-			return err
-		}
-		for i, op := range prepared {
-			if out[i], err = apply(b, op, ticks); err != nil {
-				return AtIndex(err, i)
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
+	return prepared, nil
 }

@@ -1,0 +1,219 @@
+package remote
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
+	"github.com/Azure/azure-sdk-for-go/sdk/azidentity"
+	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
+	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/store"
+)
+
+// Backend is a store.Backend over the table service.
+type Backend struct {
+	svc      *aztables.ServiceClient
+	endpoint string
+	account  string
+	parallel int
+}
+
+var _ store.Backend = (*Backend)(nil)
+
+// Open connects to the account cfg names. It does not send a request:
+// a wrong key or an unreachable endpoint shows at the first command
+// (tstable status checks both).
+func Open(cfg Config) (*Backend, error) {
+	endpoint, account, err := endpointAndAccount(cfg)
+	if err != nil {
+		return nil, store.Errorf(store.CodeInvalidInput, 400, "%s", Scrub(err.Error()))
+	}
+	retries := cfg.MaxRetries
+	if retries == 0 {
+		retries = 5
+	}
+	opts := &aztables.ClientOptions{ClientOptions: azcore.ClientOptions{
+		Retry: policy.RetryOptions{
+			MaxRetries:    retries,
+			RetryDelay:    200 * time.Millisecond,
+			MaxRetryDelay: 10 * time.Second,
+			// 429 and 503 are the service's "slow down"; 500, 502, 504 and
+			// 408 are transient too.
+			StatusCodes: []int{408, 429, 500, 502, 503, 504},
+		},
+		PerCallPolicies: []policy.Policy{rawBodyPolicy{}},
+		Transport:       cfg.Transport,
+	}}
+	var svc *aztables.ServiceClient
+	switch {
+	case cfg.ConnectionString != "":
+		cs := cfg.ConnectionString
+		if parts, _ := connectionParts(cs); parts != nil && parts["UseDevelopmentStorage"] == "true" {
+			cs = azuriteConnectionString
+		}
+		svc, err = aztables.NewServiceClientFromConnectionString(cs, opts)
+	default:
+		var cred *azidentity.DefaultAzureCredential
+		cred, err = azidentity.NewDefaultAzureCredential(nil)
+		if err == nil {
+			svc, err = aztables.NewServiceClient(endpoint, cred, opts)
+		}
+	}
+	if err != nil {
+		return nil, store.Errorf(store.CodeInvalidInput, 400, "cannot use the connection: %s", Scrub(err.Error()))
+	}
+	par := cfg.Parallel
+	if par <= 0 {
+		par = 8
+	}
+	return &Backend{svc: svc, endpoint: endpoint, account: account, parallel: par}, nil
+}
+
+// Describe implements store.Backend: "remote ACCOUNT (ENDPOINT)".
+func (b *Backend) Describe() string { return "remote " + b.account + " (" + b.endpoint + ")" }
+
+// Account is the account's name.
+func (b *Backend) Account() string { return b.account }
+
+// Close implements store.Backend; there is nothing to release.
+func (b *Backend) Close() error { return nil }
+
+// CreateTable implements store.Backend.
+func (b *Backend) CreateTable(ctx context.Context, name string) error {
+	if err := store.ValidateTableName(name); err != nil {
+		return err
+	}
+	_, err := b.svc.CreateTable(ctx, name, nil)
+	return mapError(err, name, nil)
+}
+
+// DeleteTable implements store.Backend.
+func (b *Backend) DeleteTable(ctx context.Context, name string) error {
+	_, err := b.svc.DeleteTable(ctx, name, nil)
+	return mapError(err, name, nil)
+}
+
+// ListTables implements store.Backend.
+func (b *Backend) ListTables(ctx context.Context) ([]string, error) {
+	var names []string
+	pager := b.svc.NewListTablesPager(nil)
+	for pager.More() {
+		page, err := pager.NextPage(ctx)
+		if err != nil {
+			return nil, mapError(err, "", nil)
+		}
+		for _, t := range page.Tables {
+			if t.Name != nil {
+				names = append(names, *t.Name)
+			}
+		}
+	}
+	sort.Strings(names)
+	return names, nil
+}
+
+// Get implements store.Backend.
+func (b *Backend) Get(ctx context.Context, table, pk, rk string) (*odata.Entity, error) {
+	ctx, sink := withBodySink(ctx)
+	resp, err := b.svc.NewClient(table).GetEntity(ctx, pk, rk, &aztables.GetEntityOptions{Format: to.Ptr(aztables.MetadataFormatFull)})
+	if err != nil {
+		return nil, mapError(err, table, &odata.Key{PartitionKey: pk, RowKey: rk})
+	}
+	if sink.body != nil {
+		return decodeEntity(sink.body)
+	}
+	return decodeEntity(resp.Value)
+}
+
+// Write implements store.Backend.
+func (b *Backend) Write(ctx context.Context, table string, op store.Operation) (*odata.Entity, error) {
+	if op.Entity == nil {
+		return nil, store.Errorf(store.CodeInvalidInput, 400, "the %s operation has no entity", op.Kind)
+	}
+	e := op.Entity
+	key := &odata.Key{PartitionKey: e.PartitionKey, RowKey: e.RowKey}
+	if op.Kind != store.OpDelete {
+		if err := store.ValidateEntity(withoutTimestamp(e)); err != nil {
+			return nil, err
+		}
+	}
+	c := b.svc.NewClient(table)
+	body := encodeEntity(e)
+	ifMatch := etagOf(op.IfMatch)
+	var etag azcore.ETag
+	var err error
+	switch op.Kind {
+	case store.OpInsert:
+		var r aztables.AddEntityResponse
+		r, err = c.AddEntity(ctx, body, nil)
+		etag = r.ETag
+	case store.OpReplace, store.OpMerge:
+		mode := aztables.UpdateModeReplace
+		if op.Kind == store.OpMerge {
+			mode = aztables.UpdateModeMerge
+		}
+		var r aztables.UpdateEntityResponse
+		r, err = c.UpdateEntity(ctx, body, &aztables.UpdateEntityOptions{IfMatch: &ifMatch, UpdateMode: mode})
+		etag = r.ETag
+	case store.OpInsertOrReplace, store.OpInsertOrMerge:
+		mode := aztables.UpdateModeReplace
+		if op.Kind == store.OpInsertOrMerge {
+			mode = aztables.UpdateModeMerge
+		}
+		var r aztables.UpsertEntityResponse
+		r, err = c.UpsertEntity(ctx, body, &aztables.UpsertEntityOptions{UpdateMode: mode})
+		etag = r.ETag
+	case store.OpDelete:
+		_, err = c.DeleteEntity(ctx, e.PartitionKey, e.RowKey, &aztables.DeleteEntityOptions{IfMatch: &ifMatch})
+		if err != nil {
+			return nil, mapError(err, table, key)
+		}
+		return &odata.Entity{PartitionKey: e.PartitionKey, RowKey: e.RowKey}, nil
+	default:
+		return nil, store.Errorf(store.CodeInvalidInput, 400, "unknown operation %d", op.Kind)
+	}
+	if err != nil {
+		return nil, mapError(err, table, key)
+	}
+	// The service answers a write with the new ETag; read the entity back
+	// for its Timestamp and, after a merge, its whole set of properties.
+	out, gerr := b.Get(ctx, table, e.PartitionKey, e.RowKey)
+	if gerr != nil {
+		return nil, gerr
+	}
+	_ = etag
+	return out, nil
+}
+
+func etagOf(ifMatch string) azcore.ETag {
+	if ifMatch == "" {
+		return azcore.ETagAny
+	}
+	return azcore.ETag(ifMatch)
+}
+
+// withoutTimestamp drops a Timestamp property given by the caller: the
+// service sets it.
+func withoutTimestamp(e *odata.Entity) *odata.Entity {
+	if _, ok := e.Get(odata.Timestamp); !ok {
+		return e
+	}
+	c := e.Clone()
+	c.Delete(odata.Timestamp)
+	return c
+}
+
+var errNoEntity = errors.New("no entity")
+
+func describeKey(k *odata.Key) string {
+	if k == nil {
+		return ""
+	}
+	return fmt.Sprintf("(%q, %q)", k.PartitionKey, k.RowKey)
+}

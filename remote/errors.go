@@ -1,0 +1,97 @@
+package remote
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
+	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/store"
+)
+
+var (
+	codeRE  = regexp.MustCompile(`"code"\s*:\s*"([A-Za-z]+)"`)
+	indexRE = regexp.MustCompile(`"value"\s*:\s*"(\d+):([^"]*)"`)
+	valueRE = regexp.MustCompile(`"value"\s*:\s*"([^"]*)"`)
+)
+
+// mapError turns an error of the SDK into the *store.Error the local store
+// would return for the same refusal: the same code, status and wording
+// about the table and keys, and never a secret.
+func mapError(err error, table string, key *odata.Key) error {
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	var re *azcore.ResponseError
+	if !errors.As(err, &re) {
+		// No answer from the service: a wrong endpoint, no network.
+		return store.Errorf("ServiceUnreachable", 503, "cannot reach the table service: %s", Scrub(firstLine(err.Error())))
+	}
+	text := err.Error()
+	code := re.ErrorCode
+	if code == "" {
+		if m := codeRE.FindStringSubmatch(text); m != nil {
+			code = m[1]
+		}
+	}
+	index := -1
+	detail := ""
+	if m := indexRE.FindStringSubmatch(text); m != nil { // a batch: "3:The specified entity already exists."
+		index, _ = strconv.Atoi(m[1])
+		detail = m[2]
+	} else if m := valueRE.FindStringSubmatch(text); m != nil {
+		detail = m[1]
+	}
+	detail = strings.TrimSpace(strings.SplitN(detail, "\\n", 2)[0])
+	status := re.StatusCode
+	if code == "" {
+		code = http.StatusText(status)
+		code = strings.ReplaceAll(code, " ", "")
+	}
+	e := store.Errorf(code, status, "%s", Scrub(message(code, table, key, detail)))
+	if index >= 0 {
+		return store.AtIndex(e, index)
+	}
+	return e
+}
+
+// message words a refusal as the local store words it.
+func message(code, table string, key *odata.Key, detail string) string {
+	k := describeKey(key)
+	switch code {
+	case store.CodeTableNotFound:
+		return "table " + strconv.Quote(table) + " does not exist (tstable table list shows the tables)"
+	case store.CodeTableAlreadyExists:
+		return "table " + strconv.Quote(table) + " already exists"
+	case store.CodeEntityAlreadyExists:
+		if k != "" {
+			return "entity " + k + " already exists; use upsert or replace to change it"
+		}
+	case store.CodeResourceNotFound:
+		if k != "" {
+			return "entity " + k + " does not exist"
+		}
+	case store.CodeUpdateConditionNotSatisfied:
+		if k != "" {
+			return "entity " + k + " has changed since it was read: its ETag is not the one given; read it again and retry"
+		}
+	case "AuthenticationFailed", "AuthorizationFailure", "Forbidden":
+		return "the service refused the credentials (check the account key or SAS token; a SAS must allow this operation and not be expired)"
+	}
+	if detail == "" {
+		return "the service refused the request"
+	}
+	return detail
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return s
+}

@@ -1,0 +1,95 @@
+package remote
+
+import (
+	"context"
+	"strings"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
+	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
+	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/store"
+)
+
+// Query implements store.Backend. The filter is sent as tstable writes it
+// (the same language); the plan comes from tstable's planner, since the
+// service does not say what it read, and Scanned is -1 (unknown). Next
+// carries the service's own NextPartitionKey and NextRowKey, which the
+// command line wraps in its opaque token; a later call passes them back
+// as Start.
+func (b *Backend) Query(ctx context.Context, table string, req store.QueryRequest, fn func(*odata.Entity) error) (*store.QueryResult, error) {
+	if req.PageSize < 0 || req.PageSize > odata.MaxTop {
+		return nil, store.Errorf(store.CodeInvalidInput, 400, "page size %d is out of range: use 1 to 1000", req.PageSize)
+	}
+	res := &store.QueryResult{Plan: odata.PlanQuery(req.Query.Filter), Scanned: -1}
+	limit := req.PageSize
+	if t := req.Query.Top; t > 0 && (limit == 0 || t < limit) {
+		limit = t
+	}
+	opts := &aztables.ListEntitiesOptions{Format: to.Ptr(aztables.MetadataFormatFull)}
+	if req.Query.Filter != nil {
+		opts.Filter = to.Ptr(req.Query.Filter.String())
+	}
+	if len(req.Query.Select) > 0 {
+		// The keys and Timestamp come back whatever is selected, as the
+		// local store returns them.
+		sel := append([]string{odata.PartitionKey, odata.RowKey, odata.Timestamp}, req.Query.Select...)
+		opts.Select = to.Ptr(strings.Join(sel, ","))
+	}
+	if req.Start != nil {
+		opts.NextPartitionKey = to.Ptr(req.Start.PartitionKey)
+		opts.NextRowKey = to.Ptr(req.Start.RowKey)
+	}
+	c := b.svc.NewClient(table)
+	for {
+		top := odata.MaxTop
+		if limit > 0 {
+			top = min(top, limit-int(res.Returned))
+		}
+		opts.Top = to.Ptr(int32(top))
+		pager := c.NewListEntitiesPager(opts)
+		pctx, sink := withBodySink(ctx)
+		page, err := pager.NextPage(pctx)
+		res.Requests++
+		if err != nil {
+			return nil, mapError(err, table, nil)
+		}
+		raws := page.Entities
+		if sink.body != nil {
+			values, err := queryValues(sink.body)
+			if err != nil {
+				return nil, store.Errorf(store.CodeInvalidInput, 500, "the service sent a page tstable cannot read: %v", err)
+			}
+			raws = raws[:0]
+			for _, v := range values {
+				raws = append(raws, v)
+			}
+		}
+		for _, raw := range raws {
+			e, err := decodeEntity(raw)
+			if err != nil {
+				return nil, err
+			}
+			res.Returned++
+			if err := fn(odata.Project(e, req.Query.Select)); err != nil {
+				return res, err
+			}
+		}
+		more := page.NextPartitionKey != nil && *page.NextPartitionKey != ""
+		if !more {
+			res.Next = nil
+			return res, nil
+		}
+		next := &odata.Key{PartitionKey: *page.NextPartitionKey}
+		if page.NextRowKey != nil {
+			next.RowKey = *page.NextRowKey
+		}
+		if limit > 0 && int(res.Returned) >= limit {
+			res.Next = next
+			return res, nil
+		}
+		opts.NextPartitionKey, opts.NextRowKey = &next.PartitionKey, &next.RowKey
+		if err := ctx.Err(); err != nil {
+			return res, err
+		}
+	}
+}
