@@ -1,0 +1,246 @@
+package cmd
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/remote"
+	"github.com/tstable/tstable/shell"
+	"github.com/tstable/tstable/store"
+)
+
+func init() { addCommand(newCopyCmd) }
+
+// copyPage is how many entities copy reads, writes and checkpoints at a
+// time: memory holds one page whatever the table's size.
+const copyPage = 1000
+
+// copyHook, when set (tests), is called after each committed page with
+// the count so far; an error stops the copy as an interruption would.
+var copyHook func(copied int64) error
+
+type copyOptions struct {
+	toDB, toConn, toTable, filter string
+	resume                        bool
+}
+
+func newCopyCmd(f *Factory) *cobra.Command {
+	o := &copyOptions{}
+	c := &cobra.Command{
+		Use:   "copy TABLE",
+		Short: "Copy a table (or the entities matching --filter) to another database or account",
+		Long: `Copy a table between any two backends: the source is chosen by the global
+flags (--db, --connection-string, --account-url), the destination by --to-db
+or --to-connection-string. The destination table (--to-table, default the
+same name) is created when missing; entities are written with Insert Or
+Replace, a page of 1000 at a time, in parallel transactions of up to 100
+per partition on a remote destination. Memory holds one page.
+
+After every page the copy records where it got to in a checkpoint file
+($XDG_STATE_HOME/tstable/copy/…). An interrupted copy run again with
+--resume continues after the last committed page instead of starting over;
+the checkpoint is removed when the copy completes. Copying a page twice is
+harmless: Insert Or Replace writes the same entity again.`,
+		Example: `  tstable copy Employees --to-connection-string "$AZURE_STORAGE_CONNECTION_STRING"
+  tstable --connection-string "$CS" copy Employees --to-db backup.db --to-table Employees2024
+  tstable copy Logs --filter "PartitionKey ge '2024-03'" --to-db march.db --resume`,
+		Annotations: tableAnnotation,
+		Args:        exactArgs("TABLE"),
+		RunE: func(c *cobra.Command, args []string) error {
+			return runCopy(c, f, args[0], o)
+		},
+	}
+	fl := c.Flags()
+	fl.StringVar(&o.toDB, "to-db", "", "destination database `file`")
+	fl.StringVar(&o.toConn, "to-connection-string", "", "destination account's connection `string`")
+	fl.StringVar(&o.toTable, "to-table", "", "destination table `name` (default: the same)")
+	fl.StringVar(&o.filter, "filter", "", "copy only the entities matching this $filter `expression`")
+	fl.BoolVar(&o.resume, "resume", false, "continue an interrupted copy after its last committed page")
+	return c
+}
+
+// copyCheckpoint is what the checkpoint file holds.
+type copyCheckpoint struct {
+	Next   odata.Key `json:"next"`
+	Copied int64     `json:"copied"`
+}
+
+func runCopy(c *cobra.Command, f *Factory, table string, o *copyOptions) error {
+	if (o.toDB == "") == (o.toConn == "") {
+		return usageErrorf(c, "copy needs one destination: --to-db PATH or --to-connection-string CS")
+	}
+	qo := &queryOptions{filter: o.filter, pageSize: copyPage}
+	p, err := parseQuery(c, table, qo)
+	if err != nil {
+		return err
+	}
+	toTable := o.toTable
+	if toTable == "" {
+		toTable = table
+	}
+	ctx := c.Context()
+
+	// The destination, and what it is called in the checkpoint's name.
+	var dst store.Backend
+	var dstLabel string
+	if o.toDB != "" {
+		if dir := filepath.Dir(o.toDB); dir != "" {
+			os.MkdirAll(dir, 0o755)
+		}
+		db, err := store.Open(o.toDB, nil)
+		if err != nil {
+			return err
+		}
+		dst, dstLabel = db, "local "+absPath(o.toDB)
+	} else {
+		rb, err := remote.Open(remote.Config{ConnectionString: o.toConn})
+		if err != nil {
+			return err
+		}
+		dst, dstLabel = rb, rb.Describe()
+	}
+	defer dst.Close()
+	if err := dst.CreateTable(ctx, toTable); err != nil && !store.IsCode(err, store.CodeTableAlreadyExists) {
+		return err
+	}
+
+	srcLabel := f.BackendLabel()
+	if cfg, _ := f.remoteConfig(); cfg == nil {
+		srcLabel = "local " + absPath(f.DBPath())
+	}
+	if srcLabel == dstLabel && toTable == table {
+		return usageErrorf(c, "the source and the destination are the same table; give --to-table or another destination")
+	}
+	ckPath := checkpointPath(srcLabel, table, dstLabel, toTable, p.query.Filter.String())
+	var ck copyCheckpoint
+	start := (*odata.Key)(nil)
+	if o.resume {
+		if b, err := os.ReadFile(ckPath); err == nil && json.Unmarshal(b, &ck) == nil {
+			start = &ck.Next
+			fmt.Fprintf(f.IO.ErrOut, "resuming after %d entities\n", ck.Copied)
+		} else {
+			fmt.Fprintln(f.IO.ErrOut, "no interrupted copy to resume; copying from the start")
+		}
+	}
+	resumedAt := ck.Copied
+
+	var bar *progressbar.ProgressBar
+	if f.IO.ErrTTY && shell.SessionFrom(ctx) == nil {
+		bar = progressbar.NewOptions64(-1, progressbar.OptionSetWriter(f.IO.ErrOut),
+			progressbar.OptionSetDescription("copying "+table), progressbar.OptionShowCount(),
+			progressbar.OptionSetItsString("entities"), progressbar.OptionShowIts(), progressbar.OptionClearOnFinish())
+	}
+
+	err = f.Read(ctx, table, func(src store.Backend) error {
+		for {
+			var page []*odata.Entity
+			res, err := src.Query(ctx, table, store.QueryRequest{Query: p.query, PageSize: copyPage, Start: start}, func(e *odata.Entity) error {
+				page = append(page, e)
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+			if len(page) > 0 {
+				i := 0
+				next := func() (*odata.Entity, error) {
+					if i == len(page) {
+						return nil, io.EOF
+					}
+					i++
+					e := *page[i-1]
+					e.Timestamp = time.Time{}
+					return &e, nil
+				}
+				lr, err := dst.Load(ctx, toTable, store.OpInsertOrReplace, next, store.LoadOptions{})
+				if err != nil {
+					return err
+				}
+				ck.Copied += lr.Written
+				if bar != nil {
+					bar.Add64(lr.Written)
+				}
+			}
+			if res.Next == nil {
+				return nil
+			}
+			start = res.Next
+			ck.Next = *res.Next
+			if err := saveCheckpoint(ckPath, ck); err != nil {
+				return err
+			}
+			if copyHook != nil {
+				if err := copyHook(ck.Copied); err != nil {
+					return err
+				}
+			}
+		}
+	})
+	if bar != nil {
+		bar.Finish()
+	}
+	if err != nil {
+		if _, serr := os.Stat(ckPath); serr == nil {
+			fmt.Fprintf(f.IO.ErrOut, "copy stopped after %d entities; run the same command with --resume to continue\n", ck.Copied)
+		}
+		return err
+	}
+	os.Remove(ckPath)
+	fmt.Fprintf(f.IO.ErrOut, "copied %d entities from %s to %s", ck.Copied-resumedAt, table, toTable)
+	if resumedAt > 0 {
+		fmt.Fprintf(f.IO.ErrOut, " (%d in all, resumed after %d)", ck.Copied, resumedAt)
+	}
+	fmt.Fprintln(f.IO.ErrOut)
+	return nil
+}
+
+// checkpointPath names the checkpoint file of one copy: a hash of its
+// source, destination, tables and filter, so no secret is written.
+func checkpointPath(parts ...string) string {
+	h := sha256.New()
+	for _, p := range parts {
+		h.Write([]byte(p))
+		h.Write([]byte{0})
+	}
+	return filepath.Join(stateDir(), "copy", hex.EncodeToString(h.Sum(nil))[:32]+".json")
+}
+
+func saveCheckpoint(path string, ck copyCheckpoint) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return fmt.Errorf("cannot keep the copy's checkpoint: %w", err)
+	}
+	b, _ := json.Marshal(ck)
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, b, 0o600); err != nil {
+		return fmt.Errorf("cannot keep the copy's checkpoint: %w", err)
+	}
+	return os.Rename(tmp, path)
+}
+
+// stateDir is $XDG_STATE_HOME/tstable, else ~/.local/state/tstable.
+func stateDir() string {
+	if d := os.Getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, "tstable")
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return filepath.Join(os.TempDir(), "tstable-state")
+	}
+	return filepath.Join(home, ".local", "state", "tstable")
+}
+
+func absPath(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return p
+}
