@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bytes"
 	"context"
 	"net/http"
 	"net/http/httptest"
@@ -73,4 +74,8 @@ func runArgs(ctx context.Context, args ...string) (string, string, int) {
 	ios, _, out, errOut := iostreams.Test()
 	status := Execute(ctx, NewRoot(ios), args, ios)
 	return out.String(), errOut.String(), status
+}
+
+func testStreams() (*iostreams.IOStreams, *bytes.Buffer, *bytes.Buffer, *bytes.Buffer) {
+	return iostreams.Test()
 }
