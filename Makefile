@@ -57,3 +57,8 @@ bench-peer:
 .PHONY: bench-cli
 bench-cli:
 	$(GO) test -run '^$$' -bench 'BenchmarkCLI' -benchtime 1x -timeout 60m ./cmd/
+
+# copy of 100k entities to Azurite against the Azure SDK for JavaScript (needs node/npm).
+.PHONY: bench-remote
+bench-remote:
+	scripts/bench-remote.sh

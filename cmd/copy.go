@@ -20,9 +20,10 @@ import (
 
 func init() { addCommand(newCopyCmd) }
 
-// copyPage is how many entities copy reads, writes and checkpoints at a
-// time: memory holds one page whatever the table's size.
-const copyPage = 1000
+// copyChunk is about how many entities copy reads, writes and
+// checkpoints at a time (whole pages of up to 1000): memory holds one
+// chunk whatever the table's size.
+const copyChunk = 5000
 
 // copyHook, when set (tests), is called after each committed page with
 // the count so far; an error stops the copy as an interruption would.
@@ -42,13 +43,13 @@ func newCopyCmd(f *Factory) *cobra.Command {
 flags (--db, --connection-string, --account-url), the destination by --to-db
 or --to-connection-string. The destination table (--to-table, default the
 same name) is created when missing; entities are written with Insert Or
-Replace, a page of 1000 at a time, in parallel transactions of up to 100
+Replace, about 5000 at a time, in parallel transactions of up to 100
 per partition on a remote destination. Memory holds one page.
 
-After every page the copy records where it got to in a checkpoint file
+After every chunk the copy records where it got to in a checkpoint file
 ($XDG_STATE_HOME/tstable/copy/…). An interrupted copy run again with
---resume continues after the last committed page instead of starting over;
-the checkpoint is removed when the copy completes. Copying a page twice is
+--resume continues after the last committed chunk instead of starting over;
+the checkpoint is removed when the copy completes. Copying a chunk twice is
 harmless: Insert Or Replace writes the same entity again.`,
 		Example: `  tstable copy Employees --to-connection-string "$AZURE_STORAGE_CONNECTION_STRING"
   tstable --connection-string "$CS" copy Employees --to-db backup.db --to-table Employees2024
@@ -78,7 +79,7 @@ func runCopy(c *cobra.Command, f *Factory, table string, o *copyOptions) error {
 	if (o.toDB == "") == (o.toConn == "") {
 		return usageErrorf(c, "copy needs one destination: --to-db PATH or --to-connection-string CS")
 	}
-	qo := &queryOptions{filter: o.filter, pageSize: copyPage}
+	qo := &queryOptions{filter: o.filter, pageSize: odata.MaxTop}
 	p, err := parseQuery(c, table, qo)
 	if err != nil {
 		return err
@@ -142,26 +143,34 @@ func runCopy(c *cobra.Command, f *Factory, table string, o *copyOptions) error {
 
 	err = f.Read(ctx, table, func(src store.Backend) error {
 		for {
-			var page []*odata.Entity
-			res, err := src.Query(ctx, table, store.QueryRequest{Query: p.query, PageSize: copyPage, Start: start}, func(e *odata.Entity) error {
-				page = append(page, e)
-				return nil
-			})
-			if err != nil {
-				return err
+			// Gather a chunk of source pages, then write it as one load:
+			// on a remote destination its transactions go in parallel.
+			var chunk []*odata.Entity
+			var next *odata.Key
+			for {
+				res, err := src.Query(ctx, table, store.QueryRequest{Query: p.query, PageSize: odata.MaxTop, Start: start}, func(e *odata.Entity) error {
+					c := *e
+					c.Timestamp = time.Time{}
+					chunk = append(chunk, &c)
+					return nil
+				})
+				if err != nil {
+					return err
+				}
+				next, start = res.Next, res.Next
+				if next == nil || len(chunk) >= copyChunk {
+					break
+				}
 			}
-			if len(page) > 0 {
+			if len(chunk) > 0 {
 				i := 0
-				next := func() (*odata.Entity, error) {
-					if i == len(page) {
+				lr, err := dst.Load(ctx, toTable, store.OpInsertOrReplace, func() (*odata.Entity, error) {
+					if i == len(chunk) {
 						return nil, io.EOF
 					}
 					i++
-					e := *page[i-1]
-					e.Timestamp = time.Time{}
-					return &e, nil
-				}
-				lr, err := dst.Load(ctx, toTable, store.OpInsertOrReplace, next, store.LoadOptions{})
+					return chunk[i-1], nil
+				}, store.LoadOptions{})
 				if err != nil {
 					return err
 				}
@@ -170,11 +179,10 @@ func runCopy(c *cobra.Command, f *Factory, table string, o *copyOptions) error {
 					bar.Add64(lr.Written)
 				}
 			}
-			if res.Next == nil {
+			if next == nil {
 				return nil
 			}
-			start = res.Next
-			ck.Next = *res.Next
+			ck.Next = *next
 			if err := saveCheckpoint(ckPath, ck); err != nil {
 				return err
 			}

@@ -36,27 +36,27 @@ func TestCopyInterruptedAndResumed(t *testing.T) {
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
 	src := filepath.Join(t.TempDir(), "src.db")
 	dst := filepath.Join(t.TempDir(), "dst.db")
-	mustRun(t, src, "", "sample", "load", "logs", "--size", "3500")
+	mustRun(t, src, "", "sample", "load", "logs", "--size", "12000")
 
 	// Stop after the second page, as an interruption would.
 	stop := errors.New("interrupted")
 	copyHook = func(copied int64) error {
-		if copied >= 2000 {
+		if copied >= 1 {
 			return stop
 		}
 		return nil
 	}
 	_, errOut, status := run(context.Background(), src, "", "copy", "LogsByDate", "--to-db", dst)
 	copyHook = nil
-	if status != 1 || !strings.Contains(errOut, "copy stopped after 2000 entities; run the same command with --resume to continue") {
+	if status != 1 || !strings.Contains(errOut, "copy stopped after 5000 entities; run the same command with --resume to continue") {
 		t.Fatalf("interrupted copy: exit %d, stderr %q", status, errOut)
 	}
-	if n := strings.Count(mustRun(t, dst, "", "export", "LogsByDate"), "\n"); n != 2000 {
-		t.Fatalf("after the interruption the destination has %d entities, want the 2000 committed", n)
+	if n := strings.Count(mustRun(t, dst, "", "export", "LogsByDate"), "\n"); n != 5000 {
+		t.Fatalf("after the interruption the destination has %d entities, want the 5000 committed", n)
 	}
 
 	_, errOut, status = run(context.Background(), src, "", "copy", "LogsByDate", "--to-db", dst, "--resume")
-	if status != 0 || !strings.Contains(errOut, "resuming after 2000 entities") || !strings.Contains(errOut, "copied 1500 entities from LogsByDate to LogsByDate (3500 in all, resumed after 2000)") {
+	if status != 0 || !strings.Contains(errOut, "resuming after 5000 entities") || !strings.Contains(errOut, "copied 7000 entities from LogsByDate to LogsByDate (12000 in all, resumed after 5000)") {
 		t.Fatalf("resumed copy: exit %d, stderr %q", status, errOut)
 	}
 	if a, b := canonical(t, mustRun(t, src, "", "export", "LogsByDate")), canonical(t, mustRun(t, dst, "", "export", "LogsByDate")); a != b {

@@ -20,7 +20,7 @@ func TestRemoteAzuriteRoundTrip(t *testing.T) {
 	t.Setenv("AZURE_STORAGE_CONNECTION_STRING", "")
 	src := filepath.Join(t.TempDir(), "src.db")
 	back := filepath.Join(t.TempDir(), "back.db")
-	mustRun(t, src, "", "sample", "load", "employees", "--size", "700")
+	mustRun(t, src, "", "sample", "load", "employees", "--size", "3000")
 
 	stop := errors.New("interrupted")
 	copyHook = func(n int64) error {
