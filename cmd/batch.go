@@ -59,7 +59,7 @@ counts) with exit status 1.`,
 				return err
 			}
 			if len(ops) == 0 {
-				return store.Errorf(store.CodeInvalidInput, 400, "%s holds no operations; a batch needs 1 to 100", name)
+				return odata.Errorf(odata.CodeInvalidInput, "%s holds no operations; a batch needs 1 to 100", name)
 			}
 			var results []*odata.Entity
 			err = f.Write(c.Context(), func(b store.Backend) error {
@@ -92,7 +92,7 @@ func readBatch(r io.Reader, name string) ([]store.Operation, error) {
 			continue
 		}
 		bad := func(format string, args ...any) error {
-			return store.Errorf(store.CodeInvalidInput, 400, "%s line %d: %s", name, line, fmt.Sprintf(format, args...))
+			return odata.Errorf(odata.CodeInvalidInput, "%s line %d: %s", name, line, fmt.Sprintf(format, args...))
 		}
 		var bl batchLine
 		dec := json.NewDecoder(bytes.NewReader(text))

@@ -110,7 +110,7 @@ func runCopy(c *cobra.Command, f *Factory, table string, o *copyOptions) error {
 		dst, dstLabel = rb, rb.Describe()
 	}
 	defer dst.Close()
-	if err := dst.CreateTable(ctx, toTable); err != nil && !store.IsCode(err, store.CodeTableAlreadyExists) {
+	if err := dst.CreateTable(ctx, toTable); err != nil && !odata.IsCode(err, odata.CodeTableAlreadyExists) {
 		return err
 	}
 

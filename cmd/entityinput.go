@@ -29,7 +29,7 @@ func (f *Factory) readEntityArg(c *cobra.Command, args []string, i int) (*odata.
 			return nil, fmt.Errorf("reading the entity from standard input: %w", err)
 		}
 		if len(b) > maxEntityInput {
-			return nil, store.Errorf(store.CodeRequestBodyTooLarge, 413, "the entity on standard input is larger than %d bytes", maxEntityInput)
+			return nil, odata.Errorf(odata.CodeRequestBodyTooLarge, "the entity on standard input is larger than %d bytes", maxEntityInput)
 		}
 		if strings.TrimSpace(string(b)) == "" {
 			return nil, usageErrorf(c, "%s needs an entity: give it as JSON after the table name, or on standard input", c.CommandPath())
@@ -38,7 +38,7 @@ func (f *Factory) readEntityArg(c *cobra.Command, args []string, i int) (*odata.
 	}
 	e, err := odata.DecodeEntityJSON(data)
 	if err != nil {
-		return nil, store.Errorf(store.CodeInvalidInput, 400, "%s: %v", where, err)
+		return nil, odata.Errorf(odata.CodeInvalidInput, "%s: %v", where, err)
 	}
 	return e, nil
 }

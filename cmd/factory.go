@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/tstable/tstable/iostreams"
+	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store"
 )
 
@@ -116,7 +117,7 @@ func (f *Factory) mustExist(table string) error {
 	}
 	path := f.DBPath()
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		return store.Errorf(store.CodeTableNotFound, 404, "table %q does not exist: there is no database at %s yet (create the table with: tstable table create %s)", table, path, table)
+		return odata.Errorf(odata.CodeTableNotFound, "table %q does not exist: there is no database at %s yet (create the table with: tstable table create %s)", table, path, table)
 	}
 	return nil
 }
@@ -145,7 +146,7 @@ func (f *Factory) with(path string, readOnly bool, fn func(store.Backend) error)
 	}
 	b, err := openBackend(path, readOnly)
 	if err != nil {
-		if store.CodeOf(err) != "" {
+		if odata.CodeOf(err) != "" {
 			return err
 		}
 		return fmt.Errorf("cannot open the database %s: %w", path, err)

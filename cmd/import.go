@@ -157,7 +157,7 @@ func runImport(c *cobra.Command, f *Factory, args []string, o *importOptions) er
 	}
 	// rowError stops the import at a row that does not parse.
 	rowError := func(line int64, err error) error {
-		return store.Errorf(store.CodeInvalidInput, 400, "%s line %d: %v; --continue-on-error skips bad rows", name, line, err)
+		return odata.Errorf(odata.CodeInvalidInput, "%s line %d: %v; --continue-on-error skips bad rows", name, line, err)
 	}
 	var src store.EntitySource
 	if format == "jsonl" {
@@ -187,12 +187,12 @@ func runImport(c *cobra.Command, f *Factory, args []string, o *importOptions) er
 					reject(line, err)
 					return nil
 				}
-				code, msg := store.CodeInvalidInput, err.Error()
-				var se *store.Error
+				code, msg := odata.CodeInvalidInput, err.Error()
+				var se *odata.Error
 				if errors.As(err, &se) {
 					code, msg = se.Code, se.Message
 				}
-				return store.Errorf(code, 400, "%s line %d (%s, %s): %s; --continue-on-error skips bad rows", name, line, e.PartitionKey, e.RowKey, msg)
+				return odata.Errorf(code, "%s line %d (%s, %s): %s; --continue-on-error skips bad rows", name, line, e.PartitionKey, e.RowKey, msg)
 			},
 		})
 		return err
@@ -359,7 +359,7 @@ func csvSource(r io.Reader, name string, lines *lineIndex, keepGoing bool, rejec
 		if errors.Is(err, io.EOF) {
 			return func() (*odata.Entity, error) { return nil, io.EOF }, nil
 		}
-		return nil, store.Errorf(store.CodeInvalidInput, 400, "%s: the CSV header: %v", name, err)
+		return nil, odata.Errorf(odata.CodeInvalidInput, "%s: the CSV header: %v", name, err)
 	}
 	type col struct {
 		name string
@@ -384,13 +384,13 @@ func csvSource(r io.Reader, name string, lines *lineIndex, keepGoing bool, rejec
 		if typed {
 			var ok bool
 			if t, ok = odata.ParseEdmType(typ); !ok {
-				return nil, store.Errorf(store.CodeInvalidInput, 400, "%s: CSV header column %d %q: unknown type %q; expected Edm.String, Edm.Int32, Edm.Int64, Edm.Double, Edm.Boolean, Edm.DateTime, Edm.Guid or Edm.Binary", name, i+1, h, typ)
+				return nil, odata.Errorf(odata.CodeInvalidInput, "%s: CSV header column %d %q: unknown type %q; expected Edm.String, Edm.Int32, Edm.Int64, Edm.Double, Edm.Boolean, Edm.DateTime, Edm.Guid or Edm.Binary", name, i+1, h, typ)
 			}
 		}
 		cols[i] = col{name: nm, typ: t}
 	}
 	if pk < 0 || rk < 0 {
-		return nil, store.Errorf(store.CodeInvalidInput, 400, "%s: the CSV header needs PartitionKey and RowKey columns; it has %s", name, strings.Join(header, ","))
+		return nil, odata.Errorf(odata.CodeInvalidInput, "%s: the CSV header needs PartitionKey and RowKey columns; it has %s", name, strings.Join(header, ","))
 	}
 	var n int64
 	return func() (*odata.Entity, error) {

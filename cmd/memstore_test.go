@@ -66,11 +66,11 @@ func (b *memBackend) CreateTable(ctx context.Context, name string) error {
 	b.db.mu.Lock()
 	defer b.db.mu.Unlock()
 	if len(name) < 3 || len(name) > 63 || !isAlnum(name) || name[0] >= '0' && name[0] <= '9' {
-		return store.Errorf(store.CodeInvalidResourceName, 400, "table name %q is invalid: use 3 to 63 letters and digits, starting with a letter", name)
+		return odata.Errorf(odata.CodeInvalidResourceName, "table name %q is invalid: use 3 to 63 letters and digits, starting with a letter", name)
 	}
 	k := strings.ToLower(name)
 	if _, ok := b.db.tables[k]; ok {
-		return store.Errorf(store.CodeTableAlreadyExists, 409, "table %q already exists", name)
+		return odata.Errorf(odata.CodeTableAlreadyExists, "table %q already exists", name)
 	}
 	b.db.tables[k] = &memTable{name: name, rows: map[odata.Key]*odata.Entity{}}
 	return nil
@@ -109,7 +109,7 @@ func (b *memBackend) ListTables(ctx context.Context) ([]string, error) {
 func (b *memBackend) table(name string) (*memTable, error) {
 	t := b.db.tables[strings.ToLower(name)]
 	if t == nil {
-		return nil, store.Errorf(store.CodeTableNotFound, 404, "table %q does not exist", name)
+		return nil, odata.Errorf(odata.CodeTableNotFound, "table %q does not exist", name)
 	}
 	return t, nil
 }
@@ -130,10 +130,10 @@ func (b *memBackend) apply(rows map[odata.Key]*odata.Entity, op store.Operation)
 	old := rows[k]
 	cond := func() error {
 		if old == nil {
-			return store.Errorf(store.CodeResourceNotFound, 404, "entity (%s, %s) does not exist", e.PartitionKey, e.RowKey)
+			return odata.Errorf(odata.CodeResourceNotFound, "entity (%s, %s) does not exist", e.PartitionKey, e.RowKey)
 		}
 		if op.IfMatch != "*" && op.IfMatch != old.ETag() {
-			return store.Errorf(store.CodeUpdateConditionNotSatisfied, 412, "entity (%s, %s) has ETag %s, not %s", e.PartitionKey, e.RowKey, old.ETag(), op.IfMatch)
+			return odata.Errorf(odata.CodeUpdateConditionNotSatisfied, "entity (%s, %s) has ETag %s, not %s", e.PartitionKey, e.RowKey, old.ETag(), op.IfMatch)
 		}
 		return nil
 	}
@@ -141,7 +141,7 @@ func (b *memBackend) apply(rows map[odata.Key]*odata.Entity, op store.Operation)
 	switch op.Kind {
 	case store.OpInsert:
 		if old != nil {
-			return nil, store.Errorf(store.CodeEntityAlreadyExists, 409, "entity (%s, %s) already exists", e.PartitionKey, e.RowKey)
+			return nil, odata.Errorf(odata.CodeEntityAlreadyExists, "entity (%s, %s) already exists", e.PartitionKey, e.RowKey)
 		}
 		next = e.Clone()
 	case store.OpReplace:
@@ -198,7 +198,7 @@ func (b *memBackend) Batch(ctx context.Context, table string, ops []store.Operat
 		return nil, err
 	}
 	if len(ops) > 100 {
-		return nil, store.Errorf(store.CodeInvalidInput, 400, "a batch holds at most 100 operations; this one has %d", len(ops))
+		return nil, odata.Errorf(odata.CodeInvalidInput, "a batch holds at most 100 operations; this one has %d", len(ops))
 	}
 	rows := make(map[odata.Key]*odata.Entity, len(t.rows))
 	for k, v := range t.rows {
@@ -209,15 +209,15 @@ func (b *memBackend) Batch(ctx context.Context, table string, ops []store.Operat
 	for i, op := range ops {
 		k := odata.Key{PartitionKey: op.Entity.PartitionKey, RowKey: op.Entity.RowKey}
 		if k.PartitionKey != ops[0].Entity.PartitionKey {
-			return nil, store.AtIndex(store.Errorf(store.CodeCommandsInBatchActOnDifferentPartitions, 400, "PartitionKey %q differs from the batch's %q", k.PartitionKey, ops[0].Entity.PartitionKey), i)
+			return nil, odata.AtIndex(odata.Errorf(odata.CodeCommandsInBatchActOnDifferentPartitions, "PartitionKey %q differs from the batch's %q", k.PartitionKey, ops[0].Entity.PartitionKey), i)
 		}
 		if seen[k] {
-			return nil, store.AtIndex(store.Errorf(store.CodeInvalidDuplicateRow, 400, "entity (%s, %s) appears twice in the batch", k.PartitionKey, k.RowKey), i)
+			return nil, odata.AtIndex(odata.Errorf(odata.CodeInvalidDuplicateRow, "entity (%s, %s) appears twice in the batch", k.PartitionKey, k.RowKey), i)
 		}
 		seen[k] = true
 		e, err := b.apply(rows, op)
 		if err != nil {
-			return nil, store.AtIndex(err, i)
+			return nil, odata.AtIndex(err, i)
 		}
 		out = append(out, e)
 	}
@@ -234,7 +234,7 @@ func (b *memBackend) Get(ctx context.Context, table, pk, rk string) (*odata.Enti
 	}
 	e := t.rows[odata.Key{PartitionKey: pk, RowKey: rk}]
 	if e == nil {
-		return nil, store.Errorf(store.CodeResourceNotFound, 404, "entity (%s, %s) does not exist in %s", pk, rk, table)
+		return nil, odata.Errorf(odata.CodeResourceNotFound, "entity (%s, %s) does not exist in %s", pk, rk, table)
 	}
 	return e.Clone(), nil
 }
@@ -300,7 +300,7 @@ func (b *memBackend) Load(ctx context.Context, table string, kind store.OpKind, 
 			ifMatch = "*"
 		}
 		if _, err := b.Write(ctx, table, store.Operation{Kind: kind, Entity: e, IfMatch: ifMatch}); err != nil {
-			if store.IsCode(err, store.CodeTableNotFound) || opts.OnReject == nil {
+			if odata.IsCode(err, odata.CodeTableNotFound) || opts.OnReject == nil {
 				return res, err
 			}
 			res.Rejected++

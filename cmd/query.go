@@ -72,7 +72,7 @@ func parseQuery(c *cobra.Command, table string, o *queryOptions) (*parsedQuery, 
 	if o.continuation != "" {
 		k, err := odata.DecodeContinuation(o.continuation, p.scope)
 		if err != nil {
-			return nil, store.Errorf(store.CodeInvalidContinuation, 400, "--continuation: %v", err)
+			return nil, odata.Errorf(odata.CodeInvalidContinuation, "--continuation: %v", err)
 		}
 		p.start = &k
 	}
@@ -294,8 +294,7 @@ func streamCSV(ctx context.Context, out io.Writer, b store.Backend, table string
 // footer is the shell's one-line summary under a query's result:
 // "5 entities · range query · scanned 5 · 2.1 ms · more: next".
 func footer(res *store.QueryResult, x *odata.Explanation, took time.Duration) string {
-	class, _, _ := strings.Cut(x.Text(), " · ")
-	parts := []string{countLine(res.Returned), class}
+	parts := []string{countLine(res.Returned), x.Class.Text()}
 	if res.Scanned >= 0 {
 		parts = append(parts, "scanned "+strconv.FormatInt(res.Scanned, 10))
 	}

@@ -22,7 +22,6 @@ import (
 	"github.com/tstable/tstable/completions"
 	"github.com/tstable/tstable/iostreams"
 	"github.com/tstable/tstable/odata"
-	"github.com/tstable/tstable/store"
 )
 
 // Exit statuses.
@@ -186,7 +185,7 @@ func describeError(ctx context.Context, root *cobra.Command, err error) (string,
 		ue  *usageError
 		se  *syntaxError
 		sil *silentError
-		st  *store.Error
+		st  *odata.Error
 	)
 	switch {
 	case errors.As(err, &sil):
@@ -194,7 +193,7 @@ func describeError(ctx context.Context, root *cobra.Command, err error) (string,
 	case errors.As(err, &ue):
 		return "error: usage: " + ue.msg + " (see '" + ue.path + " --help')", ExitUsage
 	case errors.As(err, &se):
-		return "error: " + store.CodeInvalidInput + ": " + se.Error() + "\n" + indent(se.err.Caret()), ExitUsage
+		return "error: " + string(odata.CodeInvalidInput) + ": " + se.Error() + "\n" + indent(se.err.Caret()), ExitUsage
 	case errors.As(err, &st):
 		return "error: " + st.Error(), ExitFailed
 	case ctx.Err() != nil || errors.Is(err, context.Canceled):

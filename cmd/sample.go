@@ -122,8 +122,10 @@ their common stem (logs --table Audit loads AuditByDate and AuditSpread).`,
 			if size < 0 || (c.Flags().Changed("size") && size == 0) {
 				return usageErrorf(c, "--size must be 1 or more; got %d", size)
 			}
-			if table != "" && !validTableName(table) {
-				return usageErrorf(c, "%q is not a table name: 3 to 63 letters and digits, starting with a letter", table)
+			if table != "" {
+				if err := odata.ValidateTableName(table); err != nil {
+					return usageErrorf(c, "--table: %s", err.(*odata.Error).Message)
+				}
 			}
 			type loaded struct {
 				Table    string `json:"table"`
@@ -132,7 +134,7 @@ their common stem (logs --table Audit loads AuditByDate and AuditSpread).`,
 			var done []loaded
 			err = f.Write(c.Context(), func(b store.Backend) error {
 				for _, t := range d.Tables(size, table) {
-					if err := b.CreateTable(c.Context(), t.Name); err != nil && store.CodeOf(err) != store.CodeTableAlreadyExists {
+					if err := b.CreateTable(c.Context(), t.Name); err != nil && odata.CodeOf(err) != odata.CodeTableAlreadyExists {
 						return err
 					}
 					src, stop := source(t.Entities)
@@ -164,20 +166,6 @@ their common stem (logs --table Audit loads AuditByDate and AuditSpread).`,
 	c.Flags().StringVar(&table, "table", "", "load into table `T` instead of the dataset's own name")
 	c.Flags().IntVar(&size, "size", 0, "dataset size `N` (default: the dataset's own)")
 	return c
-}
-
-// validTableName checks the service's rule for table names.
-func validTableName(s string) bool {
-	if len(s) < 3 || len(s) > 63 {
-		return false
-	}
-	for i, r := range s {
-		isLetter := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
-		if !isLetter && (i == 0 || r < '0' || r > '9') {
-			return false
-		}
-	}
-	return true
 }
 
 // source turns a generator into the store's EntitySource; stop releases

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/shell"
 	"github.com/tstable/tstable/store"
 )
@@ -62,7 +63,7 @@ func runShell(c *cobra.Command, f *Factory) error {
 			// Open once for writing: the database is created on first use,
 			// and a file locked by another process is said at once.
 			err := f.Write(ctx, func(store.Backend) error { return nil })
-			var st *store.Error
+			var st *odata.Error
 			if errors.As(err, &st) {
 				return errors.New(st.Error())
 			}

@@ -161,7 +161,7 @@ func (c *Cache) PartitionKeys(ctx context.Context, table, prefix string) []strin
 	err := c.read(ctx, func(b store.Backend) error {
 		// Each step asks for the first entity past the last partition seen,
 		// as a filter, so that the service answers it the same way.
-		cond := "PartitionKey ge " + quote(prefix)
+		cond := "PartitionKey ge " + odata.Quote(prefix)
 		for len(pks) < MaxPartitionKeys {
 			flt, err := odata.ParseFilter(cond)
 			if err != nil {
@@ -179,7 +179,7 @@ func (c *Cache) PartitionKeys(ctx context.Context, table, prefix string) []strin
 				return nil
 			}
 			pks = append(pks, got.PartitionKey)
-			cond = "PartitionKey gt " + quote(got.PartitionKey)
+			cond = "PartitionKey gt " + odata.Quote(got.PartitionKey)
 		}
 		return nil
 	})
@@ -191,6 +191,3 @@ func (c *Cache) PartitionKeys(ctx context.Context, table, prefix string) []strin
 	c.mu.Unlock()
 	return pks
 }
-
-// quote writes s as a $filter string literal.
-func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }

@@ -223,9 +223,9 @@ func adviseOne(ctx context.Context, b store.Backend, table string, q QueryLine) 
 		if _, err := b.Get(ctx, table, pk, rk); err == nil {
 			p.Exists = true
 			p.Class, p.Scanned = odata.ClassPoint, 1
-			p.Query = "PartitionKey eq " + quote(pk) + " and RowKey eq " + quote(rk)
+			p.Query = "PartitionKey eq " + odata.Quote(pk) + " and RowKey eq " + odata.Quote(rk)
 			p.Text = fmt.Sprintf("The table already keeps a copy of the entity under RowKey %s in partition %s: look it up there, a point query, instead of filtering on %s.",
-				quote(rk), quote(pk), m.props[0])
+				odata.Quote(rk), odata.Quote(pk), m.props[0])
 		}
 	}
 	return qa, nil
@@ -238,12 +238,12 @@ func propose(class odata.QueryClass, pk string, hasRowKey bool, m *matchShape) *
 		switch {
 		case class == odata.ClassPartitionScan && hasRowKey:
 			return &Proposal{Kind: KindPointQueries, Pattern: patternNames[KindPointQueries], Class: odata.ClassPoint, Scanned: n,
-				Query: "PartitionKey eq " + quote(pk) + " and RowKey eq '…' (one query per RowKey)",
+				Query: "PartitionKey eq " + odata.Quote(pk) + " and RowKey eq '…' (one query per RowKey)",
 				Text:  "Send one point query per RowKey value (in parallel if you like) instead of joining them with 'or': each reads one entity."}
 		case class == odata.ClassTableScan && m.partitions == 1:
 			return &Proposal{Kind: KindPartitionKey, Pattern: patternNames[KindPartitionKey], Class: odata.ClassRange, Scanned: n,
-				Query: "PartitionKey eq " + quote(m.firstPK) + " and <the RowKey conditions>",
-				Text:  "Every match is in partition " + quote(m.firstPK) + ": name it with PartitionKey eq and the query reads one key range."}
+				Query: "PartitionKey eq " + odata.Quote(m.firstPK) + " and <the RowKey conditions>",
+				Text:  "Every match is in partition " + odata.Quote(m.firstPK) + ": name it with PartitionKey eq and the query reads one key range."}
 		}
 		return nil // a whole partition or table read on purpose
 	}
@@ -265,19 +265,19 @@ func propose(class odata.QueryClass, pk string, hasRowKey bool, m *matchShape) *
 		switch {
 		case value != "" && n == 1:
 			p.Class, p.Scanned = odata.ClassPoint, 1
-			p.Query = "PartitionKey eq " + quote(pk) + " and RowKey eq " + quote(prefix+value)
+			p.Query = "PartitionKey eq " + odata.Quote(pk) + " and RowKey eq " + odata.Quote(prefix+value)
 			p.Text = fmt.Sprintf("Store a copy of each entity in partition %s under RowKey %s, written with the entity in one entity group transaction: the lookup by %s becomes a point query.",
-				quote(pk), quote(prefix+"<"+name+">"), name)
+				odata.Quote(pk), odata.Quote(prefix+"<"+name+">"), name)
 		case value != "":
 			p.Class, p.Scanned = odata.ClassRange, n
-			p.Query = "PartitionKey eq " + quote(pk) + " and RowKey ge " + quote(prefix+value+"_") + " and RowKey lt " + quote(prefix+value+"`")
+			p.Query = "PartitionKey eq " + odata.Quote(pk) + " and RowKey ge " + odata.Quote(prefix+value+"_") + " and RowKey lt " + odata.Quote(prefix+value+"`")
 			p.Text = fmt.Sprintf("Store a copy of each entity in partition %s under RowKey %s (the original RowKey keeps the copies apart): the %d matches become one range query.",
-				quote(pk), quote(prefix+"<"+name+">_<RowKey>"), n)
+				odata.Quote(pk), odata.Quote(prefix+"<"+name+">_<RowKey>"), n)
 		default:
 			p.Class, p.Scanned = odata.ClassRange, n
-			p.Query = "PartitionKey eq " + quote(pk) + " and RowKey ge " + quote(prefix+"<from>") + " and RowKey lt " + quote(prefix+"<to>")
+			p.Query = "PartitionKey eq " + odata.Quote(pk) + " and RowKey ge " + odata.Quote(prefix+"<from>") + " and RowKey lt " + odata.Quote(prefix+"<to>")
 			p.Text = fmt.Sprintf("The matches have different values of %s: store copies under RowKey %s, numbers zero-padded so they sort, and read the wanted values as one range query.",
-				name, quote(prefix+"<"+name+">_<RowKey>"))
+				name, odata.Quote(prefix+"<"+name+">_<RowKey>"))
 		}
 		p.Pattern = patternNames[p.Kind]
 		return p
@@ -288,21 +288,21 @@ func propose(class odata.QueryClass, pk string, hasRowKey bool, m *matchShape) *
 	case value != "" && n > manyMatches:
 		return &Proposal{Kind: KindIndexEntity, Pattern: patternNames[KindIndexEntity], Prefix: prefix,
 			Class: odata.ClassPoint, Scanned: 1 + n,
-			Query: "PartitionKey eq " + quote(strings.TrimSuffix(prefix, "_")) + " and RowKey eq " + quote(value) + ", then a point query per listed key",
+			Query: "PartitionKey eq " + odata.Quote(strings.TrimSuffix(prefix, "_")) + " and RowKey eq " + odata.Quote(value) + ", then a point query per listed key",
 			Text: fmt.Sprintf("%d entities share this value: keep one index entity per value of %s (PartitionKey %s, RowKey the value) whose property lists the matching keys; one point query finds them all.",
-				n, name, quote(strings.TrimSuffix(prefix, "_")))}
+				n, name, odata.Quote(strings.TrimSuffix(prefix, "_")))}
 	case value != "":
 		return &Proposal{Kind: KindInterIndex, Pattern: patternNames[KindInterIndex], Prefix: prefix,
 			Class: odata.ClassPartitionScan, Scanned: n,
-			Query: "PartitionKey eq " + quote(prefix+value),
+			Query: "PartitionKey eq " + odata.Quote(prefix+value),
 			Text: fmt.Sprintf("Keep a copy of each entity in one partition per value of %s, PartitionKey %s, RowKey the original keys: the query reads that partition, which holds the matches and nothing else. The copies live in other partitions than the entity, so update them in a second step (eventually consistent transactions).",
-				name, quote(prefix+"<"+name+">"))}
+				name, odata.Quote(prefix+"<"+name+">"))}
 	default:
 		return &Proposal{Kind: KindInterIndex, Pattern: patternNames[KindInterIndex], Prefix: prefix,
 			Class: odata.ClassRange, Scanned: n,
-			Query: "PartitionKey eq " + quote(strings.TrimSuffix(prefix, "_")) + " and RowKey ge '<from>' and RowKey lt '<to>'",
+			Query: "PartitionKey eq " + odata.Quote(strings.TrimSuffix(prefix, "_")) + " and RowKey ge '<from>' and RowKey lt '<to>'",
 			Text: fmt.Sprintf("The matches have different values of %s: keep copies under PartitionKey %s with RowKey %s (numbers zero-padded) and read the wanted values as one range query.",
-				name, quote(strings.TrimSuffix(prefix, "_")), quote("<"+name+">_<PartitionKey>_<RowKey>"))}
+				name, odata.Quote(strings.TrimSuffix(prefix, "_")), odata.Quote("<"+name+">_<PartitionKey>_<RowKey>"))}
 	}
 }
 

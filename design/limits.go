@@ -5,10 +5,10 @@ import "github.com/tstable/tstable/odata"
 // Nearness: an entity is reported as near a limit from 90% of it on, so a
 // design is warned before writes start to fail, not after.
 const (
-	nearEntityBytes = MaxEntityBytes * 9 / 10
-	nearValueBytes  = MaxValueBytes * 9 / 10
+	nearEntityBytes = odata.MaxEntityBytes * 9 / 10
+	nearValueBytes  = odata.MaxValueBytes * 9 / 10
 	// nearProperties is 90% of 252 rounded up: 227 properties or more.
-	nearProperties = (MaxProperties*9 + 9) / 10
+	nearProperties = (odata.MaxProperties*9 + 9) / 10
 )
 
 // maxExamples is how many example keys a finding shows.

@@ -95,11 +95,8 @@ func HasWarnings(fs []Finding) bool {
 
 // keyText renders a key for evidence: ('Sales', 'empid_000123').
 func keyText(k odata.Key) string {
-	return "(" + quote(k.PartitionKey) + ", " + quote(k.RowKey) + ")"
+	return "(" + odata.Quote(k.PartitionKey) + ", " + odata.Quote(k.RowKey) + ")"
 }
-
-// quote writes a key or value as a $filter string literal.
-func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
 // pct renders a share as a percentage with at most one decimal.
 func pct(share float64) string {

@@ -3,6 +3,8 @@ package design
 import (
 	"fmt"
 	"strings"
+
+	"github.com/tstable/tstable/odata"
 )
 
 // Append-only detection. A table's PartitionKeys follow time when at least
@@ -41,18 +43,18 @@ func (s *Stats) appendOnlyFindings() []Finding {
 	switch {
 	case s.timeKeys():
 		for _, pk := range k.timeFirst {
-			ex = append(ex, quote(pk))
+			ex = append(ex, odata.Quote(pk))
 		}
-		if last := quote(k.timeLast); len(ex) == 0 || ex[len(ex)-1] != last {
+		if last := odata.Quote(k.timeLast); len(ex) == 0 || ex[len(ex)-1] != last {
 			ex = append(ex, last)
 		}
 		summary = fmt.Sprintf("%s of %s PartitionKeys are dates or times (%s … %s): a new entity's key is the current time, so it always goes to the newest partition",
-			num(k.timePKs), num(s.partitions), ex[0], quote(k.timeLast))
+			num(k.timePKs), num(s.partitions), ex[0], odata.Quote(k.timeLast))
 		counts = map[string]int64{"partitions": s.partitions, "timeKeys": k.timePKs}
 	case s.counterKeys():
-		ex = []string{quote(k.numFirst), quote(k.numLast)}
+		ex = []string{odata.Quote(k.numFirst), odata.Quote(k.numLast)}
 		summary = fmt.Sprintf("%s of %s PartitionKeys are consecutive numbers from %s to %s: each new entity takes the next number, so writes always go to the newest partition",
-			num(k.numericPKs), num(s.partitions), quote(k.numFirst), quote(k.numLast))
+			num(k.numericPKs), num(s.partitions), odata.Quote(k.numFirst), odata.Quote(k.numLast))
 		counts = map[string]int64{"partitions": s.partitions, "counterKeys": k.numericPKs}
 	default:
 		return nil

@@ -3,6 +3,8 @@ package design
 import (
 	"fmt"
 	"strings"
+
+	"github.com/tstable/tstable/odata"
 )
 
 // paddingFindings reports unpadded-numeric-keys: RowKeys of one partition,
@@ -27,9 +29,9 @@ func paddingFinding(side string, ms []misorder, short, numeric int64, width int,
 	for _, o := range ms[:min(len(ms), maxExamples)] {
 		in := ""
 		if o.Partition != "" || side == "RowKey" {
-			in = " in partition " + quote(o.Partition)
+			in = " in partition " + odata.Quote(o.Partition)
 		}
-		ex = append(ex, fmt.Sprintf("%s sorts after %s%s", quote(o.Smaller), quote(o.Larger), in))
+		ex = append(ex, fmt.Sprintf("%s sorts after %s%s", odata.Quote(o.Smaller), odata.Quote(o.Larger), in))
 	}
 	small := strings.TrimLeft(strings.TrimPrefix(m.Smaller, m.Prefix), "0")
 	large := strings.TrimLeft(strings.TrimPrefix(m.Larger, m.Prefix), "0")
@@ -43,13 +45,13 @@ func paddingFinding(side string, ms []misorder, short, numeric int64, width int,
 		Title:    fmt.Sprintf("numeric %ss of different lengths sort in the wrong order", side),
 		Evidence: Evidence{
 			Summary: fmt.Sprintf("%s %s sorts before %s although %s > %s: %s of %s %ss that end in a number are shorter than the longest number beside them (up to %d digits)%s",
-				side, quote(m.Larger), quote(m.Smaller), large, small, num(short), num(numeric), side, width, where),
+				side, odata.Quote(m.Larger), odata.Quote(m.Smaller), large, small, num(short), num(numeric), side, width, where),
 			Counts:   map[string]int64{"short": short, "numeric": numeric, "width": int64(width)},
 			Examples: ex,
 		},
 		Pattern: "key order: pad numbers to a fixed width",
 		Advice: fmt.Sprintf("Keys compare as strings, character by character, so range queries on these %ss return the wrong set and results come back out of numeric order. "+
 			"Zero-pad the number to a fixed width of at least %d digits (%s instead of %s), with room to grow, and rewrite the existing keys.",
-			side, width, quote(padded), quote(m.Smaller)),
+			side, width, odata.Quote(padded), odata.Quote(m.Smaller)),
 	}
 }

@@ -3,6 +3,8 @@ package design
 import (
 	"fmt"
 	"strconv"
+
+	"github.com/tstable/tstable/odata"
 )
 
 // The service's scalability targets, in entities per second (for 1 KiB
@@ -34,7 +36,7 @@ func (s *Stats) partitionFindings(sum *Summary) []Finding {
 			Severity: SeverityWarning,
 			Title:    "every entity is in one partition",
 			Evidence: Evidence{
-				Summary: fmt.Sprintf("all %s entities have PartitionKey %s", num(sum.Entities), quote(pk)),
+				Summary: fmt.Sprintf("all %s entities have PartitionKey %s", num(sum.Entities), odata.Quote(pk)),
 				Counts:  map[string]int64{"entities": sum.Entities, "partitions": 1},
 			},
 			Pattern: "partition design: scale comes from partitions",
@@ -54,17 +56,17 @@ func (s *Stats) partitionFindings(sum *Summary) []Finding {
 	var ex []string
 	for _, p := range sum.LargestPartitions {
 		if p.Share >= hotShare && p.Entities >= hotRatio*median {
-			ex = append(ex, fmt.Sprintf("%s: %s entities (%s)", quote(p.PartitionKey), num(p.Entities), pct(p.Share)))
+			ex = append(ex, fmt.Sprintf("%s: %s entities (%s)", odata.Quote(p.PartitionKey), num(p.Entities), pct(p.Share)))
 		}
 	}
 	return []Finding{{
 		ID:       IDHotPartition,
 		Severity: SeverityWarning,
-		Title:    fmt.Sprintf("partition %s holds %s of the table", quote(hot.PartitionKey), pct(hot.Share)),
+		Title:    fmt.Sprintf("partition %s holds %s of the table", odata.Quote(hot.PartitionKey), pct(hot.Share)),
 		Evidence: Evidence{
 			Summary: fmt.Sprintf("partition %s holds %s of %s entities (%s), %s times the median partition of %s; "+
 				"hot means at least %s of the table and at least %d times the median",
-				quote(hot.PartitionKey), num(hot.Entities), num(sum.Entities), pct(hot.Share),
+				odata.Quote(hot.PartitionKey), num(hot.Entities), num(sum.Entities), pct(hot.Share),
 				ratioText(hot.Entities, median), num(median), pct(hotShare), hotRatio),
 			Counts:   map[string]int64{"entities": sum.Entities, "partitions": sum.Partitions, "largest": hot.Entities, "median": median},
 			Examples: ex,
@@ -73,7 +75,7 @@ func (s *Stats) partitionFindings(sum *Summary) []Finding {
 		Advice: fmt.Sprintf("A partition serves about %s entities a second and the account %s, so a partition with more than %s of "+
 			"the data becomes the bottleneck first when traffic follows the data. Split it: add a second value to its PartitionKey "+
 			"(e.g. %s), or a hashed prefix, so its entities spread over several partitions.",
-			num(PartitionTarget), num(AccountTarget), pct(hotShare), quote(hot.PartitionKey+"_<employee or customer id>")),
+			num(PartitionTarget), num(AccountTarget), pct(hotShare), odata.Quote(hot.PartitionKey+"_<employee or customer id>")),
 	}}
 }
 
@@ -96,7 +98,7 @@ func (s *Stats) spreadFindings(sum *Summary) []Finding {
 	}
 	ex := []string{}
 	for _, pk := range s.partitionAt {
-		ex = append(ex, quote(pk))
+		ex = append(ex, odata.Quote(pk))
 	}
 	return []Finding{{
 		ID:       IDEntityPerPartition,
@@ -118,7 +120,7 @@ func (s *Stats) spreadFindings(sum *Summary) []Finding {
 func (s *Stats) throughputFinding(sum *Summary, rate float64) Finding {
 	share, where := 0.0, ""
 	if len(sum.LargestPartitions) > 0 {
-		share, where = sum.LargestPartitions[0].Share, quote(sum.LargestPartitions[0].PartitionKey)
+		share, where = sum.LargestPartitions[0].Share, odata.Quote(sum.LargestPartitions[0].PartitionKey)
 	}
 	basis := fmt.Sprintf("the largest partition, %s, holds %s of the entities", where, pct(share))
 	if s.appendOnly() {

@@ -3,6 +3,8 @@ package design
 import (
 	"fmt"
 	"strings"
+
+	"github.com/tstable/tstable/odata"
 )
 
 // sizeFindings reports near-size-limit: entities from 90% of 1 MiB, of 252
@@ -15,7 +17,7 @@ func (s *Stats) sizeFindings() []Finding {
 	var parts, ex, patterns, advice []string
 	counts := map[string]int64{}
 	if l.big > 0 {
-		parts = append(parts, fmt.Sprintf("%s of %s bytes or more (largest %s of %s)", plural(l.big, "entity", "entities"), num(nearEntityBytes), num(l.biggest), num(MaxEntityBytes)))
+		parts = append(parts, fmt.Sprintf("%s of %s bytes or more (largest %s of %s)", plural(l.big, "entity", "entities"), num(nearEntityBytes), num(l.biggest), num(odata.MaxEntityBytes)))
 		counts["nearEntitySize"] = l.big
 		for _, k := range l.bigEx {
 			ex = append(ex, keyText(k)+" is large")
@@ -24,7 +26,7 @@ func (s *Stats) sizeFindings() []Finding {
 		advice = append(advice, "keep big values in a blob and store its name in the entity (large entities pattern)")
 	}
 	if l.wide > 0 {
-		parts = append(parts, fmt.Sprintf("%s with %d properties or more (most %d of %d)", plural(l.wide, "entity", "entities"), nearProperties, l.widest, MaxProperties))
+		parts = append(parts, fmt.Sprintf("%s with %d properties or more (most %d of %d)", plural(l.wide, "entity", "entities"), nearProperties, l.widest, odata.MaxProperties))
 		counts["nearPropertyCount"] = l.wide
 		for _, k := range l.wideEx {
 			ex = append(ex, keyText(k)+" is wide")
@@ -34,7 +36,7 @@ func (s *Stats) sizeFindings() []Finding {
 	}
 	if l.long > 0 {
 		parts = append(parts, fmt.Sprintf("%s with a String or Binary value of %s bytes or more (longest %s of %s, %s in %s)",
-			plural(l.long, "entity", "entities"), num(nearValueBytes), num(int64(l.maxValue)), num(MaxValueBytes), l.maxValueAt.Property, keyText(l.maxValueAt.Key)))
+			plural(l.long, "entity", "entities"), num(nearValueBytes), num(int64(l.maxValue)), num(odata.MaxValueBytes), l.maxValueAt.Property, keyText(l.maxValueAt.Key)))
 		counts["nearValueSize"] = l.long
 		for _, v := range l.longEx {
 			ex = append(ex, fmt.Sprintf("%s.%s is %s bytes", keyText(v.Key), v.Property, num(int64(v.Bytes))))

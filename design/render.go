@@ -10,14 +10,6 @@ import (
 	"github.com/tstable/tstable/odata"
 )
 
-// classText is the guide's name for a query class.
-var classText = map[odata.QueryClass]string{
-	odata.ClassPoint:         "point query",
-	odata.ClassRange:         "range query",
-	odata.ClassPartitionScan: "partition scan",
-	odata.ClassTableScan:     "table scan",
-}
-
 // maxBar is the longest bar of the partition-size chart, in characters.
 const maxBar = 40
 
@@ -42,11 +34,11 @@ func WriteStats(w io.Writer, s *Summary, width int) error {
 	b.WriteString("\nlargest partitions:\n")
 	kw, nw := 0, 0
 	for _, p := range s.LargestPartitions {
-		kw = max(kw, len(quote(p.PartitionKey)))
+		kw = max(kw, len(odata.Quote(p.PartitionKey)))
 		nw = max(nw, len(num(p.Entities)))
 	}
 	for _, p := range s.LargestPartitions {
-		fmt.Fprintf(&b, "  %-*s  %*s  %5s\n", kw, quote(p.PartitionKey), nw, num(p.Entities), pct(p.Share))
+		fmt.Fprintf(&b, "  %-*s  %*s  %5s\n", kw, odata.Quote(p.PartitionKey), nw, num(p.Entities), pct(p.Share))
 	}
 
 	b.WriteString("\npartitions by size (entities per partition → number of partitions):\n")
@@ -154,14 +146,14 @@ func WriteAdvice(w io.Writer, a *Advice) error {
 	var b strings.Builder
 	for _, q := range a.Queries {
 		fmt.Fprintf(&b, "line %d: %s\n", q.Line, q.Filter)
-		fmt.Fprintf(&b, "  %s · read %s · scanned %s, returned %s%s\n", classText[q.Class], rangesText(q.Ranges),
+		fmt.Fprintf(&b, "  %s · read %s · scanned %s, returned %s%s\n", q.Class.Text(), rangesText(q.Ranges),
 			num(q.Scanned), num(q.Returned), densityText(q.Scanned, q.Returned))
 		if p := q.Proposal; p != nil {
 			fmt.Fprintf(&b, "  proposal: %s", p.Pattern)
 			if p.Prefix != "" {
-				fmt.Fprintf(&b, " (prefix %s)", quote(p.Prefix))
+				fmt.Fprintf(&b, " (prefix %s)", odata.Quote(p.Prefix))
 			}
-			fmt.Fprintf(&b, " → %s, scanning %s\n", classText[p.Class], num(p.Scanned))
+			fmt.Fprintf(&b, " → %s, scanning %s\n", p.Class.Text(), num(p.Scanned))
 			fmt.Fprintf(&b, "    %s\n", p.Text)
 			fmt.Fprintf(&b, "    then: %s\n", p.Query)
 		} else if q.Class == odata.ClassPoint || q.Class == odata.ClassRange {
@@ -180,7 +172,7 @@ func WriteAdvice(w io.Writer, a *Advice) error {
 		}
 		name := p.Pattern
 		if p.Prefix != "" {
-			name += " " + quote(p.Prefix)
+			name += " " + odata.Quote(p.Prefix)
 		}
 		fmt.Fprintf(&b, "  %s (line %s): removes %s scans, %s of the workload\n", name, strings.Join(lines, ", "), num(p.Removed), pct(p.Share))
 	}

@@ -94,7 +94,7 @@ func (s *Stats) Add(e *odata.Entity) {
 		s.closePartition()
 		s.curPK = e.PartitionKey
 		s.partitions++
-		s.pkLen.add(int64(charLen(e.PartitionKey)))
+		s.pkLen.add(int64(odata.UTF16Len(e.PartitionKey)))
 		s.keys.addPartition(e.PartitionKey)
 		if len(s.partitionAt) < 3 {
 			s.partitionAt = append(s.partitionAt, e.PartitionKey)
@@ -105,11 +105,10 @@ func (s *Stats) Add(e *odata.Entity) {
 	}
 	s.entities++
 	s.curCount++
-	rkUnits := utf16Len(e.RowKey)
-	s.rkLen.add(int64(rkUnits))
+	s.rkLen.add(int64(odata.UTF16Len(e.RowKey)))
 	s.keys.addRow(e.RowKey)
 
-	size := int64(4 + (utf16Len(e.PartitionKey)+rkUnits)*2)
+	size := int64(odata.EntitySize(e))
 	var longest int
 	var longestName string
 	for i := range e.Properties {
@@ -137,9 +136,7 @@ func (s *Stats) Add(e *odata.Entity) {
 			st.example[t] = odata.Key{PartitionKey: e.PartitionKey, RowKey: e.RowKey}
 		}
 		st.count[t]++
-		vs := ValueSize(p.Value)
-		size += int64(8+utf16Len(p.Name)*2) + int64(vs)
-		if pl := payloadSize(p.Value); pl > longest {
+		if pl := odata.PayloadSize(p.Value); pl > longest {
 			longest, longestName = pl, p.Name
 		}
 	}
@@ -208,7 +205,7 @@ type Length struct {
 	Max int64   `json:"max"`
 }
 
-// SizeInfo is the entity size by the service's formula (see EntitySize):
+// SizeInfo is the entity size by the service's formula (see odata.EntitySize):
 // the average, the largest, the key of the largest, and the largest as a
 // share of the 1 MiB limit.
 type SizeInfo struct {
@@ -250,7 +247,7 @@ func (s *Stats) Result() *Summary {
 		Distribution:       dist.buckets(),
 		PartitionKeyLength: s.pkLen.result(),
 		RowKeyLength:       s.rkLen.result(),
-		PropertyCount:      PropertyCount{Max: s.propMax, Limit: MaxProperties, MaxKey: s.propMaxKey},
+		PropertyCount:      PropertyCount{Max: s.propMax, Limit: odata.MaxProperties, MaxKey: s.propMaxKey},
 		Properties:         []PropertyInfo{},
 	}
 	if dist.n > 0 {
@@ -265,7 +262,7 @@ func (s *Stats) Result() *Summary {
 			Avg:          round1(float64(s.sizeSum) / float64(s.entities)),
 			Max:          s.sizeMax,
 			MaxKey:       s.sizeMaxKey,
-			ShareOfLimit: ratio(s.sizeMax, MaxEntityBytes),
+			ShareOfLimit: ratio(s.sizeMax, odata.MaxEntityBytes),
 		}
 	}
 	names := make([]string, 0, len(s.props))

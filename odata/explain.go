@@ -49,14 +49,6 @@ func Explain(p *Plan, scanned, returned int64, pages int) *Explanation {
 	return x
 }
 
-// classNames are the guide's words for the classes.
-var classNames = map[QueryClass]string{
-	ClassPoint:         "point query",
-	ClassRange:         "range query",
-	ClassPartitionScan: "partition scan",
-	ClassTableScan:     "table scan",
-}
-
 // Text renders the explanation as a short block for people, e.g.
 //
 //	range query · read PartitionKey = 'Sales', RowKey in ['S', 'T') · scanned 12, returned 12 (density 100%) · 1 page
@@ -64,11 +56,7 @@ var classNames = map[QueryClass]string{
 //	advice: Good shape: …
 func (x *Explanation) Text() string {
 	var b strings.Builder
-	name := classNames[x.Class]
-	if name == "" {
-		name = string(x.Class)
-	}
-	b.WriteString(name)
+	b.WriteString(x.Class.Text())
 	b.WriteString(" · read ")
 	if len(x.Ranges) == 0 {
 		b.WriteString("nothing")

@@ -219,12 +219,16 @@ func parseDateTimeLiteral(s string) (int64, *literalError) {
 	return ticks, nil
 }
 
+// Quote writes s as a $filter string literal: in single quotes, with each
+// quote inside doubled ('O”Brien').
+func Quote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
 // formatLiteral renders a value as a $filter literal that parses back to
 // the same type and value.
 func formatLiteral(v Value) string {
 	switch v.Type {
 	case EdmString:
-		return "'" + strings.ReplaceAll(v.Str, "'", "''") + "'"
+		return Quote(v.Str)
 	case EdmInt32:
 		return strconv.FormatInt(v.Int, 10)
 	case EdmInt64:

@@ -11,6 +11,23 @@ const (
 	ClassTableScan     QueryClass = "table-scan"
 )
 
+// classText are the guide's words for the classes.
+var classText = map[QueryClass]string{
+	ClassPoint:         "point query",
+	ClassRange:         "range query",
+	ClassPartitionScan: "partition scan",
+	ClassTableScan:     "table scan",
+}
+
+// Text is the guide's words for the class: "point query", "range query",
+// "partition scan" or "table scan".
+func (c QueryClass) Text() string {
+	if t, ok := classText[c]; ok {
+		return t
+	}
+	return string(c)
+}
+
 // Query is a parsed query: a filter (nil matches every entity), a
 // projection (nil selects every property) and a page limit (0: none).
 type Query struct {

@@ -32,7 +32,7 @@ var _ store.Backend = (*Backend)(nil)
 func Open(cfg Config) (*Backend, error) {
 	endpoint, account, err := endpointAndAccount(cfg)
 	if err != nil {
-		return nil, store.Errorf(store.CodeInvalidInput, 400, "%s", Scrub(err.Error()))
+		return nil, odata.Errorf(odata.CodeInvalidInput, "%s", Scrub(err.Error()))
 	}
 	retries := cfg.MaxRetries
 	if retries == 0 {
@@ -66,7 +66,7 @@ func Open(cfg Config) (*Backend, error) {
 		}
 	}
 	if err != nil {
-		return nil, store.Errorf(store.CodeInvalidInput, 400, "cannot use the connection: %s", Scrub(err.Error()))
+		return nil, odata.Errorf(odata.CodeInvalidInput, "cannot use the connection: %s", Scrub(err.Error()))
 	}
 	par := cfg.Parallel
 	if par <= 0 {
@@ -86,7 +86,7 @@ func (b *Backend) Close() error { return nil }
 
 // CreateTable implements store.Backend.
 func (b *Backend) CreateTable(ctx context.Context, name string) error {
-	if err := store.ValidateTableName(name); err != nil {
+	if err := odata.ValidateTableName(name); err != nil {
 		return err
 	}
 	_, err := b.svc.CreateTable(ctx, name, nil)
@@ -134,12 +134,12 @@ func (b *Backend) Get(ctx context.Context, table, pk, rk string) (*odata.Entity,
 // Write implements store.Backend.
 func (b *Backend) Write(ctx context.Context, table string, op store.Operation) (*odata.Entity, error) {
 	if op.Entity == nil {
-		return nil, store.Errorf(store.CodeInvalidInput, 400, "the %s operation has no entity", op.Kind)
+		return nil, odata.Errorf(odata.CodeInvalidInput, "the %s operation has no entity", op.Kind)
 	}
 	e := op.Entity
 	key := &odata.Key{PartitionKey: e.PartitionKey, RowKey: e.RowKey}
 	if op.Kind != store.OpDelete {
-		if err := store.ValidateEntity(withoutTimestamp(e)); err != nil {
+		if err := odata.ValidateEntity(withoutTimestamp(e)); err != nil {
 			return nil, err
 		}
 	}
@@ -176,7 +176,7 @@ func (b *Backend) Write(ctx context.Context, table string, op store.Operation) (
 		}
 		return &odata.Entity{PartitionKey: e.PartitionKey, RowKey: e.RowKey}, nil
 	default:
-		return nil, store.Errorf(store.CodeInvalidInput, 400, "unknown operation %d", op.Kind)
+		return nil, odata.Errorf(odata.CodeInvalidInput, "unknown operation %d", op.Kind)
 	}
 	if err != nil {
 		return nil, mapError(err, table, key)

@@ -61,11 +61,11 @@ func (b *Backend) submit(ctx context.Context, table string, ops []store.Operatio
 	}
 	var key *odata.Key
 	mapped := mapError(err, table, nil)
-	var se *store.Error
+	var se *odata.Error
 	if errors.As(mapped, &se) && se.Index >= 0 && se.Index < len(ops) {
 		e := ops[se.Index].Entity
 		key = &odata.Key{PartitionKey: e.PartitionKey, RowKey: e.RowKey}
-		return store.AtIndex(mapError(err, table, key), se.Index)
+		return odata.AtIndex(mapError(err, table, key), se.Index)
 	}
 	return mapped
 }
@@ -79,7 +79,7 @@ func (b *Backend) submit(ctx context.Context, table string, ops []store.Operatio
 // after the failing one in the source; Written counts what committed.
 func (b *Backend) Load(ctx context.Context, table string, kind store.OpKind, src store.EntitySource, opts store.LoadOptions) (*store.LoadResult, error) {
 	if _, ok := actionOf[kind]; !ok || kind == store.OpDelete {
-		return nil, store.Errorf(store.CodeInvalidInput, 400, "load cannot %s", kind)
+		return nil, odata.Errorf(odata.CodeInvalidInput, "load cannot %s", kind)
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -133,7 +133,7 @@ func (b *Backend) Load(ctx context.Context, table string, kind store.OpKind, src
 			break
 		}
 		op := store.Operation{Kind: kind, Entity: e, IfMatch: "*"}
-		if verr := store.ValidateEntity(withoutTimestamp(e)); verr != nil {
+		if verr := odata.ValidateEntity(withoutTimestamp(e)); verr != nil {
 			res.Rejected++
 			var stop error = verr
 			if opts.OnReject != nil {
@@ -147,8 +147,8 @@ func (b *Backend) Load(ctx context.Context, table string, kind store.OpKind, src
 			continue
 		}
 		n++
-		size := store.EntitySize(e)
-		if len(group) > 0 && (len(group) == store.MaxBatchOperations || groupSize+size > store.MaxBatchBytes ||
+		size := odata.EntitySize(e)
+		if len(group) > 0 && (len(group) == odata.MaxBatchOperations || groupSize+size > odata.MaxBatchBytes ||
 			group[0].Entity.PartitionKey != e.PartitionKey || hasRow(group, e.RowKey)) {
 			send(group)
 			group, groupSize = nil, 0

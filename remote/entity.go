@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/tstable/tstable/odata"
-	"github.com/tstable/tstable/store"
 )
 
 // encodeEntity writes e in the service's JSON, every non-default type
@@ -21,7 +20,7 @@ func encodeEntity(e *odata.Entity) []byte {
 func decodeEntity(data []byte) (*odata.Entity, error) {
 	e, err := odata.DecodeEntityJSON(data)
 	if err != nil {
-		return nil, store.Errorf(store.CodeInvalidInput, 500, "the service sent an entity tstable cannot read: %v", err)
+		return nil, odata.Errorf(odata.CodeInternalError, "the service sent an entity tstable cannot read: %v", err)
 	}
 	var meta struct {
 		Timestamp string `json:"Timestamp"`

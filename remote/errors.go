@@ -10,7 +10,6 @@ import (
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 	"github.com/tstable/tstable/odata"
-	"github.com/tstable/tstable/store"
 )
 
 var (
@@ -19,7 +18,7 @@ var (
 	valueRE = regexp.MustCompile(`"value"\s*:\s*"([^"]*)"`)
 )
 
-// mapError turns an error of the SDK into the *store.Error the local store
+// mapError turns an error of the SDK into the *odata.Error the local store
 // would return for the same refusal: the same code, status and wording
 // about the table and keys, and never a secret.
 func mapError(err error, table string, key *odata.Key) error {
@@ -32,7 +31,7 @@ func mapError(err error, table string, key *odata.Key) error {
 	var re *azcore.ResponseError
 	if !errors.As(err, &re) {
 		// No answer from the service: a wrong endpoint, no network.
-		return store.Errorf("ServiceUnreachable", 503, "cannot reach the table service: %s", Scrub(firstLine(err.Error())))
+		return odata.Errorf(odata.CodeServiceUnreachable, "cannot reach the table service: %s", Scrub(firstLine(err.Error())))
 	}
 	text := err.Error()
 	code := re.ErrorCode
@@ -50,35 +49,33 @@ func mapError(err error, table string, key *odata.Key) error {
 		detail = m[1]
 	}
 	detail = strings.TrimSpace(strings.SplitN(detail, "\\n", 2)[0])
-	status := re.StatusCode
 	if code == "" {
-		code = http.StatusText(status)
-		code = strings.ReplaceAll(code, " ", "")
+		code = codeForStatus(re.StatusCode)
 	}
-	e := store.Errorf(code, status, "%s", Scrub(message(code, table, key, detail)))
+	e := odata.Errorf(odata.Code(code), "%s", Scrub(message(odata.Code(code), table, key, detail)))
 	if index >= 0 {
-		return store.AtIndex(e, index)
+		return odata.AtIndex(e, index)
 	}
 	return e
 }
 
 // message words a refusal as the local store words it.
-func message(code, table string, key *odata.Key, detail string) string {
+func message(code odata.Code, table string, key *odata.Key, detail string) string {
 	k := describeKey(key)
 	switch code {
-	case store.CodeTableNotFound:
+	case odata.CodeTableNotFound:
 		return "table " + strconv.Quote(table) + " does not exist (tstable table list shows the tables)"
-	case store.CodeTableAlreadyExists:
+	case odata.CodeTableAlreadyExists:
 		return "table " + strconv.Quote(table) + " already exists"
-	case store.CodeEntityAlreadyExists:
+	case odata.CodeEntityAlreadyExists:
 		if k != "" {
 			return "entity " + k + " already exists; use upsert or replace to change it"
 		}
-	case store.CodeResourceNotFound:
+	case odata.CodeResourceNotFound:
 		if k != "" {
 			return "entity " + k + " does not exist"
 		}
-	case store.CodeUpdateConditionNotSatisfied:
+	case odata.CodeUpdateConditionNotSatisfied:
 		if k != "" {
 			return "entity " + k + " has changed since it was read: its ETag is not the one given; read it again and retry"
 		}
@@ -94,4 +91,20 @@ func message(code, table string, key *odata.Key, detail string) string {
 func firstLine(s string) string {
 	s, _, _ = strings.Cut(s, "\n")
 	return s
+}
+
+// codeForStatus names an answer that carried no error code: by the code
+// the service uses for that status, else by the status's text.
+func codeForStatus(status int) string {
+	switch status {
+	case http.StatusNotFound:
+		return string(odata.CodeResourceNotFound)
+	case http.StatusForbidden:
+		return string(odata.CodeAuthenticationFailed)
+	case http.StatusPreconditionFailed:
+		return string(odata.CodeUpdateConditionNotSatisfied)
+	case http.StatusServiceUnavailable:
+		return string(odata.CodeServerBusy)
+	}
+	return strings.ReplaceAll(http.StatusText(status), " ", "")
 }

@@ -18,7 +18,7 @@ import (
 // as Start.
 func (b *Backend) Query(ctx context.Context, table string, req store.QueryRequest, fn func(*odata.Entity) error) (*store.QueryResult, error) {
 	if req.PageSize < 0 || req.PageSize > odata.MaxTop {
-		return nil, store.Errorf(store.CodeInvalidInput, 400, "page size %d is out of range: use 1 to 1000", req.PageSize)
+		return nil, odata.Errorf(odata.CodeInvalidInput, "page size %d is out of range: use 1 to 1000", req.PageSize)
 	}
 	res := &store.QueryResult{Plan: odata.PlanQuery(req.Query.Filter), Scanned: -1}
 	limit := req.PageSize
@@ -57,7 +57,7 @@ func (b *Backend) Query(ctx context.Context, table string, req store.QueryReques
 		if sink.body != nil {
 			values, err := queryValues(sink.body)
 			if err != nil {
-				return nil, store.Errorf(store.CodeInvalidInput, 500, "the service sent a page tstable cannot read: %v", err)
+				return nil, odata.Errorf(odata.CodeInternalError, "the service sent a page tstable cannot read: %v", err)
 			}
 			raws = raws[:0]
 			for _, v := range values {

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/tstable/tstable/completions"
 	"github.com/tstable/tstable/iostreams"
+	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store"
 )
 
@@ -209,7 +210,7 @@ func TestCheckFailureEndsTheShell(t *testing.T) {
 	status := Run(context.Background(), Config{IO: ios,
 		Exec: func(context.Context, []string) int { ran = true; return 0 },
 		Check: func(context.Context) error {
-			return store.Errorf(store.CodeDatabaseLocked, 409, "database t.db is in use by another tstable process")
+			return odata.Errorf(odata.CodeDatabaseLocked, "database t.db is in use by another tstable process")
 		},
 	})
 	if status != 1 || ran || !strings.Contains(errOut.String(), "error: DatabaseLocked: database t.db is in use") {

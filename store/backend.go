@@ -76,7 +76,7 @@ type LoadResult struct {
 
 // Backend is the storage every tstable command talks to: the local bbolt
 // file or the remote service. Errors it returns for refused operations are
-// *Error values carrying the service's code.
+// *odata.Error values carrying the service's code.
 type Backend interface {
 	// Describe names the backend for people: "local /path/to/file.db" or
 	// "remote account (endpoint)". It never contains a secret.
@@ -92,7 +92,7 @@ type Backend interface {
 	Write(ctx context.Context, table string, op Operation) (*odata.Entity, error)
 	// Batch performs an entity group transaction: up to 100 operations on
 	// one partition, all or nothing. A refused operation is reported as an
-	// *Error whose Index names it, and nothing is changed.
+	// *odata.Error whose Index names it, and nothing is changed.
 	Batch(ctx context.Context, table string, ops []Operation) ([]*odata.Entity, error)
 	// Get reads one entity (ResourceNotFound when it does not exist).
 	Get(ctx context.Context, table, pk, rk string) (*odata.Entity, error)

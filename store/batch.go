@@ -29,7 +29,7 @@ func (db *DB) Batch(ctx context.Context, table string, ops []Operation) ([]*odat
 		}
 		for i, op := range prepared {
 			if out[i], err = apply(b, op, ticks); err != nil {
-				return AtIndex(err, i)
+				return odata.AtIndex(err, i)
 			}
 		}
 		return nil
@@ -46,10 +46,10 @@ func (db *DB) Batch(ctx context.Context, table string, ops []Operation) ([]*odat
 // reported with its index. It returns the operations ready to apply.
 func PrepareBatch(ops []Operation) ([]Operation, error) {
 	if len(ops) == 0 {
-		return nil, Errorf(CodeInvalidInput, 400, "a batch needs at least one operation")
+		return nil, odata.Errorf(odata.CodeInvalidInput, "a batch needs at least one operation")
 	}
-	if len(ops) > MaxBatchOperations {
-		return nil, Errorf(CodeInvalidInput, 400, "a batch holds at most %d operations; this one has %d: split it", MaxBatchOperations, len(ops))
+	if len(ops) > odata.MaxBatchOperations {
+		return nil, odata.Errorf(odata.CodeInvalidInput, "a batch holds at most %d operations; this one has %d: split it", odata.MaxBatchOperations, len(ops))
 	}
 	prepared := make([]Operation, len(ops))
 	seen := make(map[odata.Key]int, len(ops))
@@ -57,24 +57,22 @@ func PrepareBatch(ops []Operation) ([]Operation, error) {
 	for i, op := range ops {
 		p, err := prepare(op)
 		if err != nil {
-			return nil, AtIndex(err, i)
+			return nil, odata.AtIndex(err, i)
 		}
 		e := p.Entity
 		if i > 0 && e.PartitionKey != prepared[0].Entity.PartitionKey {
-			return nil, AtIndex(Errorf(CodeCommandsInBatchActOnDifferentPartitions, 400,
-				"all operations of a batch must share one PartitionKey: operation 0 has %q, this one %q", prepared[0].Entity.PartitionKey, e.PartitionKey), i)
+			return nil, odata.AtIndex(odata.Errorf(odata.CodeCommandsInBatchActOnDifferentPartitions, "all operations of a batch must share one PartitionKey: operation 0 has %q, this one %q", prepared[0].Entity.PartitionKey, e.PartitionKey), i)
 		}
 		k := odata.Key{PartitionKey: e.PartitionKey, RowKey: e.RowKey}
 		if j, dup := seen[k]; dup {
-			return nil, AtIndex(Errorf(CodeInvalidDuplicateRow, 400,
-				"entity (%q, %q) appears twice in the batch (operations %d and %d); each entity may appear once", e.PartitionKey, e.RowKey, j, i), i)
+			return nil, odata.AtIndex(odata.Errorf(odata.CodeInvalidDuplicateRow, "entity (%q, %q) appears twice in the batch (operations %d and %d); each entity may appear once", e.PartitionKey, e.RowKey, j, i), i)
 		}
 		seen[k] = i
-		size += EntitySize(e)
+		size += odata.EntitySize(e)
 		prepared[i] = p
 	}
-	if size > MaxBatchBytes {
-		return nil, Errorf(CodeRequestBodyTooLarge, 413, "the batch holds %d bytes of entities; the limit is %d (4 MiB)", size, MaxBatchBytes)
+	if size > odata.MaxBatchBytes {
+		return nil, odata.Errorf(odata.CodeRequestBodyTooLarge, "the batch holds %d bytes of entities; the limit is %d (4 MiB)", size, odata.MaxBatchBytes)
 	}
 	return prepared, nil
 }

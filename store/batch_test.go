@@ -41,20 +41,20 @@ func TestBatchFailureChangesNothing(t *testing.T) {
 	cases := []struct {
 		name  string
 		ops   []Operation
-		code  string
+		code  odata.Code
 		index int
 	}{
-		{"exists at 3", ops(Operation{Kind: OpInsert, Entity: ent("Sales", "x")}, 3), CodeEntityAlreadyExists, 3},
-		{"stale etag at 4", ops(Operation{Kind: OpReplace, Entity: ent("Sales", "x"), IfMatch: stale.ETag()}, 4), CodeUpdateConditionNotSatisfied, 4},
-		{"missing at 0", ops(Operation{Kind: OpDelete, Entity: ent("Sales", "404"), IfMatch: "*"}, 0), CodeResourceNotFound, 0},
-		{"other partition at 2", ops(Operation{Kind: OpInsert, Entity: ent("Marketing", "m")}, 2), CodeCommandsInBatchActOnDifferentPartitions, 2},
-		{"duplicate at 5", ops(Operation{Kind: OpInsert, Entity: ent("Sales", "n1")}, 5), CodeInvalidDuplicateRow, 5},
-		{"bad key at 1", ops(Operation{Kind: OpInsert, Entity: ent("Sales", "a/b")}, 1), CodeOutOfRangeInput, 1},
+		{"exists at 3", ops(Operation{Kind: OpInsert, Entity: ent("Sales", "x")}, 3), odata.CodeEntityAlreadyExists, 3},
+		{"stale etag at 4", ops(Operation{Kind: OpReplace, Entity: ent("Sales", "x"), IfMatch: stale.ETag()}, 4), odata.CodeUpdateConditionNotSatisfied, 4},
+		{"missing at 0", ops(Operation{Kind: OpDelete, Entity: ent("Sales", "404"), IfMatch: "*"}, 0), odata.CodeResourceNotFound, 0},
+		{"other partition at 2", ops(Operation{Kind: OpInsert, Entity: ent("Marketing", "m")}, 2), odata.CodeCommandsInBatchActOnDifferentPartitions, 2},
+		{"duplicate at 5", ops(Operation{Kind: OpInsert, Entity: ent("Sales", "n1")}, 5), odata.CodeInvalidDuplicateRow, 5},
+		{"bad key at 1", ops(Operation{Kind: OpInsert, Entity: ent("Sales", "a/b")}, 1), odata.CodeOutOfRangeInput, 1},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := db.Batch(ctx, "Emp", c.ops)
-			e, ok := err.(*Error)
+			e, ok := err.(*odata.Error)
 			if !ok || e.Code != c.code || e.Index != c.index {
 				t.Fatalf("got %v, want %s at %d", err, c.code, c.index)
 			}
@@ -73,13 +73,13 @@ func TestBatchLimits(t *testing.T) {
 	db, _ := openTemp(t)
 	newTable(t, db, "Emp")
 	_, err := db.Batch(ctx, "Emp", nil)
-	wantCode(t, err, CodeInvalidInput, 400)
+	wantCode(t, err, odata.CodeInvalidInput, 400)
 	var ops []Operation
 	for i := 0; i < 101; i++ {
 		ops = append(ops, Operation{Kind: OpInsert, Entity: ent("p", fmt.Sprint(i))})
 	}
 	_, err = db.Batch(ctx, "Emp", ops)
-	wantCode(t, err, CodeInvalidInput, 400)
+	wantCode(t, err, odata.CodeInvalidInput, 400)
 	if _, err := db.Batch(ctx, "Emp", ops[:100]); err != nil {
 		t.Fatalf("100 operations: %v", err)
 	}
@@ -92,5 +92,5 @@ func TestBatchLimits(t *testing.T) {
 		})
 	}
 	_, err = db.Batch(ctx, "Emp", big)
-	wantCode(t, err, CodeRequestBodyTooLarge, 413)
+	wantCode(t, err, odata.CodeRequestBodyTooLarge, 413)
 }

@@ -56,7 +56,7 @@ func Open(path string, opts *Options) (*DB, error) {
 	}
 	if opts.ReadOnly {
 		if _, err := os.Stat(path); err != nil {
-			return nil, Errorf(CodeResourceNotFound, 404, "database %s does not exist; create a table first (tstable table create NAME)", path)
+			return nil, odata.Errorf(odata.CodeResourceNotFound, "database %s does not exist; create a table first (tstable table create NAME)", path)
 		}
 	} else if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("cannot create the folder for database %s: %w", path, err)
@@ -64,7 +64,7 @@ func Open(path string, opts *Options) (*DB, error) {
 	b, err := bolt.Open(path, 0o644, &bolt.Options{Timeout: timeout, ReadOnly: opts.ReadOnly})
 	if err != nil {
 		if errors.Is(err, berrors.ErrTimeout) {
-			return nil, Errorf(CodeDatabaseLocked, 409, "database %s is in use by another tstable process; close it and retry", path)
+			return nil, odata.Errorf(odata.CodeDatabaseLocked, "database %s is in use by another tstable process; close it and retry", path)
 		}
 		return nil, fmt.Errorf("cannot open database %s: %w", path, err)
 	}

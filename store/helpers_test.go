@@ -43,15 +43,15 @@ func mustWrite(t *testing.T, db *DB, table string, kind OpKind, e *odata.Entity)
 	return out
 }
 
-// wantCode fails unless err is an *Error with the code and status.
-func wantCode(t *testing.T, err error, code string, status int) *Error {
+// wantCode fails unless err is an *odata.Error with the code and status.
+func wantCode(t *testing.T, err error, code odata.Code, status int) *odata.Error {
 	t.Helper()
-	e, ok := err.(*Error)
+	e, ok := err.(*odata.Error)
 	if !ok {
 		t.Fatalf("got %v (%T), want %s", err, err, code)
 	}
-	if e.Code != code || e.Status != status {
-		t.Fatalf("got %s %d (%s), want %s %d", e.Code, e.Status, e.Message, code, status)
+	if e.Code != code || e.Status() != status {
+		t.Fatalf("got %s %d (%s), want %s %d", e.Code, e.Status(), e.Message, code, status)
 	}
 	return e
 }

@@ -24,7 +24,7 @@ func (db *DB) Load(ctx context.Context, table string, kind OpKind, src EntitySou
 	switch kind {
 	case OpInsert, OpReplace, OpInsertOrReplace, OpInsertOrMerge, OpMerge:
 	default:
-		return nil, Errorf(CodeInvalidInput, 400, "load cannot %s", kind)
+		return nil, odata.Errorf(odata.CodeInvalidInput, "load cannot %s", kind)
 	}
 	res := &LoadResult{}
 	var n int64 // position in the source

@@ -53,14 +53,14 @@ func TestReopenKeepsEveryType(t *testing.T) {
 
 func TestReadOnlyOpenOfMissingFile(t *testing.T) {
 	_, err := Open(t.TempDir()+"/none.db", &Options{ReadOnly: true})
-	wantCode(t, err, CodeResourceNotFound, 404)
+	wantCode(t, err, odata.CodeResourceNotFound, 404)
 }
 
 func TestSecondOpenIsLocked(t *testing.T) {
 	_, path := openTemp(t)
 	start := time.Now()
 	_, err := Open(path, &Options{LockTimeout: 100 * time.Millisecond})
-	e := wantCode(t, err, CodeDatabaseLocked, 409)
+	e := wantCode(t, err, odata.CodeDatabaseLocked, 409)
 	if time.Since(start) > 5*time.Second {
 		t.Fatal("waited too long for the lock")
 	}
@@ -89,7 +89,7 @@ func TestLoadStopsAtRejectWithPrefixCommitted(t *testing.T) {
 	}
 	es[6] = ent("p", "bad/key")
 	res, err := db.Load(ctx, "Tbl", OpInsert, source(es), LoadOptions{})
-	if CodeOf(err) != CodeOutOfRangeInput || res.Written != 6 || res.Rejected != 1 {
+	if odata.CodeOf(err) != odata.CodeOutOfRangeInput || res.Written != 6 || res.Rejected != 1 {
 		t.Fatalf("load: %+v %v", res, err)
 	}
 	if got := keysOf(dump(t, db, "Tbl")); len(got) != 6 || got[5] != "p/05" {
@@ -139,5 +139,5 @@ func TestLoadMergesAndReplaces(t *testing.T) {
 		t.Fatalf("merge load: %+v", got)
 	}
 	_, err := db.Load(ctx, "Tbl", OpReplace, source([]*odata.Entity{ent("p", "2")}), LoadOptions{})
-	wantCode(t, err, CodeResourceNotFound, 404)
+	wantCode(t, err, odata.CodeResourceNotFound, 404)
 }

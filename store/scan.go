@@ -143,7 +143,7 @@ func (db *DB) Get(ctx context.Context, table, pk, rk string) (*odata.Entity, err
 // Query.Top) is reached and another key lies in the ranges, Next is set to it.
 func (db *DB) Query(ctx context.Context, table string, req QueryRequest, fn func(*odata.Entity) error) (*QueryResult, error) {
 	if req.PageSize < 0 || req.PageSize > 1000 {
-		return nil, Errorf(CodeInvalidInput, 400, "page size %d is out of range: use 1 to 1000", req.PageSize)
+		return nil, odata.Errorf(odata.CodeInvalidInput, "page size %d is out of range: use 1 to 1000", req.PageSize)
 	}
 	limit := req.PageSize
 	if t := req.Query.Top; t > 0 && (limit == 0 || t < limit) {

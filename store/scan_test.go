@@ -186,7 +186,7 @@ func TestTopAndExactLastPage(t *testing.T) {
 		t.Fatalf("continuation after the last entity: %+v", res.Next)
 	}
 	_, err := db.Query(ctx, "Tbl", QueryRequest{PageSize: 1001}, nil)
-	wantCode(t, err, CodeInvalidInput, 400)
+	wantCode(t, err, odata.CodeInvalidInput, 400)
 }
 
 func TestSelectProjects(t *testing.T) {

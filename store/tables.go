@@ -2,26 +2,12 @@ package store
 
 import (
 	"context"
-	"regexp"
 	"sort"
 	"strings"
 
+	"github.com/tstable/tstable/odata"
 	bolt "go.etcd.io/bbolt"
 )
-
-var tableNameRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]{2,62}$`)
-
-// ValidateTableName applies the service's table name rules.
-func ValidateTableName(name string) error {
-	if !tableNameRE.MatchString(name) {
-		return Errorf(CodeInvalidResourceName, 400,
-			"table name %q is not valid: it must be 3 to 63 letters and digits, starting with a letter", name)
-	}
-	if strings.EqualFold(name, "tables") {
-		return Errorf(CodeInvalidResourceName, 400, "table name %q is reserved by the service; choose another", name)
-	}
-	return nil
-}
 
 func tableBucketName(name string) []byte { return []byte(tablePrefix + strings.ToLower(name)) }
 
@@ -30,7 +16,7 @@ func tableBucket(tx *bolt.Tx, name string) (*bolt.Bucket, error) {
 	if b := tx.Bucket(tableBucketName(name)); b != nil {
 		return b, nil
 	}
-	return nil, Errorf(CodeTableNotFound, 404, "table %q does not exist (tstable table list shows the tables)", name)
+	return nil, odata.Errorf(odata.CodeTableNotFound, "table %q does not exist (tstable table list shows the tables)", name)
 }
 
 func catalogue(tx *bolt.Tx) *bolt.Bucket {
@@ -43,14 +29,14 @@ func catalogue(tx *bolt.Tx) *bolt.Bucket {
 // CreateTable creates an empty table. Names are unique regardless of case;
 // the case given here is kept.
 func (db *DB) CreateTable(ctx context.Context, name string) error {
-	if err := ValidateTableName(name); err != nil {
+	if err := odata.ValidateTableName(name); err != nil {
 		return err
 	}
 	return db.bolt.Update(func(tx *bolt.Tx) error {
 		cat := catalogue(tx)
 		lower := strings.ToLower(name)
 		if existing := cat.Get([]byte(lower)); existing != nil {
-			return Errorf(CodeTableAlreadyExists, 409, "table %q already exists (as %q)", name, string(existing))
+			return odata.Errorf(odata.CodeTableAlreadyExists, "table %q already exists (as %q)", name, string(existing))
 		}
 		if _, err := tx.CreateBucket(tableBucketName(name)); err != nil {
 			return err
@@ -66,7 +52,7 @@ func (db *DB) DeleteTable(ctx context.Context, name string) error {
 		cat := catalogue(tx)
 		lower := []byte(strings.ToLower(name))
 		if cat.Get(lower) == nil {
-			return Errorf(CodeResourceNotFound, 404, "table %q does not exist", name)
+			return odata.Errorf(odata.CodeResourceNotFound, "table %q does not exist", name)
 		}
 		if err := tx.DeleteBucket(tableBucketName(name)); err != nil {
 			return err

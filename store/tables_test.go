@@ -4,12 +4,14 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/tstable/tstable/odata"
 )
 
 func TestTableNames(t *testing.T) {
 	db, _ := openTemp(t)
 	for _, bad := range []string{"ab", "1abc", "has-dash", "has_underscore", strings.Repeat("a", 64), "tables", "Tables", ""} {
-		wantCode(t, db.CreateTable(ctx, bad), CodeInvalidResourceName, 400)
+		wantCode(t, db.CreateTable(ctx, bad), odata.CodeInvalidResourceName, 400)
 	}
 	for _, good := range []string{"abc", "Employees", "a" + strings.Repeat("1", 62)} {
 		if err := db.CreateTable(ctx, good); err != nil {
@@ -21,7 +23,7 @@ func TestTableNames(t *testing.T) {
 func TestTablesCaseInsensitiveButKeepCase(t *testing.T) {
 	db, _ := openTemp(t)
 	newTable(t, db, "Employees")
-	e := wantCode(t, db.CreateTable(ctx, "EMPLOYEES"), CodeTableAlreadyExists, 409)
+	e := wantCode(t, db.CreateTable(ctx, "EMPLOYEES"), odata.CodeTableAlreadyExists, 409)
 	if !strings.Contains(e.Message, `"Employees"`) {
 		t.Errorf("message should name the existing table: %s", e.Message)
 	}
@@ -45,9 +47,9 @@ func TestDeleteTableDropsEntities(t *testing.T) {
 	if err := db.DeleteTable(ctx, "logs"); err != nil {
 		t.Fatal(err)
 	}
-	wantCode(t, db.DeleteTable(ctx, "Logs"), CodeResourceNotFound, 404)
+	wantCode(t, db.DeleteTable(ctx, "Logs"), odata.CodeResourceNotFound, 404)
 	_, err := db.Get(ctx, "Logs", "p", "a")
-	wantCode(t, err, CodeTableNotFound, 404)
+	wantCode(t, err, odata.CodeTableNotFound, 404)
 	newTable(t, db, "Logs")
 	if n := len(dump(t, db, "Logs")); n != 0 {
 		t.Fatalf("recreated table has %d entities", n)
@@ -57,9 +59,9 @@ func TestDeleteTableDropsEntities(t *testing.T) {
 func TestMissingTable(t *testing.T) {
 	db, _ := openTemp(t)
 	_, err := db.Write(ctx, "Nope", Operation{Kind: OpInsert, Entity: ent("p", "r")})
-	wantCode(t, err, CodeTableNotFound, 404)
+	wantCode(t, err, odata.CodeTableNotFound, 404)
 	_, err = db.Query(ctx, "Nope", QueryRequest{}, nil)
-	wantCode(t, err, CodeTableNotFound, 404)
+	wantCode(t, err, odata.CodeTableNotFound, 404)
 	_, err = db.Batch(ctx, "Nope", []Operation{{Kind: OpInsert, Entity: ent("p", "r")}})
-	wantCode(t, err, CodeTableNotFound, 404)
+	wantCode(t, err, odata.CodeTableNotFound, 404)
 }

@@ -22,29 +22,29 @@ func TestWriteRefusesBadInput(t *testing.T) {
 	cases := []struct {
 		name  string
 		e     *odata.Entity
-		code  string
+		code  odata.Code
 		inMsg string
 	}{
-		{"slash in PK", ent("a/b", "r"), CodeOutOfRangeInput, `'/'`},
-		{"backslash in RK", ent("p", `a\b`), CodeOutOfRangeInput, `RowKey`},
-		{"hash", ent("p#", "r"), CodeOutOfRangeInput, "character 2"},
-		{"question", ent("p", "r?"), CodeOutOfRangeInput, `'?'`},
-		{"tab", ent("p\t", "r"), CodeOutOfRangeInput, "U+0009"},
-		{"DEL", ent("p", "r\u007f"), CodeOutOfRangeInput, "U+007F"},
-		{"C1 control", ent("p", "r\u0085"), CodeOutOfRangeInput, "U+0085"},
-		{"long key", ent(strings.Repeat("k", 1025), "r"), CodeOutOfRangeInput, "1025"},
-		{"dash in name", ent("p", "r", prop("first-name", odata.String("x"))), CodePropertyNameInvalid, "first-name"},
-		{"digit first", ent("p", "r", prop("1st", odata.String("x"))), CodePropertyNameInvalid, "1st"},
-		{"system name", ent("p", "r", prop("RowKey", odata.String("x"))), CodePropertyNameInvalid, "RowKey"},
-		{"long name", ent("p", "r", prop(strings.Repeat("n", 256), odata.String("x"))), CodePropertyNameTooLong, "256"},
-		{"string too large", ent("p", "r", prop("S", odata.String(big))), CodePropertyValueTooLarge, "property S"},
-		{"binary too large", ent("p", "r", prop("B", odata.Binary(make([]byte, 65537)))), CodePropertyValueTooLarge, "property B"},
-		{"too many", ent("p", "r", many...), CodeTooManyProperties, "253"},
-		{"entity too large", ent("p", "r", huge...), CodeEntityTooLarge, "1 MiB"},
-		{"int32 overflow", ent("p", "r", prop("I", odata.Value{Type: odata.EdmInt32, Int: 1 << 40})), CodeOutOfRangeInput, "property I"},
-		{"date before 1601", ent("p", "r", prop("D", odata.DateTimeTicks(odata.MinDateTimeTicks-1))), CodeOutOfRangeInput, "property D"},
-		{"no type", ent("p", "r", prop("X", odata.Value{})), CodeInvalidValueType, "property X"},
-		{"duplicate", ent("p", "r", prop("A", odata.Int32(1)), prop("A", odata.Int32(2))), CodeInvalidInput, "twice"},
+		{"slash in PK", ent("a/b", "r"), odata.CodeOutOfRangeInput, `'/'`},
+		{"backslash in RK", ent("p", `a\b`), odata.CodeOutOfRangeInput, `RowKey`},
+		{"hash", ent("p#", "r"), odata.CodeOutOfRangeInput, "character 2"},
+		{"question", ent("p", "r?"), odata.CodeOutOfRangeInput, `'?'`},
+		{"tab", ent("p\t", "r"), odata.CodeOutOfRangeInput, "U+0009"},
+		{"DEL", ent("p", "r\u007f"), odata.CodeOutOfRangeInput, "U+007F"},
+		{"C1 control", ent("p", "r\u0085"), odata.CodeOutOfRangeInput, "U+0085"},
+		{"long key", ent(strings.Repeat("k", 1025), "r"), odata.CodeOutOfRangeInput, "1025"},
+		{"dash in name", ent("p", "r", prop("first-name", odata.String("x"))), odata.CodePropertyNameInvalid, "first-name"},
+		{"digit first", ent("p", "r", prop("1st", odata.String("x"))), odata.CodePropertyNameInvalid, "1st"},
+		{"system name", ent("p", "r", prop("RowKey", odata.String("x"))), odata.CodePropertyNameInvalid, "RowKey"},
+		{"long name", ent("p", "r", prop(strings.Repeat("n", 256), odata.String("x"))), odata.CodePropertyNameTooLong, "256"},
+		{"string too large", ent("p", "r", prop("S", odata.String(big))), odata.CodePropertyValueTooLarge, "property S"},
+		{"binary too large", ent("p", "r", prop("B", odata.Binary(make([]byte, 65537)))), odata.CodePropertyValueTooLarge, "property B"},
+		{"too many", ent("p", "r", many...), odata.CodeTooManyProperties, "253"},
+		{"entity too large", ent("p", "r", huge...), odata.CodeEntityTooLarge, "1 MiB"},
+		{"int32 overflow", ent("p", "r", prop("I", odata.Value{Type: odata.EdmInt32, Int: 1 << 40})), odata.CodeOutOfRangeInput, "property I"},
+		{"date before 1601", ent("p", "r", prop("D", odata.DateTimeTicks(odata.MinDateTimeTicks-1))), odata.CodeOutOfRangeInput, "property D"},
+		{"no type", ent("p", "r", prop("X", odata.Value{})), odata.CodeInvalidValueType, "property X"},
+		{"duplicate", ent("p", "r", prop("A", odata.Int32(1)), prop("A", odata.Int32(2))), odata.CodeInvalidInput, "twice"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -12,19 +12,19 @@ import (
 // the entity to write (a supplied Timestamp dropped).
 func prepare(op Operation) (Operation, error) {
 	if op.Entity == nil {
-		return op, Errorf(CodeInvalidInput, 400, "the %s operation has no entity", op.Kind)
+		return op, odata.Errorf(odata.CodeInvalidInput, "the %s operation has no entity", op.Kind)
 	}
 	if op.Kind == OpDelete {
-		if err := ValidateKey(odata.PartitionKey, op.Entity.PartitionKey); err != nil {
+		if err := odata.ValidateKey(odata.PartitionKey, op.Entity.PartitionKey); err != nil {
 			return op, err
 		}
-		return op, ValidateKey(odata.RowKey, op.Entity.RowKey)
+		return op, odata.ValidateKey(odata.RowKey, op.Entity.RowKey)
 	}
 	if op.Kind < OpInsert || op.Kind > OpDelete {
-		return op, Errorf(CodeInvalidInput, 400, "unknown operation %d", op.Kind)
+		return op, odata.Errorf(odata.CodeInvalidInput, "unknown operation %d", op.Kind)
 	}
 	op.Entity = withoutTimestamp(op.Entity)
-	return op, ValidateEntity(op.Entity)
+	return op, odata.ValidateEntity(op.Entity)
 }
 
 // checkETag applies an If-Match condition to the stored value cur. An empty
@@ -39,14 +39,13 @@ func checkETag(cur []byte, ifMatch string, pk, rk string) error {
 		return err
 	}
 	if etag := odata.ETagFor(odata.TimeOfTicks(ticks)); etag != ifMatch {
-		return Errorf(CodeUpdateConditionNotSatisfied, 412,
-			"entity (%q, %q) has changed since it was read: its ETag is %s, not %s; read it again and retry", pk, rk, etag, ifMatch)
+		return odata.Errorf(odata.CodeUpdateConditionNotSatisfied, "entity (%q, %q) has changed since it was read: its ETag is %s, not %s; read it again and retry", pk, rk, etag, ifMatch)
 	}
 	return nil
 }
 
 func notFound(pk, rk string) error {
-	return Errorf(CodeResourceNotFound, 404, "entity (%q, %q) does not exist", pk, rk)
+	return odata.Errorf(odata.CodeResourceNotFound, "entity (%q, %q) does not exist", pk, rk)
 }
 
 // apply performs one prepared operation inside a write transaction, with
@@ -59,7 +58,7 @@ func apply(b *bolt.Bucket, op Operation, ticks int64) (*odata.Entity, error) {
 	switch op.Kind {
 	case OpInsert:
 		if cur != nil {
-			return nil, Errorf(CodeEntityAlreadyExists, 409, "entity (%q, %q) already exists; use upsert or replace to change it", e.PartitionKey, e.RowKey)
+			return nil, odata.Errorf(odata.CodeEntityAlreadyExists, "entity (%q, %q) already exists; use upsert or replace to change it", e.PartitionKey, e.RowKey)
 		}
 	case OpReplace, OpMerge, OpDelete:
 		if cur == nil {
@@ -80,7 +79,7 @@ func apply(b *bolt.Bucket, op Operation, ticks int64) (*odata.Entity, error) {
 		for _, p := range props {
 			old.Set(p.Name, p.Value)
 		}
-		if err := ValidateEntity(old); err != nil {
+		if err := odata.ValidateEntity(old); err != nil {
 			return nil, err
 		}
 		props = old.Properties

@@ -11,7 +11,7 @@ func TestInsertReplaceMergeUpsertDelete(t *testing.T) {
 	newTable(t, db, "Emp")
 	first := mustWrite(t, db, "Emp", OpInsert, ent("Sales", "1", prop("Name", odata.String("Ann")), prop("Age", odata.Int32(30))))
 	_, err := db.Write(ctx, "Emp", Operation{Kind: OpInsert, Entity: ent("Sales", "1")})
-	wantCode(t, err, CodeEntityAlreadyExists, 409)
+	wantCode(t, err, odata.CodeEntityAlreadyExists, 409)
 
 	// Merge keeps Age, changes Name, adds City; the ETag changes.
 	merged := mustWrite(t, db, "Emp", OpMerge, ent("Sales", "1", prop("Name", odata.String("Anne")), prop("City", odata.String("Oslo"))))
@@ -39,7 +39,7 @@ func TestInsertReplaceMergeUpsertDelete(t *testing.T) {
 	// Replace, merge and delete of a missing entity.
 	for _, k := range []OpKind{OpReplace, OpMerge, OpDelete} {
 		_, err := db.Write(ctx, "Emp", Operation{Kind: k, Entity: ent("Sales", "404"), IfMatch: "*"})
-		wantCode(t, err, CodeResourceNotFound, 404)
+		wantCode(t, err, odata.CodeResourceNotFound, 404)
 	}
 	// Upserts create and then update.
 	mustWrite(t, db, "Emp", OpInsertOrMerge, ent("Sales", "2", prop("A", odata.Int32(1))))
@@ -55,7 +55,7 @@ func TestInsertReplaceMergeUpsertDelete(t *testing.T) {
 	}
 	mustWrite(t, db, "Emp", OpDelete, ent("Sales", "2"))
 	_, err = db.Get(ctx, "Emp", "Sales", "2")
-	wantCode(t, err, CodeResourceNotFound, 404)
+	wantCode(t, err, odata.CodeResourceNotFound, 404)
 }
 
 func TestETagConditions(t *testing.T) {
@@ -68,7 +68,7 @@ func TestETagConditions(t *testing.T) {
 	}
 	for _, k := range []OpKind{OpReplace, OpMerge, OpDelete} {
 		_, err := db.Write(ctx, "Emp", Operation{Kind: k, Entity: ent("p", "r", prop("N", odata.Int32(9))), IfMatch: v1.ETag()})
-		e := wantCode(t, err, CodeUpdateConditionNotSatisfied, 412)
+		e := wantCode(t, err, odata.CodeUpdateConditionNotSatisfied, 412)
 		if e.Index != -1 {
 			t.Fatalf("index %d outside a batch", e.Index)
 		}

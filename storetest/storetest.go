@@ -36,17 +36,17 @@ func Run(t *testing.T, prefix string, open func(t *testing.T) store.Backend) {
 	t.Run("Tables", func(t *testing.T) {
 		b := open(t)
 		n := table(t, b, "Tables")
-		wantCode(t, b.CreateTable(ctx, n), store.CodeTableAlreadyExists)
+		wantCode(t, b.CreateTable(ctx, n), odata.CodeTableAlreadyExists)
 		names, err := b.ListTables(ctx)
 		if err != nil || !contains(names, n) {
 			t.Fatalf("ListTables = %v, %v; want %s in it", names, err, n)
 		}
 		// The service answers 404 ResourceNotFound to deleting a missing
 		// table (Azurite says TableNotFound); both are a 404.
-		if err := b.DeleteTable(ctx, prefix+"Missing"); !store.IsCode(err, store.CodeResourceNotFound) && !store.IsCode(err, store.CodeTableNotFound) {
+		if err := b.DeleteTable(ctx, prefix+"Missing"); !odata.IsCode(err, odata.CodeResourceNotFound) && !odata.IsCode(err, odata.CodeTableNotFound) {
 			t.Errorf("deleting a missing table: %v, want a 404", err)
 		}
-		wantCode(t, b.CreateTable(ctx, "bad-name"), store.CodeInvalidResourceName)
+		wantCode(t, b.CreateTable(ctx, "bad-name"), odata.CodeInvalidResourceName)
 	})
 
 	t.Run("EveryTypeRoundTrips", func(t *testing.T) {
@@ -70,7 +70,7 @@ func Run(t *testing.T, prefix string, open func(t *testing.T) store.Backend) {
 			t.Errorf("Timestamp %v: want the time of the write", got.Timestamp)
 		}
 		_, err = b.Write(ctx, n, store.Operation{Kind: store.OpInsert, Entity: e})
-		wantCode(t, err, store.CodeEntityAlreadyExists)
+		wantCode(t, err, odata.CodeEntityAlreadyExists)
 	})
 
 	t.Run("ETagsAndUpdates", func(t *testing.T) {
@@ -86,7 +86,7 @@ func Run(t *testing.T, prefix string, open func(t *testing.T) store.Backend) {
 			t.Fatalf("merge with the current ETag: %v", err)
 		}
 		_, err = b.Write(ctx, n, store.Operation{Kind: store.OpReplace, Entity: ent("p", "r", "C", odata.Bool(true)), IfMatch: stale})
-		wantCode(t, err, store.CodeUpdateConditionNotSatisfied)
+		wantCode(t, err, odata.CodeUpdateConditionNotSatisfied)
 		got, _ := b.Get(ctx, n, "p", "r")
 		if v, _ := got.Get("A"); v.Int != 2 {
 			t.Errorf("merge: A = %+v, want 2", v)
@@ -102,9 +102,9 @@ func Run(t *testing.T, prefix string, open func(t *testing.T) store.Backend) {
 			t.Errorf("replace kept old properties: %+v", got.Properties)
 		}
 		_, err = b.Write(ctx, n, store.Operation{Kind: store.OpReplace, Entity: ent("p", "missing"), IfMatch: "*"})
-		wantCode(t, err, store.CodeResourceNotFound)
+		wantCode(t, err, odata.CodeResourceNotFound)
 		_, err = b.Write(ctx, n, store.Operation{Kind: store.OpDelete, Entity: ent("p", "missing"), IfMatch: "*"})
-		wantCode(t, err, store.CodeResourceNotFound)
+		wantCode(t, err, odata.CodeResourceNotFound)
 		if _, err := b.Write(ctx, n, store.Operation{Kind: store.OpInsertOrMerge, Entity: ent("p", "new", "X", odata.Int32(1))}); err != nil {
 			t.Fatal(err)
 		}
@@ -112,7 +112,7 @@ func Run(t *testing.T, prefix string, open func(t *testing.T) store.Backend) {
 			t.Fatal(err)
 		}
 		_, err = b.Get(ctx, n, "p", "new")
-		wantCode(t, err, store.CodeResourceNotFound)
+		wantCode(t, err, odata.CodeResourceNotFound)
 	})
 
 	t.Run("OrderedPagedQueries", func(t *testing.T) {
@@ -179,15 +179,15 @@ func Run(t *testing.T, prefix string, open func(t *testing.T) store.Backend) {
 			{Kind: store.OpInsert, Entity: ent("p", "3")},
 		}
 		_, err := b.Batch(ctx, n, ops)
-		var se *store.Error
-		if !errors.As(err, &se) || se.Code != store.CodeEntityAlreadyExists || se.Index != 1 {
+		var se *odata.Error
+		if !errors.As(err, &se) || se.Code != odata.CodeEntityAlreadyExists || se.Index != 1 {
 			t.Fatalf("batch error %v, want EntityAlreadyExists at operation 1", err)
 		}
 		if got := queryKeys(t, b, n, store.QueryRequest{}); got != "p/2" {
 			t.Errorf("after a failed batch the table holds %q, want only p/2", got)
 		}
 		_, err = b.Batch(ctx, n, []store.Operation{{Kind: store.OpInsert, Entity: ent("p", "5")}, {Kind: store.OpInsert, Entity: ent("q", "5")}})
-		if !errors.As(err, &se) || se.Code != store.CodeCommandsInBatchActOnDifferentPartitions || se.Index != 1 {
+		if !errors.As(err, &se) || se.Code != odata.CodeCommandsInBatchActOnDifferentPartitions || se.Index != 1 {
 			t.Errorf("two partitions: %v", err)
 		}
 		ops[1] = store.Operation{Kind: store.OpDelete, Entity: ent("p", "2"), IfMatch: "*"}
@@ -268,9 +268,9 @@ func sameValue(a, b odata.Value) bool {
 	return a == b
 }
 
-func wantCode(t *testing.T, err error, code string) {
+func wantCode(t *testing.T, err error, code odata.Code) {
 	t.Helper()
-	if !store.IsCode(err, code) {
+	if !odata.IsCode(err, code) {
 		t.Errorf("error %v, want %s", err, code)
 	}
 }

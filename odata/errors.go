@@ -1,0 +1,158 @@
+package odata
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+)
+
+// Code is an error code of the Table service (or one of tstable's own, for
+// what only a local file can suffer), as it appears in the service's error
+// body and in tstable's "error: <Code>: …" lines.
+type Code string
+
+// The service's error codes that tstable returns, and tstable's own. Each
+// one's HTTP status is in statuses below, and nowhere else.
+const (
+	CodeTableAlreadyExists                      Code = "TableAlreadyExists"
+	CodeTableNotFound                           Code = "TableNotFound"
+	CodeTableBeingDeleted                       Code = "TableBeingDeleted"
+	CodeEntityAlreadyExists                     Code = "EntityAlreadyExists"
+	CodeResourceNotFound                        Code = "ResourceNotFound"
+	CodeUpdateConditionNotSatisfied             Code = "UpdateConditionNotSatisfied"
+	CodeInvalidInput                            Code = "InvalidInput"
+	CodeOutOfRangeInput                         Code = "OutOfRangeInput"
+	CodePropertyValueTooLarge                   Code = "PropertyValueTooLarge"
+	CodeEntityTooLarge                          Code = "EntityTooLarge"
+	CodeRequestBodyTooLarge                     Code = "RequestBodyTooLarge"
+	CodeTooManyProperties                       Code = "TooManyProperties"
+	CodePropertyNameTooLong                     Code = "PropertyNameTooLong"
+	CodePropertyNameInvalid                     Code = "PropertyNameInvalid"
+	CodeInvalidResourceName                     Code = "InvalidResourceName"
+	CodeInvalidValueType                        Code = "InvalidValueType"
+	CodeInvalidDuplicateRow                     Code = "InvalidDuplicateRow"
+	CodeCommandsInBatchActOnDifferentPartitions Code = "CommandsInBatchActOnDifferentPartitions"
+	CodeMissingRequiredHeader                   Code = "MissingRequiredHeader"
+	CodeInvalidHeaderValue                      Code = "InvalidHeaderValue"
+	CodeInvalidQueryParameterValue              Code = "InvalidQueryParameterValue"
+	CodeInvalidURI                              Code = "InvalidUri"
+	CodeInvalidContinuation                     Code = "InvalidContinuationToken"
+	CodeAtomFormatNotSupported                  Code = "AtomFormatNotSupported"
+	CodeUnsupportedHTTPVerb                     Code = "UnsupportedHttpVerb"
+	CodeNotImplemented                          Code = "NotImplemented"
+	CodeAuthenticationFailed                    Code = "AuthenticationFailed"
+	CodeAuthorizationFailure                    Code = "AuthorizationFailure"
+	CodeAuthorizationPermissionMismatch         Code = "AuthorizationPermissionMismatch"
+	CodeAuthorizationResourceTypeMismatch       Code = "AuthorizationResourceTypeMismatch"
+	CodeAuthorizationServiceMismatch            Code = "AuthorizationServiceMismatch"
+	CodeAuthorizationSourceIPMismatch           Code = "AuthorizationSourceIPMismatch"
+	CodeAuthorizationProtocolMismatch           Code = "AuthorizationProtocolMismatch"
+	CodeInternalError                           Code = "InternalError"
+	CodeServerBusy                              Code = "ServerBusy"
+	CodeServiceUnreachable                      Code = "ServiceUnreachable"
+	// tstable's own: the local file is held by another process, or damaged.
+	CodeDatabaseLocked  Code = "DatabaseLocked"
+	CodeDatabaseDamaged Code = "DatabaseDamaged"
+)
+
+// statuses is the HTTP status the service answers each code with.
+var statuses = map[Code]int{
+	CodeTableAlreadyExists:                      http.StatusConflict,
+	CodeTableNotFound:                           http.StatusNotFound,
+	CodeTableBeingDeleted:                       http.StatusConflict,
+	CodeEntityAlreadyExists:                     http.StatusConflict,
+	CodeResourceNotFound:                        http.StatusNotFound,
+	CodeUpdateConditionNotSatisfied:             http.StatusPreconditionFailed,
+	CodeInvalidInput:                            http.StatusBadRequest,
+	CodeOutOfRangeInput:                         http.StatusBadRequest,
+	CodePropertyValueTooLarge:                   http.StatusBadRequest,
+	CodeEntityTooLarge:                          http.StatusBadRequest,
+	CodeRequestBodyTooLarge:                     http.StatusRequestEntityTooLarge,
+	CodeTooManyProperties:                       http.StatusBadRequest,
+	CodePropertyNameTooLong:                     http.StatusBadRequest,
+	CodePropertyNameInvalid:                     http.StatusBadRequest,
+	CodeInvalidResourceName:                     http.StatusBadRequest,
+	CodeInvalidValueType:                        http.StatusBadRequest,
+	CodeInvalidDuplicateRow:                     http.StatusBadRequest,
+	CodeCommandsInBatchActOnDifferentPartitions: http.StatusBadRequest,
+	CodeMissingRequiredHeader:                   http.StatusBadRequest,
+	CodeInvalidHeaderValue:                      http.StatusBadRequest,
+	CodeInvalidQueryParameterValue:              http.StatusBadRequest,
+	CodeInvalidURI:                              http.StatusBadRequest,
+	CodeInvalidContinuation:                     http.StatusBadRequest,
+	CodeAtomFormatNotSupported:                  http.StatusUnsupportedMediaType,
+	CodeUnsupportedHTTPVerb:                     http.StatusMethodNotAllowed,
+	CodeNotImplemented:                          http.StatusNotImplemented,
+	CodeAuthenticationFailed:                    http.StatusForbidden,
+	CodeAuthorizationFailure:                    http.StatusForbidden,
+	CodeAuthorizationPermissionMismatch:         http.StatusForbidden,
+	CodeAuthorizationResourceTypeMismatch:       http.StatusForbidden,
+	CodeAuthorizationServiceMismatch:            http.StatusForbidden,
+	CodeAuthorizationSourceIPMismatch:           http.StatusForbidden,
+	CodeAuthorizationProtocolMismatch:           http.StatusForbidden,
+	CodeInternalError:                           http.StatusInternalServerError,
+	CodeServerBusy:                              http.StatusServiceUnavailable,
+	CodeServiceUnreachable:                      http.StatusServiceUnavailable,
+	CodeDatabaseLocked:                          http.StatusConflict,
+	CodeDatabaseDamaged:                         http.StatusInternalServerError,
+}
+
+// Status is the HTTP status the service answers the code with; a code
+// this table does not know (one a remote service invented) is 500.
+func (c Code) Status() int {
+	if s, ok := statuses[c]; ok {
+		return s
+	}
+	return http.StatusInternalServerError
+}
+
+// Error is a refused operation, described as the service describes it: its
+// error code, a message that says what was wrong and where, and for an
+// entity group transaction the 0-based index of the failing operation (-1
+// otherwise). Its HTTP status is its code's.
+type Error struct {
+	Code    Code
+	Message string
+	Index   int
+}
+
+// Error renders "Code: message", prefixed with "operation N: " for a batch.
+func (e *Error) Error() string {
+	if e.Index >= 0 {
+		return fmt.Sprintf("operation %d: %s: %s", e.Index, e.Code, e.Message)
+	}
+	return string(e.Code) + ": " + e.Message
+}
+
+// Status is the HTTP status of the error's code.
+func (e *Error) Status() int { return e.Code.Status() }
+
+// Errorf makes an Error with no batch index.
+func Errorf(code Code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...), Index: -1}
+}
+
+// AtIndex returns a copy of err (when it is an *Error) that names the
+// failing operation of a batch; other errors are wrapped in InvalidInput.
+func AtIndex(err error, i int) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		c := *e
+		c.Index = i
+		return &c
+	}
+	return &Error{Code: CodeInvalidInput, Message: err.Error(), Index: i}
+}
+
+// CodeOf returns the error code carried by err, or "" when err is not (and
+// does not wrap) an *Error.
+func CodeOf(err error) Code {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return ""
+}
+
+// IsCode reports whether err carries the given error code.
+func IsCode(err error, code Code) bool { return err != nil && CodeOf(err) == code }
