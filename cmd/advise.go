@@ -1,18 +1,16 @@
 package cmd
 
 import (
-	"encoding/csv"
-	"encoding/json"
 	"errors"
+	"io"
 	"strconv"
 
 	"github.com/spf13/cobra"
+	"github.com/tstable/tstable/cmdspec"
 	"github.com/tstable/tstable/design"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store"
 )
-
-func init() { addCommand(newAdviseCmd) }
 
 func newAdviseCmd(f *Factory) *cobra.Command {
 	var queries string
@@ -34,13 +32,7 @@ proposal, the share of the workload's scanned entities it would remove.
 -o json prints one object {"queries":[…],"proposals":[…],…}.`,
 		Example: `  tstable advise Employees --queries queries.txt
   echo "LastName eq 'Jones'" | tstable advise Employees --queries -`,
-		Annotations: tableAnnotation,
-		Args:        exactArgs("TABLE"),
 		RunE: func(c *cobra.Command, args []string) error {
-			format, err := f.Format(c)
-			if err != nil {
-				return err
-			}
 			if queries == "" {
 				return usageErrorf(c, "%s needs --queries FILE (one $filter a line)", c.CommandPath())
 			}
@@ -69,30 +61,22 @@ proposal, the share of the workload's scanned entities it would remove.
 			if err != nil {
 				return err
 			}
-			switch format {
-			case FormatJSON, FormatJSONL:
-				b, err := json.Marshal(a)
-				if err != nil {
-					return err
+			rows := [][]string{{"line", "filter", "class", "scanned", "returned", "proposal", "prefix", "proposedQuery", "proposedClass", "proposedScanned"}}
+			for _, q := range a.Queries {
+				row := []string{strconv.Itoa(q.Line), q.Filter, string(q.Class), strconv.FormatInt(q.Scanned, 10), strconv.FormatInt(q.Returned, 10), "", "", "", "", ""}
+				if p := q.Proposal; p != nil {
+					row[5], row[6], row[7], row[8], row[9] = p.Kind, p.Prefix, p.Query, string(p.Class), strconv.FormatInt(p.Scanned, 10)
 				}
-				_, err = f.IO.Out.Write(append(b, '\n'))
-				return err
-			case FormatCSV:
-				w := csv.NewWriter(f.IO.Out)
-				w.Write([]string{"line", "filter", "class", "scanned", "returned", "proposal", "prefix", "proposedQuery", "proposedClass", "proposedScanned"})
-				for _, q := range a.Queries {
-					row := []string{strconv.Itoa(q.Line), q.Filter, string(q.Class), strconv.FormatInt(q.Scanned, 10), strconv.FormatInt(q.Returned, 10), "", "", "", "", ""}
-					if p := q.Proposal; p != nil {
-						row[5], row[6], row[7], row[8], row[9] = p.Kind, p.Prefix, p.Query, string(p.Class), strconv.FormatInt(p.Scanned, 10)
-					}
-					w.Write(row)
-				}
-				w.Flush()
-				return w.Error()
+				rows = append(rows, row)
 			}
-			return design.WriteAdvice(f.IO.Out, a)
+			return f.printer.Report(Report{
+				JSON: a,
+				CSV:  rows,
+				Text: func(w io.Writer) error { return design.WriteAdvice(w, a) },
+			})
 		},
 	}
+	cmdspec.Args(c, "TABLE")
 	c.Flags().StringVar(&queries, "queries", "", "`FILE` of $filter lines (- for standard input)")
 	return c
 }

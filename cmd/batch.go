@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/tstable/tstable/cmdspec"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store"
 )
@@ -23,7 +24,7 @@ type batchLine struct {
 }
 
 func newBatchCmd(f *Factory) *cobra.Command {
-	return &cobra.Command{
+	c := &cobra.Command{
 		Use:   "batch TABLE [FILE|-]",
 		Short: "Run an entity group transaction: up to 100 operations on one partition, all or nothing",
 		Long: `Run an entity group transaction from a JSONL file (or standard input), one
@@ -41,14 +42,8 @@ entity once. Either all succeed, and the results are printed, or none is
 applied and the failure is reported as
 "error: operation N: <Code>: <message>" (N counts from 0, as the service
 counts) with exit status 1.`,
-		Example:     "  tstable batch Employees ops.jsonl",
-		Annotations: tableAnnotation,
-		Args:        exactArgs("TABLE", "[FILE|-]"),
+		Example: "  tstable batch Employees ops.jsonl",
 		RunE: func(c *cobra.Command, args []string) error {
-			format, err := f.Format(c)
-			if err != nil {
-				return err
-			}
 			r, name, closeIn, err := f.openInput(args, 1)
 			if err != nil {
 				return err
@@ -69,14 +64,22 @@ counts) with exit status 1.`,
 			if err != nil {
 				return err
 			}
-			if format == FormatTable {
-				renderTable(f.IO.Out, results, false, f.IO.Width)
-				_, err = fmt.Fprintf(f.IO.Out, "batch committed: %d operations\n", len(ops))
+			list := f.printer.Entities(false)
+			for _, e := range results {
+				list.Write(e)
+			}
+			if err := list.Close(); err != nil {
 				return err
 			}
-			return f.writeEntities(format, results, false)
+			if f.printer.Table() {
+				return f.printer.Line(fmt.Sprintf("batch committed: %d operations", len(ops)))
+			}
+			return nil
 		},
 	}
+	cmdspec.Args(c, "TABLE", "[FILE|-]")
+	cmdspec.Writes(c)
+	return c
 }
 
 // readBatch parses a batch file into operations.

@@ -2,9 +2,9 @@ package cmd
 
 import (
 	"context"
-	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/tstable/tstable/cmdspec"
 	"github.com/tstable/tstable/completions"
 	"github.com/tstable/tstable/store"
 )
@@ -26,9 +26,10 @@ func addDynamicCompletion(root *cobra.Command, f *Factory) {
 		for _, sub := range c.Commands() {
 			walk(sub)
 		}
-		if c.Annotations[completions.TableAnnotation] == "" && !(c.Name() == "delete" && c.Parent() != nil && c.Parent().Name() == "table") {
+		if !cmdspec.IsTableArg(c, 0) {
 			return
 		}
+		names := cmdspec.ArgNames(c)
 		if c.ValidArgsFunction == nil {
 			c.ValidArgsFunction = func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 				ctx := c.Context()
@@ -38,9 +39,9 @@ func addDynamicCompletion(root *cobra.Command, f *Factory) {
 				switch {
 				case len(args) == 0:
 					return compStrings(tableSuggestions(ctx, src)), cobra.ShellCompDirectiveNoFileComp
-				case len(args) == 1 && strings.HasPrefix(c.Use, c.Name()+" TABLE PK"):
+				case len(args) == 1 && len(names) > 1 && names[1] == "PK":
 					return src.PartitionKeys(ctx, args[0], toComplete), cobra.ShellCompDirectiveNoFileComp
-				case len(args) == 1 && strings.Contains(c.Use, "[FILE|-]"):
+				case len(args) == 1 && len(names) > 1 && names[1] == "FILE|-":
 					return nil, cobra.ShellCompDirectiveDefault // a file
 				}
 				return nil, cobra.ShellCompDirectiveNoFileComp

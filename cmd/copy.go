@@ -8,26 +8,20 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
+	"github.com/tstable/tstable/cmdspec"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/remote"
-	"github.com/tstable/tstable/shell"
 	"github.com/tstable/tstable/store"
 )
-
-func init() { addCommand(newCopyCmd) }
 
 // copyChunk is about how many entities copy reads, writes and
 // checkpoints at a time (whole pages of up to 1000): memory holds one
 // chunk whatever the table's size.
 const copyChunk = 5000
-
-// copyHook, when set (tests), is called after each committed page with
-// the count so far; an error stops the copy as an interruption would.
-var copyHook func(copied int64) error
 
 type copyOptions struct {
 	toDB, toConn, toTable, filter string
@@ -54,12 +48,12 @@ harmless: Insert Or Replace writes the same entity again.`,
 		Example: `  tstable copy Employees --to-connection-string "$AZURE_STORAGE_CONNECTION_STRING"
   tstable --connection-string "$CS" copy Employees --to-db backup.db --to-table Employees2024
   tstable copy Logs --filter "PartitionKey ge '2024-03'" --to-db march.db --resume`,
-		Annotations: tableAnnotation,
-		Args:        exactArgs("TABLE"),
 		RunE: func(c *cobra.Command, args []string) error {
 			return runCopy(c, f, args[0], o)
 		},
 	}
+	cmdspec.Args(c, "TABLE")
+	cmdspec.Writes(c)
 	fl := c.Flags()
 	fl.StringVar(&o.toDB, "to-db", "", "destination database `file`")
 	fl.StringVar(&o.toConn, "to-connection-string", "", "destination account's connection `string`")
@@ -90,36 +84,32 @@ func runCopy(c *cobra.Command, f *Factory, table string, o *copyOptions) error {
 	}
 	ctx := c.Context()
 
-	// The destination, and what it is called in the checkpoint's name.
-	var dst store.Backend
-	var dstLabel string
-	if o.toDB != "" {
-		if dir := filepath.Dir(o.toDB); dir != "" {
+	// The source and the destination, and what they are called in the
+	// checkpoint's name.
+	src, err := f.Target()
+	if err != nil {
+		return err
+	}
+	to := Target{Path: o.toDB}
+	if o.toConn != "" {
+		to = Target{Remote: &remote.Config{ConnectionString: o.toConn}}
+	}
+	srcLabel, dstLabel := src.Label(), to.Label()
+	if srcLabel == dstLabel && strings.EqualFold(toTable, table) {
+		return usageErrorf(c, "the source and the destination are the same table; give --to-table or another destination")
+	}
+	if !to.IsRemote() {
+		if dir := filepath.Dir(to.Path); dir != "" {
 			os.MkdirAll(dir, 0o755)
 		}
-		db, err := store.Open(o.toDB, nil)
-		if err != nil {
-			return err
-		}
-		dst, dstLabel = db, "local "+absPath(o.toDB)
-	} else {
-		rb, err := remote.Open(remote.Config{ConnectionString: o.toConn})
-		if err != nil {
-			return err
-		}
-		dst, dstLabel = rb, rb.Describe()
+	}
+	dst, err := f.Open(ctx, to, true)
+	if err != nil {
+		return err
 	}
 	defer dst.Close()
 	if err := dst.CreateTable(ctx, toTable); err != nil && !odata.IsCode(err, odata.CodeTableAlreadyExists) {
 		return err
-	}
-
-	srcLabel := f.BackendLabel()
-	if cfg, _ := f.remoteConfig(); cfg == nil {
-		srcLabel = "local " + absPath(f.DBPath())
-	}
-	if srcLabel == dstLabel && toTable == table {
-		return usageErrorf(c, "the source and the destination are the same table; give --to-table or another destination")
 	}
 	ckPath := checkpointPath(srcLabel, table, dstLabel, toTable, p.query.Filter.String())
 	var ck copyCheckpoint
@@ -134,21 +124,16 @@ func runCopy(c *cobra.Command, f *Factory, table string, o *copyOptions) error {
 	}
 	resumedAt := ck.Copied
 
-	var bar *progressbar.ProgressBar
-	if f.IO.ErrTTY && shell.SessionFrom(ctx) == nil {
-		bar = progressbar.NewOptions64(-1, progressbar.OptionSetWriter(f.IO.ErrOut),
-			progressbar.OptionSetDescription("copying "+table), progressbar.OptionShowCount(),
-			progressbar.OptionSetItsString("entities"), progressbar.OptionShowIts(), progressbar.OptionClearOnFinish())
-	}
+	bar := f.IO.StartProgress("copying "+table, -1, "entities")
 
-	err = f.Read(ctx, table, func(src store.Backend) error {
+	err = f.Read(ctx, table, func(from store.Backend) error {
 		for {
 			// Gather a chunk of source pages, then write it as one load:
 			// on a remote destination its transactions go in parallel.
 			var chunk []*odata.Entity
 			var next *odata.Key
 			for {
-				res, err := src.Query(ctx, table, store.QueryRequest{Query: p.query, PageSize: odata.MaxTop, Start: start}, func(e *odata.Entity) error {
+				res, err := from.Query(ctx, table, store.QueryRequest{Query: p.query, PageSize: odata.MaxTop, Start: start}, func(e *odata.Entity) error {
 					c := *e
 					c.Timestamp = time.Time{}
 					chunk = append(chunk, &c)
@@ -175,9 +160,7 @@ func runCopy(c *cobra.Command, f *Factory, table string, o *copyOptions) error {
 					return err
 				}
 				ck.Copied += lr.Written
-				if bar != nil {
-					bar.Add64(lr.Written)
-				}
+				bar.Add(lr.Written)
 			}
 			if next == nil {
 				return nil
@@ -186,16 +169,14 @@ func runCopy(c *cobra.Command, f *Factory, table string, o *copyOptions) error {
 			if err := saveCheckpoint(ckPath, ck); err != nil {
 				return err
 			}
-			if copyHook != nil {
-				if err := copyHook(ck.Copied); err != nil {
+			if f.copyHook != nil {
+				if err := f.copyHook(ck.Copied); err != nil {
 					return err
 				}
 			}
 		}
 	})
-	if bar != nil {
-		bar.Finish()
-	}
+	bar.Finish()
 	if err != nil {
 		if _, serr := os.Stat(ckPath); serr == nil {
 			fmt.Fprintf(f.IO.ErrOut, "copy stopped after %d entities; run the same command with --resume to continue\n", ck.Copied)
@@ -244,11 +225,4 @@ func stateDir() string {
 		return filepath.Join(os.TempDir(), "tstable-state")
 	}
 	return filepath.Join(home, ".local", "state", "tstable")
-}
-
-func absPath(p string) string {
-	if a, err := filepath.Abs(p); err == nil {
-		return a
-	}
-	return p
 }

@@ -40,14 +40,13 @@ func TestCopyInterruptedAndResumed(t *testing.T) {
 
 	// Stop after the second page, as an interruption would.
 	stop := errors.New("interrupted")
-	copyHook = func(copied int64) error {
+	hook := func(copied int64) error {
 		if copied >= 1 {
 			return stop
 		}
 		return nil
 	}
-	_, errOut, status := run(context.Background(), src, "", "copy", "LogsByDate", "--to-db", dst)
-	copyHook = nil
+	_, errOut, status := runWith(context.Background(), &Factory{copyHook: hook}, src, "", "copy", "LogsByDate", "--to-db", dst)
 	if status != 1 || !strings.Contains(errOut, "copy stopped after 5000 entities; run the same command with --resume to continue") {
 		t.Fatalf("interrupted copy: exit %d, stderr %q", status, errOut)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
+	"github.com/tstable/tstable/cmdspec"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store"
 )
@@ -17,31 +18,29 @@ func newDeleteCmd(f *Factory) *cobra.Command {
 none, and with UpdateConditionNotSatisfied when --if-match names another
 ETag than the entity's ('*', the default, matches any). Prints nothing
 except in table format ("deleted …").`,
-		Example:     "  tstable delete Employees Sales 00010",
-		Annotations: tableAnnotation,
-		Args:        exactArgs("TABLE", "PK", "RK"),
+		Example: "  tstable delete Employees Sales 00010",
 		RunE: func(c *cobra.Command, args []string) error {
-			format, err := f.Format(c)
-			if err != nil {
-				return err
-			}
-			if err := f.mustExist(args[0]); err != nil {
-				return err // no database: nothing to delete
-			}
 			op := store.Operation{Kind: store.OpDelete, Entity: &odata.Entity{PartitionKey: args[1], RowKey: args[2]}, IfMatch: ifMatch}
-			err = f.Write(c.Context(), func(b store.Backend) error {
-				_, err := b.Write(c.Context(), args[0], op)
-				return err
-			})
+			// With no database there is nothing to delete, and no file is
+			// created to say so.
+			err := f.needDatabase(args[0], odata.CodeTableNotFound)
+			if err == nil {
+				err = f.Write(c.Context(), func(b store.Backend) error {
+					_, err := b.Write(c.Context(), args[0], op)
+					return err
+				})
+			}
 			if err != nil {
 				return err
 			}
-			if format == FormatTable {
-				fmt.Fprintf(f.IO.Out, "deleted (%s, %s) from %s\n", args[1], args[2], args[0])
+			if f.printer.Table() {
+				return f.printer.Line(fmt.Sprintf("deleted (%s, %s) from %s", args[1], args[2], args[0]))
 			}
 			return nil
 		},
 	}
-	c.Flags().StringVar(&ifMatch, "if-match", "*", "only if the entity's ETag is this (* for any)")
+	cmdspec.Args(c, "TABLE", "PK", "RK")
+	cmdspec.Writes(c)
+	addIfMatch(c, &ifMatch)
 	return c
 }

@@ -13,10 +13,6 @@ import (
 	"testing"
 )
 
-// hasLocalStore reports whether this build opens the bbolt store; TestMain
-// sets it before it may swap in the in-memory backend.
-var hasLocalStore bool
-
 var (
 	buildOnce sync.Once
 	binPath   string
@@ -27,9 +23,6 @@ var (
 // buildBinary builds cmd/tstable once per test binary.
 func buildBinary(t testing.TB) string {
 	t.Helper()
-	if !hasLocalStore {
-		t.Skip("the local store (store.Open) is not in this build yet; backend_local.go wires it in")
-	}
 	buildOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "tstable-e2e")
 		if err != nil {

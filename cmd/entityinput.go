@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/tstable/tstable/cmdspec"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store"
 )
@@ -45,12 +46,9 @@ func (f *Factory) readEntityArg(c *cobra.Command, args []string, i int) (*odata.
 
 // writeOne runs one write operation and prints the stored entity.
 func (f *Factory) writeOne(c *cobra.Command, table string, op store.Operation) error {
-	format, err := f.Format(c)
-	if err != nil {
-		return err
-	}
 	var stored *odata.Entity
-	err = f.Write(c.Context(), func(b store.Backend) error {
+	err := f.Write(c.Context(), func(b store.Backend) error {
+		var err error
 		stored, err = b.Write(c.Context(), table, op)
 		return err
 	})
@@ -60,18 +58,16 @@ func (f *Factory) writeOne(c *cobra.Command, table string, op store.Operation) e
 	if stored == nil {
 		stored = op.Entity
 	}
-	return f.writeEntity(format, stored)
+	return f.printer.Entity(stored, false)
 }
 
 // newWriteCmd builds insert, upsert, merge and replace: TABLE [JSON|-].
 func newWriteCmd(f *Factory, use, short, long, example string, kind func() (store.OpKind, string)) *cobra.Command {
-	return &cobra.Command{
-		Use:         use + " TABLE [JSON|-]",
-		Short:       short,
-		Long:        long,
-		Example:     example,
-		Annotations: tableAnnotation,
-		Args:        exactArgs("TABLE", "[JSON|-]"),
+	c := &cobra.Command{
+		Use:     use + " TABLE [JSON|-]",
+		Short:   short,
+		Long:    long,
+		Example: example,
 		RunE: func(c *cobra.Command, args []string) error {
 			e, err := f.readEntityArg(c, args, 1)
 			if err != nil {
@@ -81,4 +77,13 @@ func newWriteCmd(f *Factory, use, short, long, example string, kind func() (stor
 			return f.writeOne(c, args[0], store.Operation{Kind: k, Entity: e, IfMatch: ifMatch})
 		},
 	}
+	cmdspec.Args(c, "TABLE", "[JSON|-]")
+	cmdspec.Writes(c)
+	return c
+}
+
+// addIfMatch adds --if-match to a command that writes under an ETag
+// condition.
+func addIfMatch(c *cobra.Command, ifMatch *string) {
+	c.Flags().StringVar(ifMatch, "if-match", "*", "only if the entity's ETag is this (* for any)")
 }

@@ -1,13 +1,12 @@
 package cmd
 
 import (
-	"encoding/csv"
-	"encoding/json"
-	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/tstable/tstable/cmdspec"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store"
 )
@@ -24,14 +23,8 @@ many pages, and what a table designer could do about it.
 
 With -o json (or jsonl) the explanation is one object:
 {"class":"range","ranges":[…],"scanned":12,"returned":12,"pages":1,"density":1,"reason":"…","advice":"…"}`,
-		Example:     `  tstable explain Employees --filter "PartitionKey eq 'Sales' and Age gt 30"`,
-		Annotations: tableAnnotation,
-		Args:        exactArgs("TABLE"),
+		Example: `  tstable explain Employees --filter "PartitionKey eq 'Sales' and Age gt 30"`,
 		RunE: func(c *cobra.Command, args []string) error {
-			format, err := f.Format(c)
-			if err != nil {
-				return err
-			}
 			p, err := parseQuery(c, args[0], o)
 			if err != nil {
 				return err
@@ -54,30 +47,25 @@ With -o json (or jsonl) the explanation is one object:
 				pages = int((res.Returned + odata.MaxTop - 1) / odata.MaxTop)
 			}
 			x := odata.Explain(plan, res.Scanned, res.Returned, pages)
-			switch format {
-			case FormatJSON, FormatJSONL:
-				b, err := json.Marshal(x)
-				if err != nil {
-					return err
-				}
-				_, err = f.IO.Out.Write(append(b, '\n'))
-				return err
-			case FormatCSV:
-				w := csv.NewWriter(f.IO.Out)
-				w.Write([]string{"class", "ranges", "scanned", "returned", "pages", "density", "reason", "advice"})
-				density := ""
-				if x.Scanned > 0 {
-					density = strconv.FormatFloat(x.Density, 'g', -1, 64)
-				}
-				w.Write([]string{string(x.Class), strings.Join(x.Ranges, "; "), strconv.FormatInt(x.Scanned, 10),
-					strconv.FormatInt(x.Returned, 10), strconv.Itoa(x.Pages), density, x.Reason, x.Advice})
-				w.Flush()
-				return w.Error()
+			density := ""
+			if x.Scanned > 0 {
+				density = strconv.FormatFloat(x.Density, 'g', -1, 64)
 			}
-			_, err = fmt.Fprint(f.IO.Out, x.Text())
-			return err
+			return f.printer.Report(Report{
+				JSON: x,
+				CSV: [][]string{
+					{"class", "ranges", "scanned", "returned", "pages", "density", "reason", "advice"},
+					{string(x.Class), strings.Join(x.Ranges, "; "), strconv.FormatInt(x.Scanned, 10),
+						strconv.FormatInt(x.Returned, 10), strconv.Itoa(x.Pages), density, x.Reason, x.Advice},
+				},
+				Text: func(w io.Writer) error {
+					_, err := io.WriteString(w, x.Text())
+					return err
+				},
+			})
 		},
 	}
+	cmdspec.Args(c, "TABLE")
 	addQueryFlags(c, o)
 	return c
 }

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"github.com/spf13/cobra"
+	"github.com/tstable/tstable/cmdspec"
 	"github.com/tstable/tstable/store"
 )
 
@@ -17,26 +18,32 @@ empty String cannot be told from an absent property in CSV, so use JSONL
 for exact copies).`,
 		Example: `  tstable export Employees > employees.jsonl
   tstable export Employees --filter "PartitionKey eq 'Sales'" -o csv > sales.csv`,
-		Annotations: tableAnnotation,
-		Args:        exactArgs("TABLE"),
 		RunE: func(c *cobra.Command, args []string) error {
-			format := FormatJSONL
-			if f.outputFlag != "" {
-				if f.outputFlag != FormatJSONL && f.outputFlag != FormatCSV {
-					return usageErrorf(c, "export writes jsonl or csv; got -o %s", f.outputFlag)
-				}
-				format = f.outputFlag
-			}
 			p, err := parseQuery(c, args[0], o)
 			if err != nil {
 				return err
 			}
-			return f.Read(c.Context(), p.table, func(b store.Backend) error {
-				_, err := streamAll(c.Context(), f, b, format, p, store.QueryRequest{Query: p.query}, false, nil)
+			list := f.printer.Entities(false)
+			err = f.Read(c.Context(), p.table, func(b store.Backend) error {
+				req := store.QueryRequest{Query: p.query}
+				if f.printer.Format == FormatCSV {
+					cols, err := scanColumns(c.Context(), b, p.table, req)
+					if err != nil {
+						return err
+					}
+					list.SetColumns(cols)
+				}
+				_, err := b.Query(c.Context(), p.table, req, list.Write)
 				return err
 			})
+			if err != nil {
+				return err
+			}
+			return list.Close()
 		},
 	}
+	cmdspec.Args(c, "TABLE")
+	onlyFormats(c, FormatJSONL, FormatCSV)
 	addQueryFlags(c, o)
 	return c
 }

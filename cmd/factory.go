@@ -8,153 +8,140 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/spf13/cobra"
 	"github.com/tstable/tstable/iostreams"
 	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/remote"
 	"github.com/tstable/tstable/store"
 )
 
 // Factory is what every command of one tree shares: its streams, the
-// global flags, and the way to reach storage. Commands open the backend
-// per run and close it when they end, so the shell never holds the
-// database's lock between commands.
+// session when it runs inside the shell, the global flags, and the way to
+// reach storage. Commands open the backend per run and close it when they
+// end, so the shell never holds the database between commands.
 type Factory struct {
 	IO *iostreams.IOStreams
+	// Session is the shell's state when the tree runs inside the shell,
+	// else nil.
+	Session Session
+	// Opener opens a target; nil opens the bbolt store or the remote
+	// service. Tests set it to put another backend behind the commands.
+	Opener Opener
 
 	dbFlag         string
 	outputFlag     string
 	connFlag       string
 	accountURLFlag string
+
+	target   *Target // resolved once, by Target
+	printer  *Printer
+	copyHook func(copied int64) error // tests: called after each committed copy chunk
 }
 
-// Opener opens the storage at path. readOnly opens an existing file for
-// reading only, so that several readers can share it.
-type Opener func(path string, readOnly bool) (store.Backend, error)
+// Opener opens the storage a target names, for writing or for reading
+// only. A local file opened for writing is created when missing.
+type Opener func(ctx context.Context, t Target, write bool) (store.Backend, error)
 
-// openBackend opens the local database; backend_local.go sets it to the
-// bbolt store. Tests may replace it.
-var openBackend Opener
-
-// DBPath returns the database file: --db, else $TSTABLE_DB, else
-// $XDG_DATA_HOME/tstable/tstable.db, else ~/.local/share/tstable/tstable.db.
-func (f *Factory) DBPath() string {
-	if f.dbFlag != "" {
-		return f.dbFlag
-	}
-	if p := os.Getenv("TSTABLE_DB"); p != "" {
-		return p
-	}
-	return defaultDBPath()
-}
-
-func defaultDBPath() string {
-	if d := os.Getenv("XDG_DATA_HOME"); d != "" && filepath.IsAbs(d) {
-		return filepath.Join(d, "tstable", "tstable.db")
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return filepath.Join(".", "tstable.db")
-	}
-	return filepath.Join(home, ".local", "share", "tstable", "tstable.db")
-}
-
-// displayDefaultDB is the default as help shows it.
-func displayDefaultDB() string {
-	return "$XDG_DATA_HOME/tstable/tstable.db or ~/.local/share/tstable/tstable.db"
-}
-
-// Output formats.
-const (
-	FormatTable = "table"
-	FormatJSON  = "json"
-	FormatJSONL = "jsonl"
-	FormatCSV   = "csv"
-)
-
-// Format returns the output format: -o when given (checked), else table
-// when standard output is a terminal and jsonl when it is not.
-func (f *Factory) Format(c *cobra.Command) (string, error) {
-	switch f.outputFlag {
-	case "":
-		if f.IO.OutTTY {
-			return FormatTable, nil
+// Target returns where this run's storage is, deciding it from the
+// global flags and the environment on first use.
+func (f *Factory) Target() (Target, error) {
+	if f.target == nil {
+		t, err := f.resolveTarget()
+		if err != nil {
+			return Target{}, err
 		}
-		return FormatJSONL, nil
-	case FormatTable, FormatJSON, FormatJSONL, FormatCSV:
-		return f.outputFlag, nil
+		f.target = &t
 	}
-	return "", usageErrorf(c, "unknown output format %q; use table, json, jsonl or csv", f.outputFlag)
+	return *f.target, nil
 }
 
-// errNoDatabase is returned by Read when the database file does not exist.
+// Open opens t, through f.Opener when set.
+func (f *Factory) Open(ctx context.Context, t Target, write bool) (store.Backend, error) {
+	if f.Opener != nil {
+		return f.Opener(ctx, t, write)
+	}
+	return openTarget(t, write)
+}
+
+// openTarget opens the bbolt file or connects to the remote account.
+func openTarget(t Target, write bool) (store.Backend, error) {
+	if t.Remote != nil {
+		return remote.Open(*t.Remote)
+	}
+	db, err := store.Open(t.Path, &store.Options{ReadOnly: !write})
+	if err != nil {
+		return nil, err
+	}
+	return db, nil
+}
+
+// errNoDatabase is returned by Read when the local database file does not
+// exist and no table was named.
 var errNoDatabase = errors.New("no database file")
 
-// Read opens the database read-only, runs fn and closes it. When the file
-// does not exist, it returns a TableNotFound error naming table (or
-// errNoDatabase when table is "").
+// Read opens this run's storage for reading, runs fn and closes it. When
+// the local file does not exist, it returns TableNotFound naming table (or
+// errNoDatabase when table is ""), and creates nothing.
 func (f *Factory) Read(ctx context.Context, table string, fn func(store.Backend) error) error {
-	if cfg, err := f.remoteConfig(); err != nil || cfg != nil {
-		if err != nil {
-			return err
-		}
-		return f.withRemote(ctx, cfg, fn)
-	}
-	path := f.DBPath()
-	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		if table == "" {
-			return errNoDatabase
-		}
-		return f.mustExist(table)
-	}
-	return f.with(path, true, fn)
-}
-
-// mustExist returns Read's TableNotFound error when there is no database
-// file, without opening it: a delete needs no new file.
-func (f *Factory) mustExist(table string) error {
-	if cfg, err := f.remoteConfig(); err != nil || cfg != nil {
+	if err := f.needDatabase(table, odata.CodeTableNotFound); err != nil {
 		return err
 	}
-	path := f.DBPath()
-	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		return odata.Errorf(odata.CodeTableNotFound, "table %q does not exist: there is no database at %s yet (create the table with: tstable table create %s)", table, path, table)
-	}
-	return nil
+	t, _ := f.Target()
+	return f.with(ctx, t, false, fn)
 }
 
-// Write opens the database for writing (creating the file and its folder
-// on first use), runs fn and closes it.
+// needDatabase returns, when the local database file does not exist, the
+// error that a table cannot be there (with code, naming table; or
+// errNoDatabase when table is ""), without creating or opening anything.
+func (f *Factory) needDatabase(table string, code odata.Code) error {
+	t, err := f.Target()
+	if err != nil || t.IsRemote() || exists(t.Path) {
+		return err
+	}
+	if table == "" {
+		return errNoDatabase
+	}
+	return odata.Errorf(code, "table %q does not exist: there is no database at %s yet (create the table with: tstable table create %s)", table, t.Path, table)
+}
+
+// Write opens this run's storage for writing, runs fn and closes it. A
+// local file (and its folder) is created on first use — and removed again
+// when fn fails, so a failed command leaves no empty database behind.
 func (f *Factory) Write(ctx context.Context, fn func(store.Backend) error) error {
-	if cfg, err := f.remoteConfig(); err != nil || cfg != nil {
-		if err != nil {
-			return err
-		}
-		return f.withRemote(ctx, cfg, fn)
+	t, err := f.Target()
+	if err != nil {
+		return err
 	}
-	path := f.DBPath()
-	if dir := filepath.Dir(path); dir != "" {
+	if t.IsRemote() || exists(t.Path) {
+		return f.with(ctx, t, true, fn)
+	}
+	if dir := filepath.Dir(t.Path); dir != "" {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return fmt.Errorf("cannot create the database folder: %w", err)
+			return fmt.Errorf("cannot create the folder for the database %s: %w", t.Path, err)
 		}
 	}
-	return f.with(path, false, fn)
+	err = f.with(ctx, t, true, fn)
+	if err != nil {
+		os.Remove(t.Path)
+	}
+	return err
 }
 
-func (f *Factory) with(path string, readOnly bool, fn func(store.Backend) error) (err error) {
-	if openBackend == nil {
-		return errors.New("internal: this build has no local storage backend")
-	}
-	b, err := openBackend(path, readOnly)
+// with opens t, runs fn and closes it, reporting a failure to close.
+func (f *Factory) with(ctx context.Context, t Target, write bool, fn func(store.Backend) error) (err error) {
+	b, err := f.Open(ctx, t, write)
 	if err != nil {
-		if odata.CodeOf(err) != "" {
-			return err
-		}
-		return fmt.Errorf("cannot open the database %s: %w", path, err)
+		return err
 	}
 	defer func() {
 		if cerr := b.Close(); cerr != nil && err == nil {
-			err = fmt.Errorf("closing the database %s: %w", path, cerr)
+			err = fmt.Errorf("closing the database %s: %w", t.Path, cerr)
 		}
 	}()
 	return fn(b)
+}
+
+// exists reports whether a file is at path.
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return !errors.Is(err, fs.ErrNotExist)
 }

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"github.com/spf13/cobra"
+	"github.com/tstable/tstable/cmdspec"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store"
 )
@@ -14,14 +15,8 @@ func newGetCmd(f *Factory) *cobra.Command {
 		Long: `Read one entity by PartitionKey and RowKey: a point query. It fails with
 ResourceNotFound when there is none. --select keeps the named properties
 (PartitionKey, RowKey and Timestamp always come back).`,
-		Example:     "  tstable get Employees Sales 00010 --select Age,Email -o json",
-		Annotations: tableAnnotation,
-		Args:        exactArgs("TABLE", "PK", "RK"),
+		Example: "  tstable get Employees Sales 00010 --select Age,Email -o json",
 		RunE: func(c *cobra.Command, args []string) error {
-			format, err := f.Format(c)
-			if err != nil {
-				return err
-			}
 			names, err := parseSelectFlag(sel)
 			if err != nil {
 				return err
@@ -34,14 +29,10 @@ ResourceNotFound when there is none. --select keeps the named properties
 			if err != nil {
 				return err
 			}
-			e = odata.Project(e, names)
-			if format == FormatTable {
-				renderTable(f.IO.Out, []*odata.Entity{e}, hasName(names, odata.Timestamp), f.IO.Width)
-				return nil
-			}
-			return f.writeEntity(format, e)
+			return f.printer.Entity(odata.Project(e, names), hasName(names, odata.Timestamp))
 		},
 	}
+	cmdspec.Args(c, "TABLE", "PK", "RK")
 	c.Flags().StringVar(&sel, "select", "", "properties to return, comma-separated (`a,b`)")
 	return c
 }

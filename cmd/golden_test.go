@@ -13,27 +13,23 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/tstable/tstable/iostreams"
-	"github.com/tstable/tstable/shell"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
 
-// TestMain runs the golden tests against the bbolt store when this build
-// has it, else (or with TSTABLE_TEST_MEMSTORE=1) against memBackend.
-func TestMain(m *testing.M) {
-	hasLocalStore = openBackend != nil
-	if openBackend == nil || os.Getenv("TSTABLE_TEST_MEMSTORE") != "" {
-		useMemStore()
-	}
-	os.Exit(m.Run())
-}
-
 // run executes one command line in-process, as the binary would.
 func run(ctx context.Context, db, stdin string, args ...string) (stdout, stderr string, status int) {
+	return runWith(ctx, &Factory{}, db, stdin, args...)
+}
+
+// runWith is run over a Factory the test prepared (an Opener, a hook);
+// its streams are set here.
+func runWith(ctx context.Context, f *Factory, db, stdin string, args ...string) (stdout, stderr string, status int) {
 	ios, in, out, errOut := iostreams.Test()
 	in.WriteString(stdin)
+	f.IO = ios
 	full := append([]string{"--db", db}, args...)
-	status = Execute(ctx, NewRoot(ios), full, ios)
+	status = Execute(ctx, newRoot(f), full, ios)
 	return out.String(), errOut.String(), status
 }
 
@@ -307,27 +303,39 @@ func TestExecuteRecoversPanics(t *testing.T) {
 func TestQueryUpdatesShellSession(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "t.db")
 	seed(t, db)
-	sess := &shell.Session{Explain: true}
-	ctx := shell.WithSession(context.Background(), sess)
-	out, errOut, status := run(ctx, db, "", "query", "People", "--filter", "PartitionKey eq 'Sales'", "--page-size", "2", "-o", "table")
+	sess := &testSession{explain: true}
+	ctx := context.Background()
+	out, errOut, status := runWith(ctx, &Factory{Session: sess}, db, "", "query", "People", "--filter", "PartitionKey eq 'Sales'", "--page-size", "2", "-o", "table")
 	if status != 0 {
 		t.Fatalf("exit %d: %s", status, errOut)
 	}
 	want := []string{"query", "People", "--filter=PartitionKey eq 'Sales'", "--output=table", "--page-size=2"}
-	if strings.Join(sess.LastQuery, "|") != strings.Join(want, "|") || sess.Continuation == "" {
-		t.Errorf("session: %q %q", sess.LastQuery, sess.Continuation)
+	if strings.Join(sess.args, "|") != strings.Join(want, "|") || sess.token == "" {
+		t.Errorf("session: %q %q", sess.args, sess.token)
 	}
 	footer := regexp.MustCompile(`(?m)^2 entities · partition scan · scanned 2 · \d+\.\d ms · more: next$`)
 	if !footer.MatchString(out) {
 		t.Errorf("no footer in:\n%s", out)
 	}
 	// The next page completes the query and clears the session.
-	args := append(sess.LastQuery[1:], "--continuation", sess.Continuation)
-	out, _, _ = run(ctx, db, "", append([]string{"query"}, args...)...)
-	if sess.LastQuery != nil || sess.Continuation != "" {
-		t.Errorf("session not cleared: %q %q", sess.LastQuery, sess.Continuation)
+	args := append(sess.args[1:], "--continuation", sess.token)
+	out, _, _ = runWith(ctx, &Factory{Session: sess}, db, "", append([]string{"query"}, args...)...)
+	if sess.token != "" {
+		t.Errorf("the last page left a token: %q", sess.token)
 	}
 	if !regexp.MustCompile(`(?m)^1 entity · partition scan · scanned 1 · \d+\.\d ms$`).MatchString(out) {
 		t.Errorf("footer of the last page:\n%s", out)
 	}
+}
+
+// testSession records what a query tells the shell.
+type testSession struct {
+	explain bool
+	args    []string
+	token   string
+}
+
+func (s *testSession) ExplainFooter() bool { return s.explain }
+func (s *testSession) QueryDone(args []string, token string) {
+	s.args, s.token = args, token
 }

@@ -3,26 +3,26 @@ package cmd
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/tstable/tstable/cmdspec"
 	"github.com/tstable/tstable/iostreams"
 	"github.com/tstable/tstable/lessons"
 )
-
-func init() { addCommand(newLearnCmd) }
 
 // lessonWidth is the table width of a lesson's output when standard output
 // is not a terminal (a replay, a golden file).
 const lessonWidth = 100
 
 func newLearnCmd(f *Factory) *cobra.Command {
-	return &cobra.Command{
+	c := &cobra.Command{
 		Use:   "learn [LESSON]",
 		Short: "Lessons in table design, run on sample data",
 		Long: `Without an argument, list the lessons. With one (a name or a number), run it:
@@ -32,7 +32,6 @@ your own data is never touched). On a terminal, each command waits for
 Enter; otherwise (tstable learn NAME < /dev/null) the lesson replays
 straight through. Each lesson ends with a variation to try on your own.`,
 		Example: "  tstable learn\n  tstable learn query-classes\n  tstable learn 2 < /dev/null",
-		Args:    exactArgs("[LESSON]"),
 		ValidArgsFunction: func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 			if len(args) > 0 {
 				return nil, cobra.ShellCompDirectiveNoFileComp
@@ -47,47 +46,44 @@ straight through. Each lesson ends with a variation to try on your own.`,
 			if !ok {
 				return usageErrorf(c, "no lesson named %q; tstable learn lists them", args[0])
 			}
+			if f.outputFlag != "" && f.outputFlag != FormatTable {
+				return usageErrorf(c, "a lesson prints a transcript for people; -o %s applies only to the list of lessons (tstable learn -o %s)", f.outputFlag, f.outputFlag)
+			}
 			return runLesson(c, f, l)
 		},
 	}
+	cmdspec.Args(c, "[LESSON]")
+	return c
 }
 
 func listLessons(c *cobra.Command, f *Factory) error {
-	format, err := f.Format(c)
-	if err != nil {
-		return err
-	}
 	type item struct {
 		Number  int    `json:"number"`
 		Name    string `json:"name"`
 		Title   string `json:"title"`
 		Summary string `json:"summary"`
 	}
-	var items []item
+	var items []any
+	rows := [][]string{{"number", "name", "title", "summary"}}
+	w := 0
 	for _, l := range lessons.List() {
 		items = append(items, item{l.Order, l.Name, l.Title, l.Summary})
+		rows = append(rows, []string{strconv.Itoa(l.Order), l.Name, l.Title, l.Summary})
+		w = max(w, len(l.Name))
 	}
-	switch format {
-	case FormatJSON:
-		b, _ := json.Marshal(map[string]any{"value": items})
-		_, err = f.IO.Out.Write(append(b, '\n'))
-		return err
-	case FormatJSONL, FormatCSV:
-		for _, it := range items {
-			b, _ := json.Marshal(it)
-			f.IO.Out.Write(append(b, '\n'))
-		}
-		return nil
-	}
-	w := 0
-	for _, it := range items {
-		w = max(w, len(it.Name))
-	}
-	for _, it := range items {
-		fmt.Fprintf(f.IO.Out, "%d  %-*s  %s: %s\n", it.Number, w, it.Name, it.Title, it.Summary)
-	}
-	fmt.Fprintln(f.IO.Out, "\nRun one with: tstable learn NAME (or its number)")
-	return nil
+	return f.printer.Report(Report{
+		JSON:  map[string]any{"value": items},
+		Lines: items,
+		CSV:   rows,
+		Text: func(out io.Writer) error {
+			for _, x := range items {
+				it := x.(item)
+				fmt.Fprintf(out, "%d  %-*s  %s: %s\n", it.Number, w, it.Name, it.Title, it.Summary)
+			}
+			_, err := fmt.Fprintln(out, "\nRun one with: tstable learn NAME (or its number)")
+			return err
+		},
+	})
 }
 
 var continuationLine = regexp.MustCompile(`(?m)^continuation: (\S+)$`)

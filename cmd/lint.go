@@ -1,16 +1,14 @@
 package cmd
 
 import (
-	"encoding/csv"
-	"encoding/json"
+	"io"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/tstable/tstable/cmdspec"
 	"github.com/tstable/tstable/design"
 )
-
-func init() { addCommand(newLintCmd) }
 
 func newLintCmd(f *Factory) *cobra.Command {
 	var rate float64
@@ -35,14 +33,8 @@ pattern or anti-pattern, and what to do instead:
 Exit status: 0 without warnings, 1 with warnings (so a script can gate on
 it), 2 on usage errors. -o json prints {"findings":[…]}; jsonl one finding
 a line; csv one row per finding.`,
-		Example:     "  tstable lint Employees\n  tstable lint LogsByDate --rate 5000 -o json",
-		Annotations: tableAnnotation,
-		Args:        exactArgs("TABLE"),
+		Example: "  tstable lint Employees\n  tstable lint LogsByDate --rate 5000 -o json",
 		RunE: func(c *cobra.Command, args []string) error {
-			format, err := f.Format(c)
-			if err != nil {
-				return err
-			}
 			if rate < 0 {
 				return usageErrorf(c, "--rate must be a number of writes a second, 0 or more; got %s", strconv.FormatFloat(rate, 'g', -1, 64))
 			}
@@ -51,7 +43,7 @@ a line; csv one row per finding.`,
 				return err
 			}
 			fs := s.Lint(design.LintOptions{Rate: rate})
-			if err := writeFindings(f, format, args[0], fs); err != nil {
+			if err := writeFindings(f.printer, args[0], fs); err != nil {
 				return err
 			}
 			if design.HasWarnings(fs) {
@@ -60,41 +52,27 @@ a line; csv one row per finding.`,
 			return nil
 		},
 	}
+	cmdspec.Args(c, "TABLE")
 	c.Flags().Float64Var(&rate, "rate", 0, "expected writes per `second`: adds a throughput finding")
 	return c
 }
 
-func writeFindings(f *Factory, format, table string, fs []design.Finding) error {
-	switch format {
-	case FormatJSON:
-		b, err := json.Marshal(struct {
+// writeFindings prints lint's findings: {"table","findings"} in json, a
+// finding a line in jsonl, a row each in csv.
+func writeFindings(p *Printer, table string, fs []design.Finding) error {
+	lines := make([]any, len(fs))
+	rows := [][]string{{"id", "severity", "title", "evidence", "examples", "pattern", "advice"}}
+	for i, x := range fs {
+		lines[i] = x
+		rows = append(rows, []string{x.ID, string(x.Severity), x.Title, x.Evidence.Summary, strings.Join(x.Evidence.Examples, "; "), x.Pattern, x.Advice})
+	}
+	return p.Report(Report{
+		JSON: struct {
 			Table    string           `json:"table"`
 			Findings []design.Finding `json:"findings"`
-		}{table, fs})
-		if err != nil {
-			return err
-		}
-		_, err = f.IO.Out.Write(append(b, '\n'))
-		return err
-	case FormatJSONL:
-		for _, x := range fs {
-			b, err := json.Marshal(x)
-			if err != nil {
-				return err
-			}
-			if _, err := f.IO.Out.Write(append(b, '\n')); err != nil {
-				return err
-			}
-		}
-		return nil
-	case FormatCSV:
-		w := csv.NewWriter(f.IO.Out)
-		w.Write([]string{"id", "severity", "title", "evidence", "examples", "pattern", "advice"})
-		for _, x := range fs {
-			w.Write([]string{x.ID, string(x.Severity), x.Title, x.Evidence.Summary, strings.Join(x.Evidence.Examples, "; "), x.Pattern, x.Advice})
-		}
-		w.Flush()
-		return w.Error()
-	}
-	return design.WriteFindings(f.IO.Out, table, fs)
+		}{table, fs},
+		Lines: lines,
+		CSV:   rows,
+		Text:  func(w io.Writer) error { return design.WriteFindings(w, table, fs) },
+	})
 }

@@ -4,16 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"io"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"github.com/tstable/tstable/cmdspec"
 	"github.com/tstable/tstable/odata"
-	"github.com/tstable/tstable/shell"
 	"github.com/tstable/tstable/store"
 )
 
@@ -102,12 +100,11 @@ object as "explain", and on standard error in jsonl and csv output.`,
 		Example: `  tstable query Employees --filter "PartitionKey eq 'Sales' and RowKey ge '00010'"
   tstable query Employees --select Email,Age --top 10 -o json
   tstable query Employees --all -o jsonl > all.jsonl`,
-		Annotations: tableAnnotation,
-		Args:        exactArgs("TABLE"),
 		RunE: func(c *cobra.Command, args []string) error {
 			return runQuery(c, f, args, o)
 		},
 	}
+	cmdspec.Args(c, "TABLE")
 	addQueryFlags(c, o)
 	fl := c.Flags()
 	fl.StringVar(&o.sel, "select", "", "properties to return, comma-separated (`a,b`)")
@@ -121,36 +118,29 @@ object as "explain", and on standard error in jsonl and csv output.`,
 
 func runQuery(c *cobra.Command, f *Factory, args []string, o *queryOptions) error {
 	began := time.Now()
-	format, err := f.Format(c)
-	if err != nil {
-		return err
-	}
 	p, err := parseQuery(c, args[0], o)
 	if err != nil {
 		return err
 	}
 	ctx := c.Context()
-	var res *store.QueryResult
-	var pageEnts []*odata.Entity
+	pr := f.printer
 	showTS := hasName(p.query.Select, odata.Timestamp)
-	out := f.IO.Out
-	var jw *jsonListWriter // --all -o json: left open for the members after "value"
-
+	list := pr.Entities(showTS)
+	var res *store.QueryResult
 	err = f.Read(ctx, p.table, func(b store.Backend) error {
 		req := store.QueryRequest{Query: p.query, PageSize: min(o.pageSize, topOr(p.query.Top, odata.MaxTop)), Start: p.start}
-		if !o.all {
-			// One page, held in memory (at most 1000 entities).
-			res, err = b.Query(ctx, p.table, req, func(e *odata.Entity) error {
-				pageEnts = append(pageEnts, e)
-				return nil
-			})
-			return err
-		}
-		req.PageSize = 0
-		if p.query.Top > 0 {
+		if o.all {
+			// No page: stream every match (up to --top) as it comes.
 			req.PageSize = p.query.Top
+			if pr.Format == FormatCSV {
+				cols, err := scanColumns(ctx, b, p.table, req)
+				if err != nil {
+					return err
+				}
+				list.SetColumns(cols)
+			}
 		}
-		res, err = streamAll(ctx, f, b, format, p, req, showTS, &jw)
+		res, err = b.Query(ctx, p.table, req, list.Write)
 		return err
 	})
 	if err != nil {
@@ -159,72 +149,46 @@ func runQuery(c *cobra.Command, f *Factory, args []string, o *queryOptions) erro
 	if o.all {
 		res.Next = nil // --all reads to the end (or to --top)
 	}
-
 	token := ""
 	if res.Next != nil {
 		token = odata.EncodeContinuation(*res.Next, p.scope)
 	}
-	x := odata.Explain(res.Plan, res.Scanned, res.Returned, res.Requests)
-	if res.Plan == nil {
-		x = odata.Explain(p.plan, res.Scanned, res.Returned, res.Requests)
+	plan := res.Plan
+	if plan == nil {
+		plan = p.plan
 	}
-	sess := shell.SessionFrom(ctx)
+	x := odata.Explain(plan, res.Scanned, res.Returned, res.Requests)
 
-	if format == FormatJSON {
-		if jw == nil {
-			jw = newJSONListWriter(out)
-			for _, e := range pageEnts {
-				jw.write(e)
-			}
-		}
-		var members []string
-		if token != "" {
-			members = append(members, `"continuation": `+strconv.Quote(token))
-		}
-		if o.explain {
-			xb, _ := json.Marshal(x)
-			members = append(members, `"explain": `+string(xb))
-		}
-		if err := jw.end(members...); err != nil {
-			return err
-		}
+	var members []string // json: beside "value"
+	if token != "" {
+		members = append(members, `"continuation": `+strconv.Quote(token))
 	}
-	if !o.all {
-		switch format {
-		case FormatJSON:
-		case FormatTable:
-			renderTable(out, pageEnts, showTS, f.IO.Width)
-		default:
-			if err := f.writeEntities(format, pageEnts, showTS); err != nil {
-				return err
-			}
-		}
+	if o.explain {
+		xb, _ := json.Marshal(x)
+		members = append(members, `"explain": `+string(xb))
 	}
-	if format == FormatTable {
-		if sess != nil && sess.Explain {
-			fmt.Fprintln(out, footer(res, x, time.Since(began)))
-		} else {
-			fmt.Fprintln(out, countLine(res.Returned))
-		}
-		if o.explain {
-			fmt.Fprint(out, x.Text())
-		}
-	} else if sess != nil && sess.Explain {
-		fmt.Fprintln(f.IO.ErrOut, footer(res, x, time.Since(began)))
+	if err := list.Close(members...); err != nil {
+		return err
 	}
-	if o.explain && (format == FormatJSONL || format == FormatCSV) {
-		fmt.Fprint(f.IO.ErrOut, x.Text())
+	footer := f.Session != nil && f.Session.ExplainFooter()
+	switch {
+	case pr.Table() && footer:
+		pr.Line(footerText(res, x, time.Since(began)))
+	case pr.Table():
+		pr.Line(countLine(res.Returned))
+	case footer:
+		pr.Note("%s", footerText(res, x, time.Since(began)))
 	}
-	if token != "" && format != FormatJSON {
-		fmt.Fprintln(f.IO.ErrOut, "continuation: "+token)
+	if o.explain && pr.Table() {
+		pr.Text(x.Text())
+	} else if o.explain && pr.Format != FormatJSON {
+		pr.Note("%s", strings.TrimSuffix(x.Text(), "\n"))
 	}
-	if sess != nil {
-		if token != "" {
-			sess.LastQuery = queryArgs(c, args)
-			sess.Continuation = token
-		} else {
-			sess.LastQuery, sess.Continuation = nil, ""
-		}
+	if token != "" && pr.Format != FormatJSON {
+		pr.Note("continuation: %s", token)
+	}
+	if f.Session != nil {
+		f.Session.QueryDone(queryArgs(c, args), token)
 	}
 	return nil
 }
@@ -236,64 +200,20 @@ func topOr(top, def int) int {
 	return def
 }
 
-// streamAll runs req with no page limit and writes entities as they come:
-// jsonl and json directly, table in chunks of 1000 rows, csv after a first
-// pass that finds the columns (so the header is complete and memory flat).
-func streamAll(ctx context.Context, f *Factory, b store.Backend, format string, p *parsedQuery, req store.QueryRequest, showTS bool, jw **jsonListWriter) (*store.QueryResult, error) {
-	out := f.IO.Out
-	switch format {
-	case FormatJSONL:
-		j := newJSONLWriter(out)
-		res, err := b.Query(ctx, p.table, req, j.write)
-		if ferr := j.flush(); err == nil {
-			err = ferr
-		}
-		return res, err
-	case FormatJSON:
-		*jw = newJSONListWriter(out)
-		return b.Query(ctx, p.table, req, (*jw).write)
-	case FormatCSV:
-		return streamCSV(ctx, out, b, p.table, req)
-	}
-	var chunk []*odata.Entity
-	res, err := b.Query(ctx, p.table, req, func(e *odata.Entity) error {
-		chunk = append(chunk, e)
-		if len(chunk) == odata.MaxTop {
-			renderTable(out, chunk, showTS, f.IO.Width)
-			chunk = chunk[:0]
-		}
-		return nil
-	})
-	if err == nil && (len(chunk) > 0 || res.Returned == 0) {
-		renderTable(out, chunk, showTS, f.IO.Width)
-	}
-	return res, err
-}
-
-// streamCSV writes a query's entities as CSV in two passes: the first
-// collects the typed columns, the second writes the rows.
-func streamCSV(ctx context.Context, out io.Writer, b store.Backend, table string, req store.QueryRequest) (*store.QueryResult, error) {
+// scanColumns reads a query's entities once for their typed CSV columns,
+// so that the rows can then stream under a complete header.
+func scanColumns(ctx context.Context, b store.Backend, table string, req store.QueryRequest) ([]column, error) {
 	var cols csvColumnSet
-	if _, err := b.Query(ctx, table, req, func(e *odata.Entity) error {
+	_, err := b.Query(ctx, table, req, func(e *odata.Entity) error {
 		cols.add(e)
 		return nil
-	}); err != nil {
-		return nil, err
-	}
-	cw, err := newCSVWriter(out, cols.cols)
-	if err != nil {
-		return nil, err
-	}
-	res, err := b.Query(ctx, table, req, cw.write)
-	if ferr := cw.flush(); err == nil {
-		err = ferr
-	}
-	return res, err
+	})
+	return cols.cols, err
 }
 
-// footer is the shell's one-line summary under a query's result:
+// footerText is the shell's one-line summary under a query's result:
 // "5 entities · range query · scanned 5 · 2.1 ms · more: next".
-func footer(res *store.QueryResult, x *odata.Explanation, took time.Duration) string {
+func footerText(res *store.QueryResult, x *odata.Explanation, took time.Duration) string {
 	parts := []string{countLine(res.Returned), x.Class.Text()}
 	if res.Scanned >= 0 {
 		parts = append(parts, "scanned "+strconv.FormatInt(res.Scanned, 10))

@@ -23,14 +23,13 @@ func TestRemoteAzuriteRoundTrip(t *testing.T) {
 	mustRun(t, src, "", "sample", "load", "employees", "--size", "3000")
 
 	stop := errors.New("interrupted")
-	copyHook = func(n int64) error {
+	hook := func(n int64) error {
 		if n >= 1 {
 			return stop
 		}
 		return nil
 	}
-	_, errOut, status := run(context.Background(), src, "", "copy", "Employees", "--to-connection-string", cs)
-	copyHook = nil
+	_, errOut, status := runWith(context.Background(), &Factory{copyHook: hook}, src, "", "copy", "Employees", "--to-connection-string", cs)
 	if status != 1 || !strings.Contains(errOut, "--resume") {
 		t.Fatalf("interrupted copy: exit %d, %s", status, errOut)
 	}

@@ -14,6 +14,6 @@ UpdateConditionNotSatisfied when --if-match names another ETag than the
 entity's ('*', the default, matches any).`,
 		`  tstable replace Employees '{"PartitionKey":"Sales","RowKey":"00010","Age":24}'`,
 		func() (store.OpKind, string) { return store.OpReplace, ifMatch })
-	c.Flags().StringVar(&ifMatch, "if-match", "*", "only if the entity's ETag is this (* for any)")
+	addIfMatch(c, &ifMatch)
 	return c
 }

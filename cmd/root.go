@@ -7,29 +7,24 @@
 // while running (I/O, rejected rows, a failed batch); 2 a usage error
 // (unknown command or flag, wrong arguments, a bad -o, --top or --page-size,
 // a $filter or $select syntax error); 130 interrupted.
+//
+// Where things are: each command in a file named for it, declaring its
+// arguments, whether it writes and which formats it prints on its cobra
+// command (cmdspec); the storage it uses resolved once (target.go,
+// factory.go); everything it prints going through the Printer
+// (printer.go), which the -o flag and the terminal choose once.
 package cmd
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/signal"
 	"runtime/debug"
-	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/tstable/tstable/completions"
+	"github.com/tstable/tstable/cmdspec"
 	"github.com/tstable/tstable/iostreams"
-	"github.com/tstable/tstable/odata"
-)
-
-// Exit statuses.
-const (
-	ExitOK          = 0
-	ExitFailed      = 1
-	ExitUsage       = 2
-	ExitInterrupted = 130
 )
 
 // Main runs tstable with the process's streams and the given arguments and
@@ -41,20 +36,15 @@ func Main(args []string) int {
 	return Execute(ctx, NewRoot(ios), args, ios)
 }
 
-// commandConstructors are the commands added by other files of this package
-// through addCommand (shell, stats, …), in registration order.
-var commandConstructors []func(*Factory) *cobra.Command
-
-// addCommand registers a command constructor; call it from an init func.
-// NewRoot calls every constructor for each tree it builds.
-func addCommand(c func(*Factory) *cobra.Command) {
-	commandConstructors = append(commandConstructors, c)
-}
-
 // NewRoot builds a fresh command tree writing to ios. It keeps no state
 // between calls: the shell builds one per line.
 func NewRoot(ios *iostreams.IOStreams) *cobra.Command {
-	f := &Factory{IO: ios}
+	return newRoot(&Factory{IO: ios})
+}
+
+// newRoot builds the command tree over f.
+func newRoot(f *Factory) *cobra.Command {
+	ios := f.IO
 	root := &cobra.Command{
 		Use:   "tstable",
 		Short: "Azure Table Storage semantics on your own machine",
@@ -68,13 +58,19 @@ transactions, and an explanation of what every query reads.`,
   tstable get Employees Sales 00010 -o json`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		// The output format is decided once, before any command runs.
+		PersistentPreRunE: func(c *cobra.Command, args []string) error {
+			p, err := newPrinter(c, f.outputFlag, f.IO)
+			f.printer = p
+			return err
+		},
 	}
 	// With no command, a terminal gets the shell and anything else help.
 	root.RunE = func(c *cobra.Command, args []string) error {
 		if len(args) > 0 {
 			return usageErrorf(c, "unknown command %q", args[0])
 		}
-		if f.IO.InTTY && f.IO.OutTTY {
+		if f.IO.InTTY && f.IO.OutTTY && f.Session == nil {
 			return runShell(c, f)
 		}
 		return c.Help()
@@ -104,14 +100,22 @@ transactions, and an explanation of what every query reads.`,
 		newBatchCmd(f),
 		newImportCmd(f),
 		newExportCmd(f),
+		newCopyCmd(f),
+		newStatusCmd(f),
+		newStatsCmd(f),
+		newLintCmd(f),
+		newAdviseCmd(f),
+		newSampleCmd(f),
+		newLearnCmd(f),
+		newShellCmd(f),
 	)
-	for _, c := range commandConstructors {
-		root.AddCommand(c(f))
-	}
 	addDynamicCompletion(root, f)
 	root.InitDefaultCompletionCmd()
+	root.InitDefaultHelpCmd()
 	for _, c := range root.Commands() {
-		if c.Name() == "completion" {
+		switch c.Name() {
+		case "completion":
+			cmdspec.NotInShell(c)
 			c.Args = cobra.ArbitraryArgs
 			c.RunE = func(c *cobra.Command, args []string) error {
 				if len(args) == 0 {
@@ -119,6 +123,8 @@ transactions, and an explanation of what every query reads.`,
 				}
 				return usageErrorf(c, "no completion for %q; choose bash, zsh, fish or powershell", args[0])
 			}
+		case "help":
+			cmdspec.NotInShell(c) // the shell has its own
 		}
 	}
 	return root
@@ -128,7 +134,13 @@ transactions, and an explanation of what every query reads.`,
 // error is written to ios.ErrOut as one line, "error: <Code>: <what and
 // where>" (a syntax error adds the text and a caret on the next lines). A
 // panic becomes "error: internal: …" and status 1, never a stack trace.
-func Execute(ctx context.Context, root *cobra.Command, args []string, ios *iostreams.IOStreams) (status int) {
+func Execute(ctx context.Context, root *cobra.Command, args []string, ios *iostreams.IOStreams) int {
+	return execute(ctx, root, args, ios, false)
+}
+
+// execute is Execute, for the shell too (inShell: help hints name the
+// shell's help).
+func execute(ctx context.Context, root *cobra.Command, args []string, ios *iostreams.IOStreams, inShell bool) (status int) {
 	defer func() {
 		if r := recover(); r != nil {
 			fmt.Fprintf(ios.ErrOut, "error: internal: %v (please report this with the command you ran)\n", r)
@@ -146,110 +158,5 @@ func Execute(ctx context.Context, root *cobra.Command, args []string, ios *iostr
 	if err == nil {
 		return ExitOK
 	}
-	msg, code := describeError(ctx, root, err)
-	if msg != "" {
-		fmt.Fprintln(ios.ErrOut, msg)
-	}
-	return code
+	return reportError(ctx, ios.ErrOut, err, inShell)
 }
-
-// usageError is a command used the wrong way (exit status 2).
-type usageError struct {
-	msg  string
-	path string // the command path, for the help hint
-}
-
-func (e *usageError) Error() string { return e.msg }
-
-func usageErrorf(c *cobra.Command, format string, args ...any) error {
-	return &usageError{msg: fmt.Sprintf(format, args...), path: c.CommandPath()}
-}
-
-// syntaxError is a $filter or $select that does not parse (exit status 2).
-type syntaxError struct {
-	flag string // "--filter" or "--select"
-	err  *odata.SyntaxError
-}
-
-func (e *syntaxError) Error() string { return e.flag + ": " + e.err.Error() }
-
-// silentError carries an exit status for a failure already reported.
-type silentError struct{ status int }
-
-func (e *silentError) Error() string { return fmt.Sprintf("exit status %d", e.status) }
-
-// describeError renders err as the message for standard error and picks
-// the exit status.
-func describeError(ctx context.Context, root *cobra.Command, err error) (string, int) {
-	var (
-		ue  *usageError
-		se  *syntaxError
-		sil *silentError
-		st  *odata.Error
-	)
-	switch {
-	case errors.As(err, &sil):
-		return "", sil.status
-	case errors.As(err, &ue):
-		return "error: usage: " + ue.msg + " (see '" + ue.path + " --help')", ExitUsage
-	case errors.As(err, &se):
-		return "error: " + string(odata.CodeInvalidInput) + ": " + se.Error() + "\n" + indent(se.err.Caret()), ExitUsage
-	case errors.As(err, &st):
-		return "error: " + st.Error(), ExitFailed
-	case ctx.Err() != nil || errors.Is(err, context.Canceled):
-		return "error: interrupted", ExitInterrupted
-	}
-	// Cobra's own errors for commands and arguments are usage errors.
-	m := err.Error()
-	if first, rest, ok := strings.Cut(m, "\n"); ok { // "unknown command … Did you mean this?\n\tquery"
-		var sugg []string
-		for _, l := range strings.Split(rest, "\n") {
-			if strings.HasPrefix(l, "\t") {
-				sugg = append(sugg, strings.TrimSpace(l))
-			}
-		}
-		m = first
-		if len(sugg) > 0 {
-			m += "; did you mean " + strings.Join(sugg, " or ") + "?"
-		}
-	}
-	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand flag", "accepts ", "requires ", "invalid argument", "flag needs an argument"} {
-		if strings.HasPrefix(m, p) {
-			return "error: usage: " + m + " (see '" + root.CommandPath() + " --help')", ExitUsage
-		}
-	}
-	return "error: " + m, ExitFailed
-}
-
-// indent prefixes each line with two spaces, so that a caret block stands
-// apart from the error line.
-func indent(s string) string {
-	return "  " + strings.ReplaceAll(s, "\n", "\n  ")
-}
-
-// exactArgs checks the positional arguments by name: "TABLE", "PK", …;
-// a trailing "[X]" is optional.
-func exactArgs(names ...string) cobra.PositionalArgs {
-	required := 0
-	for _, n := range names {
-		if !strings.HasPrefix(n, "[") {
-			required++
-		}
-	}
-	return func(c *cobra.Command, args []string) error {
-		if len(args) == 0 && required > 0 {
-			return usageErrorf(c, "%s needs %s", c.CommandPath(), strings.Join(names, " "))
-		}
-		if len(args) < required {
-			return usageErrorf(c, "%s needs %s; missing %s", c.CommandPath(), strings.Join(names, " "), strings.Join(names[len(args):required], " "))
-		}
-		if len(args) > len(names) {
-			return usageErrorf(c, "%s takes %s; unexpected %q", c.CommandPath(), strings.Join(names, " "), args[len(names)])
-		}
-		return nil
-	}
-}
-
-// tableAnnotation marks a command whose first argument is a table, so the
-// shell can insert the table chosen with `use`.
-var tableAnnotation = map[string]string{completions.TableAnnotation: "arg"}

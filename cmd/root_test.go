@@ -55,23 +55,32 @@ func TestDefaultOutputFollowsTheTerminal(t *testing.T) {
 // The database path: --db, else $TSTABLE_DB, else under $XDG_DATA_HOME,
 // else under ~/.local/share.
 func TestDBPath(t *testing.T) {
+	path := func(f *Factory) string {
+		t.Helper()
+		tg, err := f.resolveTarget()
+		if err != nil || tg.IsRemote() {
+			t.Fatalf("target %+v, %v", tg, err)
+		}
+		return tg.Path
+	}
 	f := &Factory{}
 	t.Setenv("TSTABLE_DB", "")
+	t.Setenv(envConnectionString, "")
 	t.Setenv("XDG_DATA_HOME", "/xdg")
-	if got := f.DBPath(); got != "/xdg/tstable/tstable.db" {
+	if got := path(f); got != "/xdg/tstable/tstable.db" {
 		t.Errorf("XDG: %s", got)
 	}
 	t.Setenv("XDG_DATA_HOME", "")
 	t.Setenv("HOME", "/home/u")
-	if got := f.DBPath(); got != "/home/u/.local/share/tstable/tstable.db" {
+	if got := path(f); got != "/home/u/.local/share/tstable/tstable.db" {
 		t.Errorf("HOME: %s", got)
 	}
 	t.Setenv("TSTABLE_DB", "/env.db")
-	if got := f.DBPath(); got != "/env.db" {
+	if got := path(f); got != "/env.db" {
 		t.Errorf("env: %s", got)
 	}
 	f.dbFlag = "/flag.db"
-	if got := f.DBPath(); got != "/flag.db" {
+	if got := path(f); got != "/flag.db" {
 		t.Errorf("flag: %s", got)
 	}
 }

@@ -1,8 +1,6 @@
 package cmd
 
 import (
-	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
 	"iter"
@@ -10,12 +8,11 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/tstable/tstable/cmdspec"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/samples"
 	"github.com/tstable/tstable/store"
 )
-
-func init() { addCommand(newSampleCmd) }
 
 func newSampleCmd(f *Factory) *cobra.Command {
 	c := &cobra.Command{
@@ -31,23 +28,18 @@ func newSampleCmd(f *Factory) *cobra.Command {
   orders     compound keys (customer / order date) and index entities
   bad        BadDesign and BadSinglePartition: every lint warning`,
 		Example: "  tstable sample list\n  tstable sample load employees\n  tstable sample load logs --size 10000",
-		Args:    exactArgs(),
 	}
+	cmdspec.Args(c)
 	c.AddCommand(newSampleListCmd(f), newSampleLoadCmd(f))
 	return c
 }
 
 func newSampleListCmd(f *Factory) *cobra.Command {
-	return &cobra.Command{
+	c := &cobra.Command{
 		Use:     "list",
 		Aliases: []string{"ls"},
 		Short:   "List the sample datasets",
-		Args:    exactArgs(),
 		RunE: func(c *cobra.Command, args []string) error {
-			format, err := f.Format(c)
-			if err != nil {
-				return err
-			}
 			type item struct {
 				Name        string   `json:"name"`
 				Tables      []string `json:"tables"`
@@ -55,40 +47,32 @@ func newSampleListCmd(f *Factory) *cobra.Command {
 				SizeUnit    string   `json:"sizeUnit"`
 				Summary     string   `json:"summary"`
 			}
-			var items []item
+			var items []any
+			rows := [][]string{{"name", "tables", "defaultSize", "sizeUnit", "summary"}}
 			for _, d := range samples.List() {
 				it := item{Name: d.Name, DefaultSize: d.DefaultSize, SizeUnit: d.SizeUnit, Summary: d.Summary}
 				for _, t := range d.Tables(1, "") {
 					it.Tables = append(it.Tables, t.Name)
 				}
 				items = append(items, it)
+				rows = append(rows, []string{it.Name, strings.Join(it.Tables, " "), strconv.Itoa(it.DefaultSize), it.SizeUnit, it.Summary})
 			}
-			switch format {
-			case FormatJSON:
-				b, _ := json.Marshal(map[string]any{"value": items})
-				_, err = f.IO.Out.Write(append(b, '\n'))
-				return err
-			case FormatJSONL:
-				for _, it := range items {
-					b, _ := json.Marshal(it)
-					f.IO.Out.Write(append(b, '\n'))
-				}
-				return nil
-			case FormatCSV:
-				w := csv.NewWriter(f.IO.Out)
-				w.Write([]string{"name", "tables", "defaultSize", "sizeUnit", "summary"})
-				for _, it := range items {
-					w.Write([]string{it.Name, strings.Join(it.Tables, " "), strconv.Itoa(it.DefaultSize), it.SizeUnit, it.Summary})
-				}
-				w.Flush()
-				return w.Error()
-			}
-			for _, it := range items {
-				fmt.Fprintf(f.IO.Out, "%-10s %s\n%-10s tables: %s; --size %d %s by default\n", it.Name, it.Summary, "", strings.Join(it.Tables, " "), it.DefaultSize, it.SizeUnit)
-			}
-			return nil
+			return f.printer.Report(Report{
+				JSON:  map[string]any{"value": items},
+				Lines: items,
+				CSV:   rows,
+				Text: func(w io.Writer) error {
+					for _, x := range items {
+						it := x.(item)
+						fmt.Fprintf(w, "%-10s %s\n%-10s tables: %s; --size %d %s by default\n", it.Name, it.Summary, "", strings.Join(it.Tables, " "), it.DefaultSize, it.SizeUnit)
+					}
+					return nil
+				},
+			})
 		},
 	}
+	cmdspec.Args(c)
+	return c
 }
 
 func newSampleLoadCmd(f *Factory) *cobra.Command {
@@ -103,7 +87,6 @@ dataset's size (employees, events, orders or entities; see sample list).
 --table renames the table; for a dataset of several tables it replaces
 their common stem (logs --table Audit loads AuditByDate and AuditSpread).`,
 		Example: "  tstable sample load employees\n  tstable sample load logs --size 100000 --table Audit",
-		Args:    exactArgs("NAME"),
 		ValidArgsFunction: func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 			if len(args) > 0 {
 				return nil, cobra.ShellCompDirectiveNoFileComp
@@ -111,10 +94,6 @@ their common stem (logs --table Audit loads AuditByDate and AuditSpread).`,
 			return samples.Names(), cobra.ShellCompDirectiveNoFileComp
 		},
 		RunE: func(c *cobra.Command, args []string) error {
-			format, err := f.Format(c)
-			if err != nil {
-				return err
-			}
 			d, ok := samples.Lookup(args[0])
 			if !ok {
 				return usageErrorf(c, "no sample named %q; choose one of %s", args[0], strings.Join(samples.Names(), ", "))
@@ -131,8 +110,9 @@ their common stem (logs --table Audit loads AuditByDate and AuditSpread).`,
 				Table    string `json:"table"`
 				Entities int64  `json:"entities"`
 			}
-			var done []loaded
-			err = f.Write(c.Context(), func(b store.Backend) error {
+			var done []any
+			rows := [][]string{{"table", "entities"}}
+			err := f.Write(c.Context(), func(b store.Backend) error {
 				for _, t := range d.Tables(size, table) {
 					if err := b.CreateTable(c.Context(), t.Name); err != nil && odata.CodeOf(err) != odata.CodeTableAlreadyExists {
 						return err
@@ -144,25 +124,29 @@ their common stem (logs --table Audit loads AuditByDate and AuditSpread).`,
 						return err
 					}
 					done = append(done, loaded{t.Name, res.Written})
+					rows = append(rows, []string{t.Name, strconv.FormatInt(res.Written, 10)})
 				}
 				return nil
 			})
 			if err != nil {
 				return err
 			}
-			if format == FormatJSON || format == FormatJSONL {
-				for _, l := range done {
-					b, _ := json.Marshal(l)
-					f.IO.Out.Write(append(b, '\n'))
-				}
-				return nil
-			}
-			for _, l := range done {
-				fmt.Fprintf(f.IO.Out, "loaded %s into %s\n", countLine(l.Entities), l.Table)
-			}
-			return nil
+			return f.printer.Report(Report{
+				JSON:  map[string]any{"value": done},
+				Lines: done,
+				CSV:   rows,
+				Text: func(w io.Writer) error {
+					for _, x := range done {
+						l := x.(loaded)
+						fmt.Fprintf(w, "loaded %s into %s\n", countLine(l.Entities), l.Table)
+					}
+					return nil
+				},
+			})
 		},
 	}
+	cmdspec.Args(c, "NAME")
+	cmdspec.Writes(c)
 	c.Flags().StringVar(&table, "table", "", "load into table `T` instead of the dataset's own name")
 	c.Flags().IntVar(&size, "size", 0, "dataset size `N` (default: the dataset's own)")
 	return c

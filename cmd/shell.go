@@ -7,15 +7,13 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/cmdspec"
 	"github.com/tstable/tstable/shell"
 	"github.com/tstable/tstable/store"
 )
 
-func init() { addCommand(newShellCmd) }
-
 func newShellCmd(f *Factory) *cobra.Command {
-	return &cobra.Command{
+	c := &cobra.Command{
 		Use:   "shell",
 		Short: "Interactive shell over the same commands",
 		Long: `An interactive shell: every command works without the "tstable" prefix,
@@ -38,38 +36,46 @@ line with no prompt (lines starting with # are comments), explain starts
 off, and the output is what the same command-line calls print; it exits 1
 when any command failed.`,
 		Example: "  tstable shell\n  tstable shell < lesson.txt",
-		Args:    exactArgs(),
 		RunE: func(c *cobra.Command, args []string) error {
 			return runShell(c, f)
 		},
 	}
+	cmdspec.Args(c)
+	cmdspec.NotInShell(c)
+	return c
 }
 
 // runShell runs the shell on f's streams with the global flags given to
 // this command tree passed on to every command it runs.
 func runShell(c *cobra.Command, f *Factory) error {
 	global := globalFlagArgs(c)
-	exec := func(ctx context.Context, args []string) int {
-		return Execute(ctx, NewRoot(f.IO), append(append([]string{}, global...), args...), f.IO)
+	label, err := f.shellLabel()
+	if err != nil {
+		return err
 	}
 	cfg := shell.Config{
-		IO:   f.IO,
-		Exec: exec,
+		IO: f.IO,
+		Exec: func(ctx context.Context, sess *shell.Session, args []string) int {
+			tree := newRoot(&Factory{IO: f.IO, Session: sess, Opener: f.Opener})
+			return execute(ctx, tree, append(append([]string{}, global...), args...), f.IO, true)
+		},
+		Report: func(err error) int {
+			return reportError(context.Background(), f.IO.ErrOut, err, true)
+		},
 		Tree: func() *cobra.Command { return NewRoot(f.IO) },
 		Read: func(ctx context.Context, fn func(store.Backend) error) error {
-			return f.Read(ctx, "", fn)
+			err := f.Read(ctx, "", fn)
+			if errors.Is(err, errNoDatabase) {
+				return shell.ErrNoDatabase
+			}
+			return err
 		},
 		Check: func(ctx context.Context) error {
 			// Open once for writing: the database is created on first use,
 			// and a file locked by another process is said at once.
-			err := f.Write(ctx, func(store.Backend) error { return nil })
-			var st *odata.Error
-			if errors.As(err, &st) {
-				return errors.New(st.Error())
-			}
-			return err
+			return f.Write(ctx, func(store.Backend) error { return nil })
 		},
-		Label:       f.shellLabel(),
+		Label:       label,
 		HistoryPath: shell.DefaultHistoryPath(),
 	}
 	if status := shell.Run(c.Context(), cfg); status != ExitOK {
@@ -90,14 +96,21 @@ func globalFlagArgs(c *cobra.Command) []string {
 	return out
 }
 
-// shellLabel names the backend in the shell's prompt: nothing for the
-// default local database, else the file's name.
-func (f *Factory) shellLabel() string {
-	if a := f.remoteAccount(); a != "" {
-		return a
+// shellLabel names the storage in the shell's prompt: the remote account,
+// nothing for the default local database, else the file's name.
+func (f *Factory) shellLabel() (string, error) {
+	t, err := f.Target()
+	switch {
+	case err != nil:
+		return "", err
+	case t.IsRemote():
+		account, _, err := t.Remote.Where()
+		if err != nil {
+			return "", err
+		}
+		return "remote " + account, nil
+	case t.Path == defaultDBPath():
+		return "", nil
 	}
-	if f.dbFlag == "" && f.DBPath() == defaultDBPath() {
-		return ""
-	}
-	return filepath.Base(f.DBPath())
+	return filepath.Base(t.Path), nil
 }

@@ -1,17 +1,15 @@
 package cmd
 
 import (
-	"encoding/csv"
-	"encoding/json"
+	"io"
 	"strconv"
 
 	"github.com/spf13/cobra"
+	"github.com/tstable/tstable/cmdspec"
 	"github.com/tstable/tstable/design"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store"
 )
-
-func init() { addCommand(newStatsCmd) }
 
 // scanTable streams every entity of table, in key order, through one
 // Backend.Query into fn.
@@ -26,7 +24,7 @@ func (f *Factory) scanTable(c *cobra.Command, table string, fn func(*odata.Entit
 }
 
 func newStatsCmd(f *Factory) *cobra.Command {
-	return &cobra.Command{
+	c := &cobra.Command{
 		Use:   "stats TABLE",
 		Short: "Show the shape of a table: partitions, key lengths, entity sizes, property types",
 		Long: `Read a table once, streaming, and show its shape: entities and partitions,
@@ -39,42 +37,29 @@ property with the Edm types it has.
 Memory stays small however large the table is. -o json (or jsonl) prints
 one object whose top level holds "entities" and "partitions"; -o csv prints
 the figures as metric,value rows.`,
-		Example:     "  tstable stats Employees\n  tstable stats Logs -o json",
-		Annotations: tableAnnotation,
-		Args:        exactArgs("TABLE"),
+		Example: "  tstable stats Employees\n  tstable stats Logs -o json",
 		RunE: func(c *cobra.Command, args []string) error {
-			format, err := f.Format(c)
-			if err != nil {
-				return err
-			}
 			s := design.NewStats()
 			if err := f.scanTable(c, args[0], s.Add); err != nil {
 				return err
 			}
 			r := s.Result()
 			r.Table = args[0]
-			switch format {
-			case FormatJSON, FormatJSONL:
-				b, err := json.Marshal(r)
-				if err != nil {
-					return err
-				}
-				_, err = f.IO.Out.Write(append(b, '\n'))
-				return err
-			case FormatCSV:
-				return writeStatsCSV(f, r)
-			}
-			return design.WriteStats(f.IO.Out, r, f.IO.Width)
+			return f.printer.Report(Report{
+				JSON: r,
+				CSV:  statsCSV(r),
+				Text: func(w io.Writer) error { return design.WriteStats(w, r, f.IO.Width) },
+			})
 		},
 	}
+	cmdspec.Args(c, "TABLE")
+	return c
 }
 
-// writeStatsCSV writes the figures of a summary as metric,value rows.
-func writeStatsCSV(f *Factory, r *design.Summary) error {
-	w := csv.NewWriter(f.IO.Out)
+// statsCSV is the figures of a summary as metric,value rows.
+func statsCSV(r *design.Summary) [][]string {
 	i := func(n int64) string { return strconv.FormatInt(n, 10) }
 	fl := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
-	w.Write([]string{"metric", "value"})
 	rows := [][2]string{
 		{"entities", i(r.Entities)}, {"partitions", i(r.Partitions)},
 		{"entitiesPerPartition.min", i(r.EntitiesPerPartition.Min)}, {"entitiesPerPartition.median", i(r.EntitiesPerPartition.Median)},
@@ -92,9 +77,9 @@ func writeStatsCSV(f *Factory, r *design.Summary) error {
 			rows = append(rows, [2]string{"property." + p.Name + "@" + t.Type, i(t.Entities)})
 		}
 	}
+	out := [][]string{{"metric", "value"}}
 	for _, row := range rows {
-		w.Write(row[:])
+		out = append(out, row[:])
 	}
-	w.Flush()
-	return w.Error()
+	return out
 }

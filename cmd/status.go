@@ -1,17 +1,16 @@
 package cmd
 
 import (
-	"encoding/csv"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/tstable/tstable/cmdspec"
 	"github.com/tstable/tstable/store"
 )
-
-func init() { addCommand(newStatusCmd) }
 
 // statusReport is what tstable status prints.
 type statusReport struct {
@@ -22,7 +21,7 @@ type statusReport struct {
 }
 
 func newStatusCmd(f *Factory) *cobra.Command {
-	return &cobra.Command{
+	c := &cobra.Command{
 		Use:   "status",
 		Short: "Say which storage is in use and check that it answers",
 		Long: `Say which storage the commands use — the local database file, or a remote
@@ -30,21 +29,15 @@ account chosen with --connection-string, --account-url or
 $AZURE_STORAGE_CONNECTION_STRING — and check that it answers by listing its
 tables. Exit status 1 when it does not (a wrong key, an unreachable endpoint,
 a locked file). Keys and SAS tokens are never printed.`,
-		Args: exactArgs(),
 		RunE: func(c *cobra.Command, args []string) error {
-			format, err := f.Format(c)
+			t, err := f.Target()
 			if err != nil {
 				return err
 			}
-			cfg, err := f.remoteConfig()
-			if err != nil {
-				return err
-			}
-			r := statusReport{Backend: "local", Where: f.DBPath()}
-			if cfg != nil {
+			r := statusReport{Backend: "local", Where: t.Path}
+			if t.IsRemote() {
 				r.Backend = "remote"
-				label := f.BackendLabel()
-				r.Where = label[len("remote "):]
+				r.Where = strings.TrimPrefix(t.Label(), "remote ")
 			}
 			err = f.Read(c.Context(), "", func(b store.Backend) error {
 				names, err := b.ListTables(c.Context())
@@ -56,24 +49,19 @@ a locked file). Keys and SAS tokens are never printed.`,
 			} else if err != nil {
 				return err
 			}
-			out := f.IO.Out
-			switch format {
-			case FormatJSON, FormatJSONL:
-				b, _ := json.Marshal(r)
-				_, err = fmt.Fprintln(out, string(b))
-			case FormatCSV:
-				w := csv.NewWriter(out)
-				w.Write([]string{"backend", "where", "tables", "note"})
-				w.Write([]string{r.Backend, r.Where, strconv.Itoa(r.Tables), r.Note})
-				w.Flush()
-				err = w.Error()
-			default:
-				fmt.Fprintf(out, "backend  %s\nwhere    %s\ntables   %d\n", r.Backend, r.Where, r.Tables)
-				if r.Note != "" {
-					fmt.Fprintf(out, "note     %s\n", r.Note)
-				}
-			}
-			return err
+			return f.printer.Report(Report{
+				JSON: r,
+				CSV:  [][]string{{"backend", "where", "tables", "note"}, {r.Backend, r.Where, strconv.Itoa(r.Tables), r.Note}},
+				Text: func(w io.Writer) error {
+					fmt.Fprintf(w, "backend  %s\nwhere    %s\ntables   %d\n", r.Backend, r.Where, r.Tables)
+					if r.Note != "" {
+						fmt.Fprintf(w, "note     %s\n", r.Note)
+					}
+					return nil
+				},
+			})
 		},
 	}
+	cmdspec.Args(c)
+	return c
 }

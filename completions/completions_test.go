@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/spf13/cobra"
+	"github.com/tstable/tstable/cmdspec"
 	"github.com/tstable/tstable/odata"
 )
 
@@ -52,24 +53,28 @@ func testTree() *cobra.Command {
 	root := &cobra.Command{Use: "tstable"}
 	root.PersistentFlags().StringP("output", "o", "", "output format")
 	root.PersistentFlags().String("db", "", "database file")
-	tbl := map[string]string{TableAnnotation: "arg"}
-	query := &cobra.Command{Use: "query TABLE", Short: "Query a table", Annotations: tbl, Run: func(*cobra.Command, []string) {}}
+	query := &cobra.Command{Use: "query TABLE", Short: "Query a table", Run: func(*cobra.Command, []string) {}}
+	cmdspec.Args(query, "TABLE")
 	query.Flags().String("filter", "", "OData $filter")
 	query.Flags().String("select", "", "properties to return")
 	query.Flags().Int("top", 0, "at most N")
 	query.Flags().Bool("all", false, "follow tokens")
-	get := &cobra.Command{Use: "get TABLE PK RK", Short: "Read one entity", Annotations: tbl, Run: func(*cobra.Command, []string) {}}
+	get := &cobra.Command{Use: "get TABLE PK RK", Short: "Read one entity", Run: func(*cobra.Command, []string) {}}
+	cmdspec.Args(get, "TABLE", "PK", "RK")
 	table := &cobra.Command{Use: "table", Short: "Create, list and delete tables"}
-	table.AddCommand(
-		&cobra.Command{Use: "create NAME", Short: "Create a table", Run: func(*cobra.Command, []string) {}},
-		&cobra.Command{Use: "delete NAME", Short: "Delete a table", Run: func(*cobra.Command, []string) {}},
-		&cobra.Command{Use: "list", Short: "List tables", Run: func(*cobra.Command, []string) {}},
-	)
+	create := &cobra.Command{Use: "create NAME", Short: "Create a table", Run: func(*cobra.Command, []string) {}}
+	cmdspec.Args(create, "NAME")
+	del := &cobra.Command{Use: "delete NAME", Short: "Delete a table", Run: func(*cobra.Command, []string) {}}
+	cmdspec.Args(del, "NAME")
+	cmdspec.NamesTable(del)
+	table.AddCommand(create, del, &cobra.Command{Use: "list", Short: "List tables", Run: func(*cobra.Command, []string) {}})
 	learn := &cobra.Command{Use: "learn [LESSON]", Short: "Lessons", Run: func(*cobra.Command, []string) {},
 		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 			return []string{"query-classes\tQuery classes", "pagination\tPages"}, cobra.ShellCompDirectiveNoFileComp
 		}}
+	cmdspec.Args(learn, "[LESSON]")
 	shell := &cobra.Command{Use: "shell", Short: "The shell", Run: func(*cobra.Command, []string) {}}
+	cmdspec.NotInShell(shell)
 	root.AddCommand(query, get, table, learn, shell)
 	return root
 }
@@ -132,13 +137,15 @@ func TestLineCompletion(t *testing.T) {
 		{name: "use: filter needs no table", table: "Employees", line: `query --filter "Fi`, want: []string{`"FirstName`}},
 		{name: "use: get offers partitions and tables", table: "Employees", line: "get ", has: []string{"Marketing", "Sales", "Employees", "Logs"}},
 		{name: "use: get after a partition", table: "Employees", line: "get Sales ", want: []string{}},
+		{name: "use: another table named keeps its own partitions", table: "Employees", line: "get Logs ", want: []string{}},
+		{name: "use: another table named, then its partitions", table: "Logs", line: "get Employees S", want: []string{"Sales", "Sales East"}},
 		{name: "get partition keys", line: "get Employees M", want: []string{"Marketing"}},
 		{name: "help", line: "help q", want: []string{"query"}},
 		{name: "unknown command", line: "frobnicate ", want: []string{}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			l := &Line{Root: testTree(), Source: testSource(), Table: func() string { return tc.table }, Extra: extra, Hidden: []string{"shell"}}
+			l := &Line{Root: testTree(), Source: testSource(), Table: func() string { return tc.table }, Extra: extra}
 			got := l.Complete(ctx, tc.line)
 			g := texts(got)
 			if tc.want != nil && strings.Join(g, "|") != strings.Join(tc.want, "|") {

@@ -7,11 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"github.com/tstable/tstable/cmdspec"
 )
-
-// TableAnnotation is the cobra annotation key marking a command whose first
-// positional argument is a table (the shell's `use` fills it in).
-const TableAnnotation = "tstable.table"
 
 // Line completes command lines typed in the shell, from the same cobra
 // command tree the command line runs.
@@ -25,8 +22,6 @@ type Line struct {
 	Table func() string
 	// Extra are commands the shell adds to the tree's (use, next, …).
 	Extra []Suggestion
-	// Hidden are tree commands not offered (shell, completion, help).
-	Hidden []string
 }
 
 // Complete returns the suggestions for line, the text before the cursor.
@@ -69,20 +64,16 @@ func (l *Line) Complete(ctx context.Context, line string) []Suggestion {
 	}
 
 	// Positional arguments given, and a flag waiting for its value.
-	var positional []string
-	var pending *pflag.Flag
+	positional := cmdspec.Positionals(cmd, rest)
+	var pending *pflag.Flag // the last word is a flag still waiting for its value
 	for _, w := range rest {
 		if pending != nil {
 			pending = nil
 			continue
 		}
-		if strings.HasPrefix(w, "-") && w != "-" {
-			if f := lookupFlag(cmd, w); f != nil && takesValue(f) && !strings.Contains(w, "=") {
-				pending = f
-			}
-			continue
+		if f := cmdspec.LookupFlag(cmd, w); f != nil && cmdspec.TakesValue(f) && !strings.Contains(w, "=") {
+			pending = f
 		}
-		positional = append(positional, w)
 	}
 	table := l.effectiveTable(ctx, cmd, positional)
 
@@ -91,7 +82,7 @@ func (l *Line) Complete(ctx context.Context, line string) []Suggestion {
 		return l.flagValue(ctx, cmd, pending, table, line, p.current)
 	case strings.HasPrefix(p.current, "-"):
 		if name, value, ok := strings.Cut(p.current, "="); ok {
-			if f := lookupFlag(cmd, name); f != nil {
+			if f := cmdspec.LookupFlag(cmd, name); f != nil {
 				return l.flagValue(ctx, cmd, f, table, line, value)
 			}
 			return nil
@@ -121,17 +112,7 @@ func (l *Line) commandSuggestions(cmd *cobra.Command, withExtra bool) []Suggesti
 	return out
 }
 
-func (l *Line) hidden(c *cobra.Command) bool {
-	if c.Parent() != l.Root {
-		return false
-	}
-	for _, h := range l.Hidden {
-		if c.Name() == h {
-			return true
-		}
-	}
-	return false
-}
+func (l *Line) hidden(c *cobra.Command) bool { return !cmdspec.InShell(c) }
 
 func findSub(cmd *cobra.Command, name string) *cobra.Command {
 	for _, c := range cmd.Commands() {
@@ -142,57 +123,13 @@ func findSub(cmd *cobra.Command, name string) *cobra.Command {
 	return nil
 }
 
-// lookupFlag finds "--name", "--name=v" or "-x" among cmd's flags,
-// inherited ones included.
-func lookupFlag(cmd *cobra.Command, word string) *pflag.Flag {
-	name, _, _ := strings.Cut(word, "=")
-	fs := cmd.Flags()
-	fs.AddFlagSet(cmd.InheritedFlags())
-	if strings.HasPrefix(name, "--") {
-		return fs.Lookup(name[2:])
-	}
-	if len(name) == 2 {
-		return fs.ShorthandLookup(name[1:])
-	}
-	return nil
-}
-
-func takesValue(f *pflag.Flag) bool { return f.NoOptDefVal == "" }
-
-func flagSuggestions(cmd *cobra.Command) []Suggestion {
-	var out []Suggestion
-	add := func(f *pflag.Flag) {
-		if f.Hidden || f.Name == "help" {
-			return
-		}
-		out = append(out, Suggestion{"--" + f.Name, f.Usage})
-	}
-	cmd.LocalFlags().VisitAll(add)
-	cmd.InheritedFlags().VisitAll(add)
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Text < out[j].Text })
-	return out
-}
-
-// argNames are the positional arguments in cmd's usage line:
-// "get TABLE PK RK" gives TABLE, PK, RK.
-func argNames(cmd *cobra.Command) []string {
-	var names []string
-	for _, f := range strings.Fields(cmd.Use)[1:] {
-		if strings.HasPrefix(f, "-") || strings.HasPrefix(f, "[-") {
-			break
-		}
-		names = append(names, strings.Trim(f, "[]"))
-	}
-	return names
-}
-
 // effectiveTable is the table the command will act on: its first
 // positional argument, or the table in use when the shell will insert it.
 func (l *Line) effectiveTable(ctx context.Context, cmd *cobra.Command, positional []string) string {
-	if cmd.Annotations[TableAnnotation] == "" {
+	if !cmdspec.TakesTable(cmd) {
 		return ""
 	}
-	if l.tableInserted(ctx, positional) {
+	if l.tableInserted(ctx, cmd, positional) {
 		return l.Table()
 	}
 	if len(positional) > 0 {
@@ -201,14 +138,14 @@ func (l *Line) effectiveTable(ctx context.Context, cmd *cobra.Command, positiona
 	return ""
 }
 
-// tableInserted tells whether the shell would insert the table in use in
-// front of these positional arguments (see the shell's own rule: when the
-// first is not a table's name).
-func (l *Line) tableInserted(ctx context.Context, positional []string) bool {
+// tableInserted tells whether the shell will put the table in use in
+// front of these positional arguments: cmdspec.TableImplied, the rule the
+// shell runs by.
+func (l *Line) tableInserted(ctx context.Context, cmd *cobra.Command, positional []string) bool {
 	if l.Table == nil || l.Table() == "" {
 		return false
 	}
-	return len(positional) == 0 || !l.isTable(ctx, positional[0])
+	return cmdspec.TableImplied(cmd, positional, func(name string) bool { return l.isTable(ctx, name) })
 }
 
 func (l *Line) isTable(ctx context.Context, name string) bool {
@@ -226,20 +163,20 @@ func (l *Line) isTable(ctx context.Context, name string) bool {
 // positional suggests the next positional argument by its name in the
 // usage line.
 func (l *Line) positional(ctx context.Context, cmd *cobra.Command, given []string, current string) []Suggestion {
-	names := argNames(cmd)
+	names := cmdspec.ArgNames(cmd)
 	idx := len(given)
 	table := ""
-	if cmd.Annotations[TableAnnotation] != "" {
+	if cmdspec.TakesTable(cmd) {
 		switch {
-		case l.tableInserted(ctx, given) && len(given) == 0:
+		case l.tableInserted(ctx, cmd, given) && len(given) == 0:
 			// Either the table in use is implied (offer the argument after
 			// TABLE) or another table is being named: offer both.
 			var out []Suggestion
 			if len(names) > 1 {
-				out = l.argSuggestions(ctx, cmd, names[1], l.Table(), current)
+				out = l.argSuggestions(ctx, cmd, 1, l.Table(), current)
 			}
 			return append(out, l.tableSuggestions(ctx)...)
-		case l.tableInserted(ctx, given):
+		case l.tableInserted(ctx, cmd, given):
 			idx++
 			table = l.Table()
 		case len(given) > 0:
@@ -249,7 +186,7 @@ func (l *Line) positional(ctx context.Context, cmd *cobra.Command, given []strin
 	if idx >= len(names) {
 		return nil
 	}
-	if cmd.ValidArgsFunction != nil && cmd.Annotations[TableAnnotation] == "" && !isTableDelete(cmd) {
+	if cmd.ValidArgsFunction != nil && !cmdspec.IsTableArg(cmd, idx) {
 		vals, _ := cmd.ValidArgsFunction(cmd, given, current)
 		var out []Suggestion
 		for _, v := range vals {
@@ -258,18 +195,17 @@ func (l *Line) positional(ctx context.Context, cmd *cobra.Command, given []strin
 		}
 		return out
 	}
-	return l.argSuggestions(ctx, cmd, names[idx], table, current)
+	return l.argSuggestions(ctx, cmd, idx, table, current)
 }
 
-func isTableDelete(cmd *cobra.Command) bool {
-	return cmd.Name() == "delete" && cmd.Parent() != nil && cmd.Parent().Name() == "table"
-}
-
-func (l *Line) argSuggestions(ctx context.Context, cmd *cobra.Command, name, table, current string) []Suggestion {
+// argSuggestions offers values for c's argument at index i: tables for a
+// table argument, PartitionKeys for PK.
+func (l *Line) argSuggestions(ctx context.Context, cmd *cobra.Command, i int, table, current string) []Suggestion {
+	names := cmdspec.ArgNames(cmd)
 	switch {
-	case name == "TABLE" || (name == "NAME" && isTableDelete(cmd)):
+	case cmdspec.IsTableArg(cmd, i):
 		return l.tableSuggestions(ctx)
-	case name == "PK" && table != "" && l.Source != nil:
+	case i < len(names) && names[i] == "PK" && table != "" && l.Source != nil:
 		var out []Suggestion
 		for _, pk := range l.Source.PartitionKeys(ctx, table, current) {
 			out = append(out, Suggestion{pk, "a PartitionKey in " + table})
@@ -345,5 +281,18 @@ func replaced(line, partial string, sugg []Suggestion) []Suggestion {
 			out = append(out, Suggestion{t, s.Description})
 		}
 	}
+	return out
+}
+func flagSuggestions(cmd *cobra.Command) []Suggestion {
+	var out []Suggestion
+	add := func(f *pflag.Flag) {
+		if f.Hidden || f.Name == "help" {
+			return
+		}
+		out = append(out, Suggestion{"--" + f.Name, f.Usage})
+	}
+	cmd.LocalFlags().VisitAll(add)
+	cmd.InheritedFlags().VisitAll(add)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Text < out[j].Text })
 	return out
 }

@@ -30,9 +30,9 @@ var _ store.Backend = (*Backend)(nil)
 // a wrong key or an unreachable endpoint shows at the first command
 // (tstable status checks both).
 func Open(cfg Config) (*Backend, error) {
-	endpoint, account, err := endpointAndAccount(cfg)
+	account, endpoint, err := cfg.Where()
 	if err != nil {
-		return nil, odata.Errorf(odata.CodeInvalidInput, "%s", Scrub(err.Error()))
+		return nil, err
 	}
 	retries := cfg.MaxRetries
 	if retries == 0 {
@@ -146,29 +146,22 @@ func (b *Backend) Write(ctx context.Context, table string, op store.Operation) (
 	c := b.svc.NewClient(table)
 	body := encodeEntity(e)
 	ifMatch := etagOf(op.IfMatch)
-	var etag azcore.ETag
 	var err error
 	switch op.Kind {
 	case store.OpInsert:
-		var r aztables.AddEntityResponse
-		r, err = c.AddEntity(ctx, body, nil)
-		etag = r.ETag
+		_, err = c.AddEntity(ctx, body, nil)
 	case store.OpReplace, store.OpMerge:
 		mode := aztables.UpdateModeReplace
 		if op.Kind == store.OpMerge {
 			mode = aztables.UpdateModeMerge
 		}
-		var r aztables.UpdateEntityResponse
-		r, err = c.UpdateEntity(ctx, body, &aztables.UpdateEntityOptions{IfMatch: &ifMatch, UpdateMode: mode})
-		etag = r.ETag
+		_, err = c.UpdateEntity(ctx, body, &aztables.UpdateEntityOptions{IfMatch: &ifMatch, UpdateMode: mode})
 	case store.OpInsertOrReplace, store.OpInsertOrMerge:
 		mode := aztables.UpdateModeReplace
 		if op.Kind == store.OpInsertOrMerge {
 			mode = aztables.UpdateModeMerge
 		}
-		var r aztables.UpsertEntityResponse
-		r, err = c.UpsertEntity(ctx, body, &aztables.UpsertEntityOptions{UpdateMode: mode})
-		etag = r.ETag
+		_, err = c.UpsertEntity(ctx, body, &aztables.UpsertEntityOptions{UpdateMode: mode})
 	case store.OpDelete:
 		_, err = c.DeleteEntity(ctx, e.PartitionKey, e.RowKey, &aztables.DeleteEntityOptions{IfMatch: &ifMatch})
 		if err != nil {
@@ -181,14 +174,10 @@ func (b *Backend) Write(ctx context.Context, table string, op store.Operation) (
 	if err != nil {
 		return nil, mapError(err, table, key)
 	}
-	// The service answers a write with the new ETag; read the entity back
-	// for its Timestamp and, after a merge, its whole set of properties.
-	out, gerr := b.Get(ctx, table, e.PartitionKey, e.RowKey)
-	if gerr != nil {
-		return nil, gerr
-	}
-	_ = etag
-	return out, nil
+	// The service answers a write with the new ETag only; read the entity
+	// back for its Timestamp and, after a merge, its whole set of
+	// properties.
+	return b.Get(ctx, table, e.PartitionKey, e.RowKey)
 }
 
 func etagOf(ifMatch string) azcore.ETag {

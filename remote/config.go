@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
+	"github.com/tstable/tstable/odata"
 )
 
 // Config says which account to reach and how to authenticate.
@@ -110,4 +111,14 @@ func accountOf(u *url.URL) string {
 	}
 	account, _, _ := strings.Cut(host, ".")
 	return account
+}
+
+// Where names the account and table endpoint cfg points to, without
+// connecting and without any secret.
+func (cfg Config) Where() (account, endpoint string, err error) {
+	endpoint, account, err = endpointAndAccount(cfg)
+	if err != nil {
+		return "", "", odata.Errorf(odata.CodeInvalidInput, "%s", Scrub(err.Error()))
+	}
+	return account, endpoint, nil
 }

@@ -8,6 +8,7 @@ import (
 	"syscall"
 
 	prompt "github.com/c-bata/go-prompt"
+	"github.com/tstable/tstable/cmdspec"
 	"github.com/tstable/tstable/completions"
 )
 
@@ -24,7 +25,7 @@ func (s *shell) interactive(ctx context.Context) (status int) {
 		if r := recover(); r != nil {
 			tty.restore()
 			fmt.Fprintf(s.cfg.IO.ErrOut, "error: internal: %v (the shell stopped; please report this with what you typed)\n", r)
-			status = exitFailed
+			status = cmdspec.ExitFailed
 		}
 	}()
 
@@ -40,7 +41,7 @@ func (s *shell) interactive(ctx context.Context) (status int) {
 			s.runner.Interrupt()
 			tty.restore()
 			fmt.Fprintln(s.cfg.IO.ErrOut)
-			os.Exit(exitFailed)
+			os.Exit(cmdspec.ExitFailed)
 		}
 	}()
 
@@ -68,11 +69,11 @@ func (s *shell) interactive(ctx context.Context) (status int) {
 		line := p.Input()
 		tty.restore()
 		if line == "" && parser.ctrlD.Load() {
-			return exitOK
+			return cmdspec.ExitOK
 		}
 		s.history.add(line)
 		if _, quit := s.execLine(ctx, line); quit {
-			return exitOK
+			return cmdspec.ExitOK
 		}
 	}
 }

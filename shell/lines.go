@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+
+	"github.com/tstable/tstable/cmdspec"
 )
 
 // lines runs the commands read from standard input, one per line, with no
@@ -20,10 +22,10 @@ func (s *shell) lines(ctx context.Context) int {
 	defer stopSignals()
 	sc := bufio.NewScanner(s.cfg.IO.In)
 	sc.Buffer(make([]byte, 64*1024), 8*1024*1024)
-	status := exitOK
+	status := cmdspec.ExitOK
 	for sc.Scan() {
 		st, quit := s.execLine(ctx, sc.Text())
-		if st != exitOK {
+		if st != cmdspec.ExitOK {
 			status = st
 		}
 		if quit {
@@ -31,8 +33,7 @@ func (s *shell) lines(ctx context.Context) int {
 		}
 	}
 	if err := sc.Err(); err != nil {
-		fmt.Fprintf(s.cfg.IO.ErrOut, "error: reading commands: %v\n", err)
-		return exitFailed
+		return s.fail(fmt.Errorf("reading commands: %w", err))
 	}
 	return status
 }

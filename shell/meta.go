@@ -2,11 +2,15 @@ package shell
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
 
+	"github.com/tstable/tstable/cmdspec"
 	"github.com/tstable/tstable/completions"
+	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/store"
 )
 
 // metaSuggestions are the shell's own commands, offered by completion
@@ -21,20 +25,18 @@ var metaSuggestions = []completions.Suggestion{
 
 // meta runs the shell's own commands. handled is false for any other line.
 func (s *shell) meta(ctx context.Context, args []string) (status int, handled, quit bool) {
-	out, errOut := s.cfg.IO.Out, s.cfg.IO.ErrOut
+	out := s.cfg.IO.Out
 	switch args[0] {
 	case "exit", "quit", `\q`:
-		return exitOK, true, true
+		return cmdspec.ExitOK, true, true
 	case "use":
 		return s.use(ctx, args[1:]), true, false
 	case "next":
 		if len(args) > 1 {
-			fmt.Fprintln(errOut, "error: usage: next takes no arguments; it continues the last query")
-			return 2, true, false
+			return s.fail(cmdspec.Usagef("", "next takes no arguments; it continues the last query")), true, false
 		}
 		if s.sess.Continuation == "" {
-			fmt.Fprintln(errOut, "error: no more pages: the last query returned everything (or run a query first)")
-			return exitFailed, true, false
+			return s.fail(errors.New("no more pages: the last query returned everything (or run a query first)")), true, false
 		}
 		next := append(append([]string{}, s.sess.LastQuery...), "--continuation", s.sess.Continuation)
 		return s.exec(ctx, next), true, false
@@ -44,21 +46,21 @@ func (s *shell) meta(ctx context.Context, args []string) (status int, handled, q
 			if s.cfg.IO.InTTY {
 				fmt.Fprintf(out, "explain is %s\n", args[1])
 			}
-			return exitOK, true, false
+			return cmdspec.ExitOK, true, false
 		}
 	case "help":
 		if len(args) > 1 {
 			return s.exec(ctx, append(args[1:], "--help")), true, false
 		}
 		s.help()
-		return exitOK, true, false
+		return cmdspec.ExitOK, true, false
 	}
 	return 0, false, false
 }
 
 // use chooses the table that later commands act on.
 func (s *shell) use(ctx context.Context, args []string) int {
-	out, errOut := s.cfg.IO.Out, s.cfg.IO.ErrOut
+	out := s.cfg.IO.Out
 	switch len(args) {
 	case 0:
 		if s.sess.Table == "" {
@@ -66,31 +68,40 @@ func (s *shell) use(ctx context.Context, args []string) int {
 		} else {
 			fmt.Fprintln(out, s.sess.Table)
 		}
-		return exitOK
+		return cmdspec.ExitOK
 	case 1:
 	default:
-		fmt.Fprintln(errOut, "error: usage: use takes one table name")
-		return 2
+		return s.fail(cmdspec.Usagef("", "use takes one table name"))
 	}
-	if s.cache == nil {
+	if s.cfg.Read == nil {
 		s.sess.Table = args[0]
-		return exitOK
+		return cmdspec.ExitOK
 	}
-	s.cache.Invalidate()
-	tables := s.cache.Tables(ctx)
+	if s.cache != nil {
+		s.cache.Invalidate()
+	}
+	// Read the tables here rather than through the completion cache, so
+	// that a database locked or damaged is said as such.
+	var tables []string
+	if err := s.cfg.Read(ctx, func(b store.Backend) error {
+		var err error
+		tables, err = b.ListTables(ctx)
+		return err
+	}); err != nil && !errors.Is(err, ErrNoDatabase) {
+		return s.fail(err)
+	}
 	for _, t := range tables {
 		if strings.EqualFold(t, args[0]) {
 			s.sess.Table = t
 			s.sess.LastQuery, s.sess.Continuation = nil, ""
-			return exitOK
+			return cmdspec.ExitOK
 		}
 	}
 	hint := "create it with: table create " + args[0]
 	if len(tables) > 0 {
 		hint = "the tables are " + strings.Join(tables, ", ") + "; or " + hint
 	}
-	fmt.Fprintf(errOut, "error: TableNotFound: table %q does not exist (%s)\n", args[0], hint)
-	return exitFailed
+	return s.fail(odata.Errorf(odata.CodeTableNotFound, "table %q does not exist (%s)", args[0], hint))
 }
 
 // help lists the shell's commands and the command tree's.

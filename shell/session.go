@@ -2,10 +2,9 @@
 // over the same cobra command tree as the command line.
 package shell
 
-import "context"
-
-// Session is the shell's state that commands may read and update while they
-// run inside the shell. Outside the shell there is no Session.
+// Session is the shell's state that commands read and update while they
+// run inside it. The command tree sees it through an interface of its own
+// (ExplainFooter, QueryDone); outside the shell there is none.
 type Session struct {
 	// Table is the table chosen with `use`, or "".
 	Table string
@@ -19,15 +18,16 @@ type Session struct {
 	Continuation string
 }
 
-type sessionKey struct{}
+// ExplainFooter reports whether query results get the one-line summary of
+// their class and counts.
+func (s *Session) ExplainFooter() bool { return s.Explain }
 
-// WithSession returns a context that carries s.
-func WithSession(ctx context.Context, s *Session) context.Context {
-	return context.WithValue(ctx, sessionKey{}, s)
-}
-
-// SessionFrom returns the Session in ctx, or nil outside the shell.
-func SessionFrom(ctx context.Context) *Session {
-	s, _ := ctx.Value(sessionKey{}).(*Session)
-	return s
+// QueryDone records the query just run: its arguments and continuation
+// token when there are more pages (for `next`), else nothing.
+func (s *Session) QueryDone(args []string, continuation string) {
+	if continuation == "" {
+		s.LastQuery, s.Continuation = nil, ""
+		return
+	}
+	s.LastQuery, s.Continuation = args, continuation
 }

@@ -2,7 +2,7 @@ package shell
 
 import (
 	"context"
-	"fmt"
+	"errors"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -17,13 +17,18 @@ import (
 type Config struct {
 	IO *iostreams.IOStreams
 	// Exec runs one command's arguments (without "tstable") through a new
-	// command tree under ctx, which carries the Session, and returns its
-	// exit status. It writes its own output and errors.
-	Exec func(ctx context.Context, args []string) int
+	// command tree that sees the session, and returns its exit status. It
+	// writes its own output and errors.
+	Exec func(ctx context.Context, sess *Session, args []string) int
+	// Report writes an error of the shell's own (a line that does not
+	// parse, `use` of a missing table) as the command line writes errors,
+	// and returns its exit status.
+	Report func(err error) int
 	// Tree builds a command tree for completion and for reading commands'
 	// usage lines; it is never executed.
 	Tree func() *cobra.Command
-	// Read opens storage for reading, for completion and for `use`.
+	// Read opens storage for reading, for completion and for `use`; with
+	// no database file yet it returns ErrNoDatabase.
 	Read completions.ReadFunc
 	// Check runs once before the first line; an error (the database is
 	// locked by another process, say) is printed and ends the shell.
@@ -35,11 +40,9 @@ type Config struct {
 	HistoryPath string
 }
 
-// Exit statuses of Run.
-const (
-	exitOK     = 0
-	exitFailed = 1
-)
+// ErrNoDatabase is what Config.Read returns when there is no database
+// file yet: no tables, not a failure.
+var ErrNoDatabase = errors.New("no database file")
 
 // Run runs the shell until exit, Ctrl-D or the end of standard input, and
 // returns its exit status. On a terminal it is an interactive go-prompt
@@ -53,8 +56,7 @@ func Run(ctx context.Context, cfg Config) int {
 	s := newShell(cfg)
 	if cfg.Check != nil {
 		if err := cfg.Check(ctx); err != nil {
-			fmt.Fprintln(cfg.IO.ErrOut, "error: "+err.Error())
-			return exitFailed
+			return cfg.Report(err)
 		}
 	}
 	if cfg.IO.InTTY {
@@ -83,10 +85,9 @@ func newShell(cfg Config) *shell {
 		s.tree = cfg.Tree()
 	}
 	s.line = &completions.Line{
-		Root:   s.tree,
-		Table:  func() string { return s.sess.Table },
-		Extra:  metaSuggestions,
-		Hidden: []string{"shell", "completion", "help"},
+		Root:  s.tree,
+		Table: func() string { return s.sess.Table },
+		Extra: metaSuggestions,
 	}
 	if s.cache != nil {
 		s.line.Source = s.cache

@@ -2,13 +2,15 @@ package shell
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/spf13/cobra"
-	"github.com/tstable/tstable/completions"
+	"github.com/tstable/tstable/cmdspec"
 	"github.com/tstable/tstable/iostreams"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store"
@@ -18,24 +20,51 @@ import (
 func fakeTree() *cobra.Command {
 	root := &cobra.Command{Use: "tstable"}
 	root.PersistentFlags().StringP("output", "o", "", "")
-	tbl := map[string]string{completions.TableAnnotation: "arg"}
-	q := &cobra.Command{Use: "query TABLE", Annotations: tbl, Run: func(*cobra.Command, []string) {}}
+	q := &cobra.Command{Use: "query TABLE", Run: func(*cobra.Command, []string) {}}
+	cmdspec.Args(q, "TABLE")
 	q.Flags().String("filter", "", "")
 	q.Flags().Bool("all", false, "")
-	get := &cobra.Command{Use: "get TABLE PK RK", Annotations: tbl, Run: func(*cobra.Command, []string) {}}
-	ins := &cobra.Command{Use: "insert TABLE [JSON|-]", Annotations: tbl, Run: func(*cobra.Command, []string) {}}
-	adv := &cobra.Command{Use: "advise TABLE --queries FILE", Annotations: tbl, Run: func(*cobra.Command, []string) {}}
+	get := &cobra.Command{Use: "get TABLE PK RK", Run: func(*cobra.Command, []string) {}}
+	cmdspec.Args(get, "TABLE", "PK", "RK")
+	ins := &cobra.Command{Use: "insert TABLE [JSON|-]", Run: func(*cobra.Command, []string) {}}
+	cmdspec.Args(ins, "TABLE", "[JSON|-]")
+	cmdspec.Writes(ins)
+	adv := &cobra.Command{Use: "advise TABLE --queries FILE", Run: func(*cobra.Command, []string) {}}
+	cmdspec.Args(adv, "TABLE")
 	adv.Flags().String("queries", "", "")
 	table := &cobra.Command{Use: "table"}
-	table.AddCommand(&cobra.Command{Use: "delete NAME", Run: func(*cobra.Command, []string) {}},
-		&cobra.Command{Use: "list", Run: func(*cobra.Command, []string) {}})
+	del := &cobra.Command{Use: "delete NAME", Run: func(*cobra.Command, []string) {}}
+	cmdspec.Args(del, "NAME")
+	cmdspec.NamesTable(del)
+	cmdspec.Writes(del)
+	table.AddCommand(del, &cobra.Command{Use: "list", Run: func(*cobra.Command, []string) {}})
 	root.AddCommand(q, get, ins, adv, table)
 	return root
+}
+
+// testReport writes errors as "error: …" lines: the command line's own
+// formatter is in cmd, which this package does not import.
+func testReport(ios *iostreams.IOStreams) func(error) int {
+	return func(err error) int {
+		fmt.Fprintln(ios.ErrOut, "error: "+err.Error())
+		var ue *cmdspec.UsageError
+		if errors.As(err, &ue) {
+			return cmdspec.ExitUsage
+		}
+		return cmdspec.ExitFailed
+	}
 }
 
 // testShell returns a shell whose commands are recorded, over a store
 // holding the tables Employees and Logs.
 func testShell(t *testing.T) (*shell, *[][]string, *iostreams.IOStreams) {
+	t.Helper()
+	s, ran, ios, _ := testShellAt(t)
+	return s, ran, ios
+}
+
+// testShellAt is testShell, also returning the database's path.
+func testShellAt(t *testing.T) (*shell, *[][]string, *iostreams.IOStreams, string) {
 	t.Helper()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "t.db")
@@ -53,14 +82,15 @@ func testShell(t *testing.T) (*shell, *[][]string, *iostreams.IOStreams) {
 	ios, _, _, _ := iostreams.Test()
 	s := newShell(Config{
 		IO: ios,
-		Exec: func(ctx context.Context, args []string) int {
+		Exec: func(ctx context.Context, sess *Session, args []string) int {
 			ran = append(ran, args)
-			if SessionFrom(ctx) == nil {
-				t.Error("a command ran without the session in its context")
+			if sess == nil {
+				t.Error("a command ran without the session")
 			}
 			return 0
 		},
-		Tree: fakeTree,
+		Tree:   fakeTree,
+		Report: testReport(ios),
 		Read: func(ctx context.Context, fn func(store.Backend) error) error {
 			db, err := store.Open(path, &store.Options{ReadOnly: true})
 			if err != nil {
@@ -70,7 +100,7 @@ func testShell(t *testing.T) (*shell, *[][]string, *iostreams.IOStreams) {
 			return fn(db)
 		},
 	})
-	return s, &ran, ios
+	return s, &ran, ios, path
 }
 
 func TestUseInsertsTheTable(t *testing.T) {
@@ -82,6 +112,7 @@ func TestUseInsertsTheTable(t *testing.T) {
 		{`query logs --filter x`, "query|logs|--filter|x"},
 		{`get Sales 00010`, "get|Employees|Sales|00010"},
 		{`get Employees Sales 00010`, "get|Employees|Sales|00010"},
+		{`get Logs P1`, "get|Logs|P1"}, // another table named: nothing inserted, cobra says RK is missing
 		{`insert '{"PartitionKey":"a","RowKey":"b"}'`, `insert|Employees|{"PartitionKey":"a","RowKey":"b"}`},
 		{`insert Logs -`, "insert|Logs|-"},
 		{`insert -`, "insert|Employees|-"},
@@ -167,8 +198,23 @@ func TestMetaCommands(t *testing.T) {
 
 func TestDeletingTheTableInUse(t *testing.T) {
 	ctx := context.Background()
-	s, _, _ := testShell(t)
+	s, _, _, path := testShellAt(t)
 	s.execLine(ctx, "use Logs")
+	// The recording Exec runs nothing: delete the table as the command would.
+	exec := s.cfg.Exec
+	s.cfg.Exec = func(ctx context.Context, sess *Session, args []string) int {
+		if strings.Join(args, " ") == "table delete logs" {
+			db, err := store.Open(path, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			if err := db.DeleteTable(ctx, "logs"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return exec(ctx, sess, args)
+	}
 	s.execLine(ctx, "table delete logs")
 	if s.sess.Table != "" {
 		t.Errorf("table in use after deleting it: %q", s.sess.Table)
@@ -191,7 +237,7 @@ func TestLineModeStatus(t *testing.T) {
 	ios, in, _, _ := iostreams.Test()
 	in.WriteString("ok\nfail\nok\n\n# done\n")
 	var ran []string
-	status := Run(context.Background(), Config{IO: ios, Exec: func(_ context.Context, args []string) int {
+	status := Run(context.Background(), Config{IO: ios, Report: testReport(ios), Exec: func(_ context.Context, _ *Session, args []string) int {
 		ran = append(ran, args[0])
 		if args[0] == "fail" {
 			return 1
@@ -207,8 +253,8 @@ func TestCheckFailureEndsTheShell(t *testing.T) {
 	ios, in, _, errOut := iostreams.Test()
 	in.WriteString("query T\n")
 	ran := false
-	status := Run(context.Background(), Config{IO: ios,
-		Exec: func(context.Context, []string) int { ran = true; return 0 },
+	status := Run(context.Background(), Config{IO: ios, Report: testReport(ios),
+		Exec: func(context.Context, *Session, []string) int { ran = true; return 0 },
 		Check: func(context.Context) error {
 			return odata.Errorf(odata.CodeDatabaseLocked, "database t.db is in use by another tstable process")
 		},

@@ -1,0 +1,114 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/tstable/tstable/cmdspec"
+	"github.com/tstable/tstable/odata"
+)
+
+// The exit statuses, as cmdspec defines them for every front end.
+const (
+	ExitOK          = cmdspec.ExitOK
+	ExitFailed      = cmdspec.ExitFailed
+	ExitUsage       = cmdspec.ExitUsage
+	ExitInterrupted = cmdspec.ExitInterrupted
+)
+
+// usageErrorf is a usage error (exit status 2) about command c.
+func usageErrorf(c *cobra.Command, format string, args ...any) error {
+	return cmdspec.Usagef(c.CommandPath(), format, args...)
+}
+
+// syntaxError is a $filter or $select that does not parse (exit status 2).
+type syntaxError struct {
+	flag string // "--filter" or "--select"
+	err  *odata.SyntaxError
+}
+
+func (e *syntaxError) Error() string { return e.flag + ": " + e.err.Error() }
+
+// silentError carries an exit status for a failure already reported.
+type silentError struct{ status int }
+
+func (e *silentError) Error() string { return fmt.Sprintf("exit status %d", e.status) }
+
+// reportError writes err to w as tstable reports every error — one line,
+// "error: <Code>: <what and where>", with a caret block under a syntax
+// error — and returns the exit status. It is the one formatter of error
+// lines, for the command line and the shell alike.
+// In the shell (inShell), help hints name the shell's help command.
+func reportError(ctx context.Context, w io.Writer, err error, inShell bool) int {
+	msg, status := describeError(ctx, err, inShell)
+	if msg != "" {
+		fmt.Fprintln(w, msg)
+	}
+	return status
+}
+
+// describeError renders err as the message for standard error and picks
+// the exit status.
+func describeError(ctx context.Context, err error, inShell bool) (string, int) {
+	var (
+		ue  *cmdspec.UsageError
+		se  *syntaxError
+		sil *silentError
+		st  *odata.Error
+	)
+	switch {
+	case errors.As(err, &sil):
+		return "", sil.status
+	case errors.As(err, &ue):
+		return "error: usage: " + ue.Msg + helpHint(ue.Path, inShell), ExitUsage
+	case errors.As(err, &se):
+		return "error: " + string(odata.CodeInvalidInput) + ": " + se.Error() + "\n" + indent(se.err.Caret()), ExitUsage
+	case errors.As(err, &st):
+		return "error: " + st.Error(), ExitFailed
+	case ctx.Err() != nil || errors.Is(err, context.Canceled):
+		return "error: interrupted", ExitInterrupted
+	}
+	// Cobra's own errors for commands and arguments are usage errors.
+	m := err.Error()
+	if first, rest, ok := strings.Cut(m, "\n"); ok { // "unknown command … Did you mean this?\n\tquery"
+		var sugg []string
+		for _, l := range strings.Split(rest, "\n") {
+			if strings.HasPrefix(l, "\t") {
+				sugg = append(sugg, strings.TrimSpace(l))
+			}
+		}
+		m = first
+		if len(sugg) > 0 {
+			m += "; did you mean " + strings.Join(sugg, " or ") + "?"
+		}
+	}
+	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand flag", "accepts ", "requires ", "invalid argument", "flag needs an argument"} {
+		if strings.HasPrefix(m, p) {
+			return "error: usage: " + m + helpHint("tstable", inShell), ExitUsage
+		}
+	}
+	return "error: " + m, ExitFailed
+}
+
+// helpHint points at a command's help: " (see 'tstable get --help')", or
+// in the shell, where commands are typed without "tstable", " (see 'help
+// get')". An empty path gives none.
+func helpHint(path string, inShell bool) string {
+	switch {
+	case path == "":
+		return ""
+	case inShell:
+		return " (see 'help" + strings.TrimPrefix(path, "tstable") + "')"
+	}
+	return " (see '" + path + " --help')"
+}
+
+// indent prefixes each line with two spaces, so that a caret block stands
+// apart from the error line.
+func indent(s string) string {
+	return "  " + strings.ReplaceAll(s, "\n", "\n  ")
+}

@@ -1,0 +1,94 @@
+package cmd
+
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/tstable/tstable/cmdspec"
+	"github.com/tstable/tstable/remote"
+)
+
+// Environment variables that choose the storage.
+const (
+	envConnectionString = "AZURE_STORAGE_CONNECTION_STRING"
+	envDB               = "TSTABLE_DB"
+)
+
+// Target is where one run's storage is: a local database file, or a
+// remote account when Remote is set.
+type Target struct {
+	Path   string
+	Remote *remote.Config
+}
+
+// IsRemote reports whether the target is a remote account.
+func (t Target) IsRemote() bool { return t.Remote != nil }
+
+// Label names the target for people without opening it and without any
+// secret: "local /abs/path/to.db" or "remote ACCOUNT (ENDPOINT)".
+func (t Target) Label() string {
+	if t.Remote == nil {
+		return "local " + absPath(t.Path)
+	}
+	account, endpoint, err := t.Remote.Where()
+	if err != nil {
+		return "remote (" + remote.Scrub(err.Error()) + ")"
+	}
+	return "remote " + account + " (" + endpoint + ")"
+}
+
+// resolveTarget decides the target from the global flags and the
+// environment: --db, --connection-string or --account-url (one of them),
+// else $AZURE_STORAGE_CONNECTION_STRING, else $TSTABLE_DB or the default
+// file. --db with a remote flag is a usage error, and so is setting both
+// variables with no flag to decide.
+func (f *Factory) resolveTarget() (Target, error) {
+	remoteFlag := f.connFlag != "" || f.accountURLFlag != ""
+	switch {
+	case f.dbFlag != "" && remoteFlag:
+		return Target{}, cmdspec.Usagef("tstable", "--db chooses the local database and --connection-string/--account-url a remote account; give one of them")
+	case f.connFlag != "" && f.accountURLFlag != "":
+		return Target{}, cmdspec.Usagef("tstable", "give --connection-string or --account-url, not both")
+	case f.connFlag != "":
+		return Target{Remote: &remote.Config{ConnectionString: f.connFlag}}, nil
+	case f.accountURLFlag != "":
+		return Target{Remote: &remote.Config{AccountURL: f.accountURLFlag}}, nil
+	case f.dbFlag != "":
+		return Target{Path: f.dbFlag}, nil
+	}
+	if cs := os.Getenv(envConnectionString); cs != "" {
+		if os.Getenv(envDB) != "" {
+			return Target{}, cmdspec.Usagef("tstable", "both %s and %s are set; choose with --db or --connection-string", envDB, envConnectionString)
+		}
+		return Target{Remote: &remote.Config{ConnectionString: cs}}, nil
+	}
+	if p := os.Getenv(envDB); p != "" {
+		return Target{Path: p}, nil
+	}
+	return Target{Path: defaultDBPath()}, nil
+}
+
+// defaultDBPath is $XDG_DATA_HOME/tstable/tstable.db, else
+// ~/.local/share/tstable/tstable.db.
+func defaultDBPath() string {
+	if d := os.Getenv("XDG_DATA_HOME"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, "tstable", "tstable.db")
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return filepath.Join(".", "tstable.db")
+	}
+	return filepath.Join(home, ".local", "share", "tstable", "tstable.db")
+}
+
+// displayDefaultDB is the default as help shows it.
+func displayDefaultDB() string {
+	return "$XDG_DATA_HOME/tstable/tstable.db or ~/.local/share/tstable/tstable.db"
+}
+
+func absPath(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return p
+}
