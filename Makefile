@@ -21,8 +21,13 @@ build:
 run: build
 	./$(BIN) $(ARGS)
 
+# staticcheck, pinned; .ci/run installs it, and go run builds it once otherwise.
+STATICCHECK_VERSION := v0.8.2
+STATICCHECK ?= $(shell command -v staticcheck 2>/dev/null || echo "$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)")
+
 vet:
 	$(GO) vet ./...
+	$(STATICCHECK) ./...
 
 # The shell's terminal tests (tmux) run when tmux is installed.
 HAVE_TMUX := $(shell command -v tmux >/dev/null 2>&1 && echo 1)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -72,20 +71,7 @@ func normalize(s string) string {
 // with -update.
 func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("..", "testdata", "golden", name+".txt")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./cmd -run %s -update to create it)", err, t.Name())
-	}
-	if string(want) != got {
-		t.Errorf("%s differs from the golden file (go test ./cmd -run %s -update rewrites it)\n--- got\n%s\n--- want\n%s", path, t.Name(), got, want)
-	}
+	checkFile(t, filepath.Join("golden", name+".txt"), got)
 }
 
 // transcript is what a golden file holds: the command, its exit status
@@ -129,8 +115,6 @@ type goldenCase struct {
 	stdin  string
 	args   []string
 }
-
-var page1 = `query People --page-size 2 -o jsonl`
 
 func TestGolden(t *testing.T) {
 	const sales = "PartitionKey eq 'Sales'"

@@ -79,15 +79,15 @@ func runImport(c *cobra.Command, f *Factory, args []string, o *importOptions) er
 	default:
 		return usageErrorf(c, "--mode must be upsert, merge, insert or replace; got %q", o.mode)
 	}
-	format := o.format
-	if format == "" {
-		format = "jsonl"
+	input := o.format // the input's format, not the output's
+	if input == "" {
+		input = "jsonl"
 		if len(args) > 1 && strings.EqualFold(strings.TrimPrefix(extOf(args[1]), "."), "csv") {
-			format = "csv"
+			input = "csv"
 		}
 	}
-	if format != "jsonl" && format != "csv" {
-		return usageErrorf(c, "--format must be jsonl or csv; got %q", format)
+	if input != "jsonl" && input != "csv" {
+		return usageErrorf(c, "--format must be jsonl or csv; got %q", input)
 	}
 	table := args[0]
 	r, name, closeIn, err := f.openInput(args, 1)
@@ -123,7 +123,7 @@ func runImport(c *cobra.Command, f *Factory, args []string, o *importOptions) er
 		return odata.Errorf(odata.CodeInvalidInput, "%s line %d: %v; --continue-on-error skips bad rows", name, line, err)
 	}
 	var src store.EntitySource
-	if format == "jsonl" {
+	if input == "jsonl" {
 		var stop func()
 		src, stop = jsonlSource(r, &lines, o.continueOnError, reject, rowError)
 		defer stop()

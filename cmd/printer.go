@@ -238,9 +238,8 @@ func (l *EntityList) Close(members ...string) error {
 
 // jsonList streams {"value":[item,item,…] …}, one item a line.
 type jsonList struct {
-	w   *bufio.Writer
-	n   int
-	buf []byte
+	w *bufio.Writer
+	n int
 }
 
 func newJSONList(w *bufio.Writer) *jsonList {

@@ -97,3 +97,18 @@ func TestDynamicCompletion(t *testing.T) {
 		}
 	}
 }
+
+// With a table in use, a line that names another table keeps it: `get Logs
+// P1` reads Logs (and says RK is missing), never `get People Logs P1`.
+func TestShellUseAndAnotherTable(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "t.db")
+	seed(t, db)
+	mustRun(t, db, "", "table", "create", "Logs")
+	mustRun(t, db, "", "insert", "Logs", `{"PartitionKey":"P1","RowKey":"r1","Level":"warn"}`)
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	stdin := "use People\nget Logs P1\nget Logs P1 r1 -o json\nget Marketing 00001 --select FirstName -o json\n"
+	ios, in, out, errOut := iostreams.Test()
+	in.WriteString(stdin)
+	status := Execute(context.Background(), NewRoot(ios), []string{"--db", db, "shell"}, ios)
+	checkGolden(t, "shell-use-another-table", transcript([]string{"shell"}, stdin, out.String(), errOut.String(), status))
+}

@@ -74,6 +74,10 @@ func TestDesignGolden(t *testing.T) {
 		{"sample-unknown", "", []string{"sample", "load", "nope"}},
 		{"sample-load-renamed", "", []string{"sample", "load", "logs", "--size", "10", "--table", "Audit", "-o", "table"}},
 		{"learn-list", "", []string{"learn", "-o", "table"}},
+		{"learn-list-csv", "", []string{"learn", "-o", "csv"}},
+		{"learn-lesson-json", "", []string{"learn", "1", "-o", "json"}},
+		{"sample-load-csv", "", []string{"sample", "load", "employees", "--size", "5", "--table", "Staff", "-o", "csv"}},
+		{"sample-load-json", "", []string{"sample", "load", "logs", "--size", "10", "--table", "Audit", "-o", "json"}},
 		{"learn-unknown", "", []string{"learn", "nope"}},
 	}
 	for _, c := range cases {

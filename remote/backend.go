@@ -2,7 +2,6 @@ package remote
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sort"
 	"time"
@@ -197,8 +196,6 @@ func withoutTimestamp(e *odata.Entity) *odata.Entity {
 	c.Delete(odata.Timestamp)
 	return c
 }
-
-var errNoEntity = errors.New("no entity")
 
 func describeKey(k *odata.Key) string {
 	if k == nil {
