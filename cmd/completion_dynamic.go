@@ -47,38 +47,35 @@ func addDynamicCompletion(root *cobra.Command, f *Factory) {
 				return nil, cobra.ShellCompDirectiveNoFileComp
 			}
 		}
-		if c.Flags().Lookup("filter") != nil {
-			c.RegisterFlagCompletionFunc("filter", func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-				if len(args) == 0 {
-					return nil, cobra.ShellCompDirectiveNoFileComp
-				}
-				sugg, partial := completions.Filter(c.Context(), src, args[0], toComplete)
-				// The whole flag value is one word: each suggestion is the
-				// value typed so far with its last token completed.
-				head := toComplete[:len(toComplete)-len(partial)]
-				out := make([]completions.Suggestion, len(sugg))
-				for i, s := range sugg {
-					out[i] = completions.Suggestion{Text: head + s.Text, Description: s.Description}
-				}
-				return compStrings(out), cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
-			})
-		}
-		if c.Flags().Lookup("select") != nil {
-			c.RegisterFlagCompletionFunc("select", func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-				if len(args) == 0 {
-					return nil, cobra.ShellCompDirectiveNoFileComp
-				}
-				sugg, partial := completions.Select(c.Context(), src, args[0], toComplete)
-				head := toComplete[:len(toComplete)-len(partial)]
-				out := make([]completions.Suggestion, len(sugg))
-				for i, s := range sugg {
-					out[i] = completions.Suggestion{Text: head + s.Text, Description: s.Description}
-				}
-				return compStrings(out), cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
-			})
+		for name, complete := range map[string]valueCompleter{"filter": completions.Filter, "select": completions.Select} {
+			if c.Flags().Lookup(name) != nil {
+				c.RegisterFlagCompletionFunc(name, flagValueCompletion(src, complete))
+			}
 		}
 	}
 	walk(root)
+}
+
+// valueCompleter completes a flag's value typed so far for a table: the
+// suggestions for its last token, and that token.
+type valueCompleter func(ctx context.Context, src completions.Source, table, text string) ([]completions.Suggestion, string)
+
+// flagValueCompletion adapts a valueCompleter to cobra. The whole flag
+// value is one word: each suggestion is the value typed so far with its
+// last token completed.
+func flagValueCompletion(src completions.Source, complete valueCompleter) cobra.CompletionFunc {
+	return func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+		if len(args) == 0 {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		sugg, partial := complete(c.Context(), src, args[0], toComplete)
+		head := toComplete[:len(toComplete)-len(partial)]
+		out := make([]completions.Suggestion, len(sugg))
+		for i, s := range sugg {
+			out[i] = completions.Suggestion{Text: head + s.Text, Description: s.Description}
+		}
+		return compStrings(out), cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
+	}
 }
 
 func tableSuggestions(ctx context.Context, src completions.Source) []completions.Suggestion {

@@ -148,11 +148,15 @@ func (l *Line) tableInserted(ctx context.Context, cmd *cobra.Command, positional
 	return cmdspec.TableImplied(cmd, positional, func(name string) bool { return l.isTable(ctx, name) })
 }
 
-func (l *Line) isTable(ctx context.Context, name string) bool {
-	if l.Source == nil {
+func (l *Line) isTable(ctx context.Context, name string) bool { return HasTable(ctx, l.Source, name) }
+
+// HasTable reports whether src knows a table of that name (table names
+// are case-insensitive); a nil src knows none.
+func HasTable(ctx context.Context, src Source, name string) bool {
+	if src == nil {
 		return false
 	}
-	for _, t := range l.Source.Tables(ctx) {
+	for _, t := range src.Tables(ctx) {
 		if strings.EqualFold(t, name) {
 			return true
 		}

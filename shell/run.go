@@ -10,6 +10,7 @@ import (
 	"github.com/google/shlex"
 	"github.com/spf13/cobra"
 	"github.com/tstable/tstable/cmdspec"
+	"github.com/tstable/tstable/completions"
 )
 
 // runner runs one command at a time and lets an interrupt cancel it.
@@ -133,10 +134,5 @@ func (s *shell) isTable(ctx context.Context, name string) bool {
 	if s.cache == nil {
 		return false
 	}
-	for _, t := range s.cache.Tables(ctx) {
-		if strings.EqualFold(t, name) {
-			return true
-		}
-	}
-	return false
+	return completions.HasTable(ctx, s.cache, name)
 }
