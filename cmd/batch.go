@@ -64,7 +64,7 @@ counts) with exit status 1.`,
 			if err != nil {
 				return err
 			}
-			list := f.printer.Entities(false)
+			list := f.printer.Entities(Columns{})
 			for _, e := range results {
 				list.Write(e)
 			}

@@ -131,7 +131,7 @@ func csvSource(r io.Reader, name string, lines *lineIndex, keepGoing bool, rejec
 		case odata.RowKey:
 			rk = i
 			continue
-		case odata.Timestamp, "odata.etag":
+		case odata.Timestamp, odata.ETagName:
 			continue
 		}
 		t := odata.EdmString

@@ -58,7 +58,7 @@ func (f *Factory) writeOne(c *cobra.Command, table string, op store.Operation) e
 	if stored == nil {
 		stored = op.Entity
 	}
-	return f.printer.Entity(stored, false)
+	return f.printer.Entity(stored)
 }
 
 // newWriteCmd builds insert, upsert, merge and replace: TABLE [JSON|-].

@@ -23,7 +23,7 @@ for exact copies).`,
 			if err != nil {
 				return err
 			}
-			list := f.printer.Entities(false)
+			list := f.printer.Entities(Columns{})
 			err = f.Read(c.Context(), p.table, func(b store.Backend) error {
 				req := store.QueryRequest{Query: p.query}
 				if f.printer.Format == FormatCSV {

@@ -29,6 +29,7 @@ type Factory struct {
 
 	dbFlag         string
 	outputFlag     string
+	expandFlag     string
 	connFlag       string
 	accountURLFlag string
 

@@ -29,7 +29,7 @@ ResourceNotFound when there is none. --select keeps the named properties
 			if err != nil {
 				return err
 			}
-			return f.printer.Entity(odata.Project(e, names), hasName(names, odata.Timestamp))
+			return f.printer.Entity(odata.Project(e, names))
 		},
 	}
 	cmdspec.Args(c, "TABLE", "PK", "RK")

@@ -99,6 +99,7 @@ type Printer struct {
 	Format string
 	io     *iostreams.IOStreams
 	out    *bufio.Writer
+	expand expandMode
 }
 
 // Table reports whether the output is for people (the table format).
@@ -124,23 +125,37 @@ func (p *Printer) Note(format string, args ...any) {
 	fmt.Fprintf(p.io.ErrOut, format+"\n", args...)
 }
 
-// Entity writes one entity: a one-row table, one JSON object (json and
-// jsonl alike), or a CSV header and row.
-func (p *Printer) Entity(e *odata.Entity, showTimestamp bool) error {
+// Columns says which system properties a listing shows beside the keys
+// (the json formats always carry them; csv always has Timestamp).
+type Columns struct {
+	Timestamp bool
+	ETag      bool
+}
+
+// selectedColumns shows the system properties a --select names.
+func selectedColumns(sel []string) Columns {
+	return Columns{Timestamp: hasName(sel, odata.Timestamp), ETag: hasName(sel, odata.ETagName)}
+}
+
+// Entity writes one entity: for people one property per line with its
+// ETag and Timestamp, else one JSON object (json and jsonl alike), or a
+// CSV header and row.
+func (p *Printer) Entity(e *odata.Entity) error {
 	switch p.Format {
 	case FormatJSON, FormatJSONL:
 		p.out.Write(append(odata.AppendEntityJSON(nil, e), '\n'))
 		return p.out.Flush()
 	}
-	l := p.Entities(showTimestamp)
+	l := p.Entities(Columns{Timestamp: true, ETag: !e.Timestamp.IsZero()})
+	l.view.expanded, l.view.single = expandOn, true
 	l.Write(e)
 	return l.Close()
 }
 
 // Entities starts a list of entities, written as they come (a table a
 // thousand rows at a time, CSV once the columns are known).
-func (p *Printer) Entities(showTimestamp bool) *EntityList {
-	l := &EntityList{p: p, showTS: showTimestamp}
+func (p *Printer) Entities(cols Columns) *EntityList {
+	l := &EntityList{p: p, view: tableView{timestamp: cols.Timestamp, etag: cols.ETag, width: p.io.Width, expanded: p.expand}}
 	if p.Format == FormatJSON {
 		l.json = newJSONList(p.out)
 	}
@@ -153,14 +168,14 @@ const tableChunk = 1000
 
 // EntityList is a list of entities being written.
 type EntityList struct {
-	p      *Printer
-	showTS bool
-	n      int64
-	rows   []*odata.Entity // table: the chunk not drawn yet; csv: all, until the columns are known
-	drawn  bool
-	csv    *csvWriter
-	json   *jsonList
-	buf    []byte
+	p     *Printer
+	view  tableView
+	n     int64
+	rows  []*odata.Entity // table: the chunk not drawn yet; csv: all, until the columns are known
+	drawn bool
+	csv   *csvWriter
+	json  *jsonList
+	buf   []byte
 }
 
 // SetColumns gives the CSV columns before the first Write, so that rows
@@ -200,7 +215,7 @@ func (l *EntityList) Write(e *odata.Entity) error {
 }
 
 func (l *EntityList) drawTable() {
-	renderTable(l.p.out, l.rows, l.showTS, l.p.io.Width)
+	renderTable(l.p.out, l.rows, l.view)
 	l.rows, l.drawn = l.rows[:0], true
 }
 

@@ -124,8 +124,7 @@ func runQuery(c *cobra.Command, f *Factory, args []string, o *queryOptions) erro
 	}
 	ctx := c.Context()
 	pr := f.printer
-	showTS := hasName(p.query.Select, odata.Timestamp)
-	list := pr.Entities(showTS)
+	list := pr.Entities(selectedColumns(p.query.Select))
 	var res *store.QueryResult
 	err = f.Read(ctx, p.table, func(b store.Backend) error {
 		req := store.QueryRequest{Query: p.query, PageSize: min(o.pageSize, topOr(p.query.Top, odata.MaxTop)), Start: p.start}

@@ -61,8 +61,18 @@ transactions, and an explanation of what every query reads.`,
 		// The output format is decided once, before any command runs.
 		PersistentPreRunE: func(c *cobra.Command, args []string) error {
 			p, err := newPrinter(c, f.outputFlag, f.IO)
+			if err != nil {
+				return err
+			}
+			expand := f.expandFlag
+			if expand == "" && f.Session != nil {
+				expand = f.Session.Expanded()
+			}
+			if p.expand, err = parseExpand(expand); err != nil {
+				return usageErrorf(c, "%v", err)
+			}
 			f.printer = p
-			return err
+			return nil
 		},
 	}
 	// With no command, a terminal gets the shell and anything else help.
@@ -84,6 +94,8 @@ transactions, and an explanation of what every query reads.`,
 	pf := root.PersistentFlags()
 	pf.StringVar(&f.dbFlag, "db", "", "database `file` (default $TSTABLE_DB, else "+displayDefaultDB()+")")
 	pf.StringVarP(&f.outputFlag, "output", "o", "", "output `format`: table, json, jsonl or csv (default table on a terminal, jsonl otherwise)")
+	pf.StringVarP(&f.expandFlag, "expanded", "x", "", "entities one property per line: `on`, off or auto (auto: when the keys would not fit a table on the terminal)")
+	pf.Lookup("expanded").NoOptDefVal = "on"
 	pf.StringVar(&f.connFlag, "connection-string", "", "use the remote account of this connection `string` (default $AZURE_STORAGE_CONNECTION_STRING); not with --db")
 	pf.StringVar(&f.accountURLFlag, "account-url", "", "use the remote table endpoint at this `URL`, signed in with Azure AD (the Azure SDK's default credentials)")
 

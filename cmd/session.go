@@ -8,6 +8,9 @@ type Session interface {
 	// ExplainFooter reports whether query results get a one-line summary
 	// of their class, scanned count and time.
 	ExplainFooter() bool
+	// Expanded is the shell's choice of expanded display: "on", "off",
+	// or "" (auto) — the default of --expanded inside the shell.
+	Expanded() string
 	// QueryDone records the query just run and its continuation token
 	// ("" when it returned everything), for the shell's `next`.
 	QueryDone(args []string, continuation string)

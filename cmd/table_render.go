@@ -1,13 +1,13 @@
 package cmd
 
 import (
+	"fmt"
 	"io"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/mattn/go-runewidth"
-	"github.com/olekukonko/tablewriter"
 	"github.com/tstable/tstable/odata"
 )
 
@@ -46,21 +46,60 @@ func cellText(v odata.Value) string {
 	return s
 }
 
-// renderTable writes ents as a table. showTimestamp adds the Timestamp
-// column after RowKey. width is the terminal width (0: not a terminal,
-// where each cell is cut at maxCellWidth).
-func renderTable(w io.Writer, ents []*odata.Entity, showTimestamp bool, width int) {
+// tableView is what a table of entities shows: which system columns
+// besides the keys, and the terminal's width (0 off a terminal).
+type tableView struct {
+	timestamp bool // the Timestamp column, after RowKey
+	etag      bool // the odata.etag column, after the keys
+	width     int
+	expanded  expandMode
+	single    bool // one entity on its own (get, insert …): no "-[ 1 ]" rule
+}
+
+// expandMode chooses between a table and one property per line.
+type expandMode int
+
+const (
+	expandAuto expandMode = iota // expanded when the keys would not fit a table
+	expandOn
+	expandOff
+)
+
+// parseExpand reads --expanded: on, off, or auto ("" too).
+func parseExpand(s string) (expandMode, error) {
+	switch s {
+	case "", "auto":
+		return expandAuto, nil
+	case "on":
+		return expandOn, nil
+	case "off":
+		return expandOff, nil
+	}
+	return expandAuto, fmt.Errorf("--expanded must be on, off or auto; got %q", s)
+}
+
+// keyColumns is how many leading columns are keys, never cut.
+const keyColumns = 2
+
+// entityRows lays ents out as a header and rows of cell text.
+func entityRows(ents []*odata.Entity, v tableView) (header []string, rows [][]string) {
 	props := tableColumns(ents)
-	header := []string{odata.PartitionKey, odata.RowKey}
-	if showTimestamp {
+	header = []string{odata.PartitionKey, odata.RowKey}
+	if v.etag {
+		header = append(header, odata.ETagName)
+	}
+	if v.timestamp {
 		header = append(header, odata.Timestamp)
 	}
 	header = append(header, props...)
-	rows := make([][]string, 0, len(ents))
+	rows = make([][]string, 0, len(ents))
 	for _, e := range ents {
 		row := make([]string, 0, len(header))
 		row = append(row, cellText(odata.String(e.PartitionKey)), cellText(odata.String(e.RowKey)))
-		if showTimestamp {
+		if v.etag {
+			row = append(row, e.ETag())
+		}
+		if v.timestamp {
 			ts := ""
 			if !e.Timestamp.IsZero() {
 				ts = odata.FormatDateTime(e.Timestamp)
@@ -79,60 +118,158 @@ func renderTable(w io.Writer, ents []*odata.Entity, showTimestamp bool, width in
 		}
 		rows = append(rows, row)
 	}
-	limits := fitColumns(header, rows, width)
-	t := tablewriter.NewWriter(w)
-	t.SetHeader(header)
-	t.SetAutoFormatHeaders(false)
-	t.SetAutoWrapText(false)
-	t.SetAlignment(tablewriter.ALIGN_LEFT)
-	t.SetHeaderAlignment(tablewriter.ALIGN_LEFT)
-	for _, row := range rows {
-		for i := range row {
-			row[i] = cut(row[i], limits[i])
-		}
-		t.Append(row)
-	}
-	t.Render()
+	return header, rows
 }
 
-// fitColumns picks each column's cell width limit. Off a terminal every
-// column gets maxCellWidth. On a terminal the columns share its width:
-// narrow columns keep their natural width and the wide ones split what is
-// left evenly (never below their header, which is not cut).
-func fitColumns(header []string, rows [][]string, width int) []int {
+// renderTable writes ents as a table, or one property per line when the
+// view asks for it or (expandAuto, on a terminal) when the keys would not
+// fit in a table the terminal's width.
+func renderTable(w io.Writer, ents []*odata.Entity, v tableView) {
+	header, rows := entityRows(ents, v)
+	limits, fits := fitColumns(header, rows, v.width)
+	if v.expanded == expandOn || (v.expanded == expandAuto && !fits && len(rows) > 0) {
+		renderExpanded(w, header, rows, v.width, !v.single)
+		return
+	}
+	for _, row := range rows {
+		for i := range row {
+			if i >= keyColumns {
+				row[i] = cut(row[i], limits[i])
+			}
+		}
+	}
+	writeGrid(w, header, rows)
+}
+
+// writeGrid draws a bordered grid: a rule, the header, a rule, the rows
+// and a rule, each cell left-aligned and padded to its column's width.
+func writeGrid(w io.Writer, header []string, rows [][]string) {
+	widths := make([]int, len(header))
+	for i, h := range header {
+		widths[i] = displayWidth(h)
+	}
+	for _, row := range rows {
+		for i, c := range row {
+			widths[i] = max(widths[i], displayWidth(c))
+		}
+	}
+	var b []byte
+	rule := func() {
+		for _, n := range widths {
+			b = append(b, '+')
+			b = append(b, strings.Repeat("-", n+2)...)
+		}
+		b = append(b, "+\n"...)
+	}
+	line := func(cells []string) {
+		for i, c := range cells {
+			b = append(b, "| "...)
+			b = append(b, c...)
+			b = append(b, strings.Repeat(" ", widths[i]-displayWidth(c)+1)...)
+		}
+		b = append(b, "|\n"...)
+	}
+	rule()
+	line(header)
+	rule()
+	for _, row := range rows {
+		line(row)
+		if len(b) > 32<<10 {
+			w.Write(b)
+			b = b[:0]
+		}
+	}
+	rule()
+	w.Write(b)
+}
+
+// renderExpanded writes each row as a block, one property per line, as
+// psql's expanded display does: a "-[ N ]---" rule, then "Name | value"
+// lines (the rule only with titled). Properties a row does not have are
+// left out; on a terminal a long value is cut to the width, but never a
+// key.
+func renderExpanded(w io.Writer, header []string, rows [][]string, width int, titled bool) {
+	nameWidth := 0
+	for _, h := range header {
+		nameWidth = max(nameWidth, displayWidth(h))
+	}
+	var b strings.Builder
+	for n, row := range rows {
+		title := "-[ " + strconv.Itoa(n+1) + " ]"
+		ruleLen := max(nameWidth+3+20, len(title))
+		if width > 0 {
+			ruleLen = min(max(ruleLen, len(title)), width)
+		}
+		if titled {
+			b.WriteString(title + strings.Repeat("-", max(ruleLen-len(title), 0)) + "\n")
+		}
+		for i, c := range row {
+			if c == "" && i >= keyColumns {
+				continue
+			}
+			if width > 0 && i >= keyColumns {
+				c = cut(c, max(width-nameWidth-3, 10))
+			}
+			b.WriteString(header[i] + strings.Repeat(" ", nameWidth-displayWidth(header[i])) + " | " + c + "\n")
+		}
+	}
+	io.WriteString(w, b.String())
+}
+
+// fitColumns picks each column's cell width limit, and says whether the
+// table fits. Off a terminal every column gets maxCellWidth. On a terminal
+// the columns share its width: the keys keep their whole width, narrow
+// columns keep theirs and the wide ones split what is left evenly (never
+// below their header, which is not cut); the table does not fit when even
+// so it is wider than the terminal.
+func fitColumns(header []string, rows [][]string, width int) ([]int, bool) {
 	limits := make([]int, len(header))
 	if width <= 0 {
 		for i := range limits {
 			limits[i] = maxCellWidth
 		}
-		return limits
+		return limits, true
 	}
 	natural := make([]int, len(header))
 	for i, h := range header {
-		natural[i] = runewidth.StringWidth(h)
+		natural[i] = displayWidth(h)
 	}
 	for _, row := range rows {
 		for i, c := range row {
-			natural[i] = max(natural[i], runewidth.StringWidth(c))
+			natural[i] = max(natural[i], displayWidth(c))
 		}
 	}
 	avail := width - 3*len(header) - 1 // "| " before each cell, " " after, and the last "|"
-	order := make([]int, len(header))
-	for i := range order {
-		order[i] = i
+	for i := 0; i < keyColumns && i < len(header); i++ {
+		limits[i] = natural[i]
+		avail -= natural[i]
 	}
-	sort.Slice(order, func(a, b int) bool { return natural[order[a]] < natural[order[b]] })
+	order := make([]int, 0, len(header))
+	for i := keyColumns; i < len(header); i++ {
+		order = append(order, i)
+	}
+	sort.SliceStable(order, func(a, b int) bool { return natural[order[a]] < natural[order[b]] })
 	for k, i := range order {
 		share := max(avail/(len(order)-k), 1)
-		limits[i] = max(min(natural[i], share), runewidth.StringWidth(header[i]))
+		limits[i] = max(min(natural[i], share), displayWidth(header[i]))
 		avail -= limits[i]
 	}
-	return limits
+	return limits, avail >= 0
+}
+
+// displayWidth is how many terminal columns s takes.
+func displayWidth(s string) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return runewidth.StringWidth(s)
+		}
+	}
+	return len(s)
 }
 
 // cut shortens s to at most n columns, ending with "…" when it was cut.
 func cut(s string, n int) string {
-	if runewidth.StringWidth(s) <= n {
+	if displayWidth(s) <= n {
 		return s
 	}
 	return runewidth.Truncate(s, n, "…")
@@ -148,12 +285,9 @@ func countLine(n int64) string {
 
 // renderList writes one column of values as a table under header.
 func renderList(w io.Writer, header string, values []string) {
-	t := tablewriter.NewWriter(w)
-	t.SetHeader([]string{header})
-	t.SetAutoFormatHeaders(false)
-	t.SetAlignment(tablewriter.ALIGN_LEFT)
-	for _, v := range values {
-		t.Append([]string{v})
+	rows := make([][]string, len(values))
+	for i, v := range values {
+		rows[i] = []string{v}
 	}
-	t.Render()
+	writeGrid(w, []string{header}, rows)
 }

@@ -11,6 +11,9 @@ const (
 	PartitionKey = "PartitionKey"
 	RowKey       = "RowKey"
 	Timestamp    = "Timestamp"
+	// ETagName is the member that carries an entity's ETag in the
+	// service's JSON.
+	ETagName = "odata.etag"
 )
 
 // Property is one user property of an entity.

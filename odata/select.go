@@ -25,7 +25,7 @@ func ParseSelect(s string) ([]string, error) {
 	for _, part := range strings.Split(s, ",") {
 		name := strings.TrimSpace(part)
 		at := col + utf8.RuneCountInString(part) - utf8.RuneCountInString(strings.TrimLeft(part, " \t"))
-		if err := checkPropertyName(name); err != nil {
+		if err := checkPropertyName(name); err != nil && name != ETagName {
 			return nil, &SyntaxError{Src: s, Column: at, Msg: "$select: " + err.Error()}
 		}
 		if !containsString(names, name) {

@@ -19,6 +19,7 @@ var metaSuggestions = []completions.Suggestion{
 	{Text: "use", Description: "use TABLE: later commands need no table argument"},
 	{Text: "next", Description: "the next page of the last query"},
 	{Text: "explain", Description: "explain on|off: query class and counts under every result (or explain TABLE)"},
+	{Text: "expanded", Description: "expanded on|off|auto: one property per line (auto: when a table would not fit)"},
 	{Text: "help", Description: "help [COMMAND]: the shell's commands, or one command's help"},
 	{Text: "exit", Description: "leave the shell (also Ctrl-D)"},
 }
@@ -48,6 +49,26 @@ func (s *shell) meta(ctx context.Context, args []string) (status int, handled, q
 			}
 			return cmdspec.ExitOK, true, false
 		}
+	case "expanded", `\x`:
+		switch {
+		case len(args) == 1 && args[0] == `\x`: // psql's toggle
+			if s.sess.Expand == "on" {
+				s.sess.Expand = "off"
+			} else {
+				s.sess.Expand = "on"
+			}
+		case len(args) == 2 && (args[1] == "on" || args[1] == "off" || args[1] == "auto"):
+			s.sess.Expand = strings.TrimSuffix(args[1], "auto")
+		case len(args) == 1:
+		default:
+			return s.fail(cmdspec.Usagef("", "expanded takes on, off or auto")), true, false
+		}
+		mode := s.sess.Expand
+		if mode == "" {
+			mode = "auto"
+		}
+		fmt.Fprintf(out, "expanded display is %s\n", mode)
+		return cmdspec.ExitOK, true, false
 	case "help":
 		if len(args) > 1 {
 			return s.exec(ctx, append(args[1:], "--help")), true, false

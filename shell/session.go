@@ -16,7 +16,14 @@ type Session struct {
 	// completes.
 	LastQuery    []string
 	Continuation string
+	// Expand is the expanded display chosen with `expanded`: "on", "off"
+	// or "" (auto).
+	Expand string
 }
+
+// Expanded is the expanded display chosen in the shell: "on", "off" or
+// "" for auto.
+func (s *Session) Expanded() string { return s.Expand }
 
 // ExplainFooter reports whether query results get the one-line summary of
 // their class and counts.
