@@ -136,6 +136,13 @@ func (f *fakeService) last() outcome {
 	return f.outcomes[len(f.outcomes)-1]
 }
 
+// lastGrant is the Grant of the last request served (nil when refused).
+func (f *fakeService) lastGrant() *Grant {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.grants[len(f.grants)-1]
+}
+
 // check is one question the server asks a Grant.
 type check struct {
 	op            Op

@@ -4,7 +4,6 @@ import (
 	"encoding/base64"
 	"fmt"
 	"net/http"
-	"net/url"
 	"strings"
 	"time"
 
@@ -58,16 +57,19 @@ func (v *Verifier) Account() string { return v.account }
 // /devstoreaccount1/$batch, /devstoreaccount1/?restype=service&comp=properties),
 // and it must be the Verifier's.
 //
-// The credentials: an Authorization header, SharedKey or SharedKeyLite,
-// signed with the account key.
+// The credentials, in the order they are looked for:
+//   - an Authorization header: SharedKey or SharedKeyLite, signed with the
+//     account key;
+//   - a SAS in the query (sig=…): an account SAS (ss, srt) or a table SAS (tn).
 //
 // A request with none is refused with 403 AuthenticationFailed: the table
 // service has no anonymous access. Every refusal is a coded error (see
 // the package documentation) whose message says what to check; none
 // contains the key.
 //
-// Authorize checks who sent the request. What the request may then do is
-// the Grant's to answer per operation.
+// Authorize checks who sent the request and, for a SAS, its times,
+// protocol and IP range. What the request may then do (the permissions of
+// a SAS, its table and key range) is the Grant's to answer per operation.
 func (v *Verifier) Authorize(r *http.Request, now time.Time) (*Grant, error) {
 	path := rawPath(r)
 	if err := v.checkAccount(path); err != nil {
@@ -85,11 +87,18 @@ func (v *Verifier) Authorize(r *http.Request, now time.Time) (*Grant, error) {
 			return g, nil
 		}
 		return nil, errorf(odata.CodeAuthenticationFailed,
-			"the Authorization header's scheme %.40q is not one the table service takes: use SharedKey or SharedKeyLite", scheme)
+			"the Authorization header's scheme %.40q is not one the table service takes: use SharedKey or SharedKeyLite, or a SAS in the query", scheme)
+	}
+	if hasQueryKey(r.URL.RawQuery, "sig") {
+		if err := v.verifySAS(r, now, g); err != nil {
+			return nil, err
+		}
+		return g, nil
 	}
 	return nil, errorf(odata.CodeAuthenticationFailed,
 		"the request carries no credentials, and the table service allows no anonymous access: "+
-			"sign it with the account key (SharedKey or SharedKeyLite, e.g. a connection string with AccountName=%s)", v.account)
+			"sign it with the account key (SharedKey or SharedKeyLite, e.g. a connection string with AccountName=%s), "+
+			"or add a SAS to the URL (?sv=…&sig=…)", v.account)
 }
 
 // checkAccount checks that the path-style URL names the Verifier's account
@@ -121,10 +130,4 @@ func rawPath(r *http.Request) string {
 		return u
 	}
 	return r.URL.EscapedPath()
-}
-
-// queryValue is the first value of key in a raw query, "" when absent.
-func queryValue(rawQuery, key string) string {
-	q, _ := url.ParseQuery(rawQuery)
-	return q.Get(key)
 }
