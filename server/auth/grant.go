@@ -11,17 +11,17 @@ import (
 type sasKind int
 
 const (
-	sasNone    sasKind = iota // the account key (SharedKey, SharedKeyLite): everything
+	sasNone    sasKind = iota // the account key (SharedKey, SharedKeyLite) or a bearer token: everything
 	sasAccount                // an account SAS: by resource type and permission
 	sasTable                  // a table SAS: one table's entities, by permission and key range
 )
 
 // Grant is what an authorized request may do. A Grant from the account key
-// allows everything; one from a SAS allows what the SAS
+// or a bearer token allows everything; one from a SAS allows what the SAS
 // grants. It is made for one request (it knows its method and comp) and
 // is safe for concurrent use.
 type Grant struct {
-	credential string // "SharedKey", "SharedKeyLite", "account SAS", "table SAS"
+	credential string // "SharedKey", "SharedKeyLite", "Bearer", "account SAS", "table SAS"
 	method     string // the request's method
 	comp       string // the request's comp parameter (acl, properties, stats)
 
@@ -34,7 +34,7 @@ type Grant struct {
 }
 
 // Credential names what authenticated the request: "SharedKey",
-// "SharedKeyLite", "account SAS" or "table SAS".
+// "SharedKeyLite", "Bearer", "account SAS" or "table SAS".
 func (g *Grant) Credential() string {
 	if g == nil {
 		return ""

@@ -58,8 +58,9 @@ func (v *Verifier) Account() string { return v.account }
 // and it must be the Verifier's.
 //
 // The credentials, in the order they are looked for:
-//   - an Authorization header: SharedKey or SharedKeyLite, signed with the
-//     account key;
+//   - an Authorization header: SharedKey, SharedKeyLite (signed with the
+//     account key) or Bearer (any well-formed, unexpired JWT over HTTPS;
+//     see the package documentation);
 //   - a SAS in the query (sig=…): an account SAS (ss, srt) or a table SAS (tn).
 //
 // A request with none is refused with 403 AuthenticationFailed: the table
@@ -85,9 +86,15 @@ func (v *Verifier) Authorize(r *http.Request, now time.Time) (*Grant, error) {
 			}
 			g.credential = scheme
 			return g, nil
+		case strings.EqualFold(scheme, "Bearer"):
+			if err := verifyBearer(r, rest, now); err != nil {
+				return nil, err
+			}
+			g.credential = "Bearer"
+			return g, nil
 		}
 		return nil, errorf(odata.CodeAuthenticationFailed,
-			"the Authorization header's scheme %.40q is not one the table service takes: use SharedKey or SharedKeyLite, or a SAS in the query", scheme)
+			"the Authorization header's scheme %.40q is not one the table service takes: use SharedKey, SharedKeyLite or Bearer, or a SAS in the query", scheme)
 	}
 	if hasQueryKey(r.URL.RawQuery, "sig") {
 		if err := v.verifySAS(r, now, g); err != nil {
@@ -98,7 +105,7 @@ func (v *Verifier) Authorize(r *http.Request, now time.Time) (*Grant, error) {
 	return nil, errorf(odata.CodeAuthenticationFailed,
 		"the request carries no credentials, and the table service allows no anonymous access: "+
 			"sign it with the account key (SharedKey or SharedKeyLite, e.g. a connection string with AccountName=%s), "+
-			"or add a SAS to the URL (?sv=…&sig=…)", v.account)
+			"add a SAS to the URL (?sv=…&sig=…) or send a bearer token", v.account)
 }
 
 // checkAccount checks that the path-style URL names the Verifier's account
