@@ -59,7 +59,7 @@ type outcome struct {
 }
 
 // fakeService is a table service that only authenticates: it runs
-// Authorize and the Grant's checks the way tstable serve does,
+// Preflight, Authorize and the Grant's checks the way tstable serve does,
 // records what it decided, and answers with a minimal plausible response.
 type fakeService struct {
 	t   *testing.T
@@ -88,6 +88,10 @@ func (f *fakeService) start(tls bool) *httptest.Server {
 }
 
 func (f *fakeService) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if Preflight(w, r) {
+		return
+	}
+	AddCORSHeaders(w, r)
 	body, _ := io.ReadAll(r.Body)
 	o := outcome{method: r.Method, path: r.URL.EscapedPath(), query: r.URL.RawQuery}
 	o.scheme, _, _ = strings.Cut(r.Header.Get("Authorization"), " ")
