@@ -37,6 +37,7 @@ const (
 	CodeInvalidQueryParameterValue              Code = "InvalidQueryParameterValue"
 	CodeInvalidURI                              Code = "InvalidUri"
 	CodeInvalidContinuation                     Code = "InvalidContinuationToken"
+	CodeInvalidCorsHeaderValue                  Code = "InvalidCorsHeaderValue"
 	CodeAtomFormatNotSupported                  Code = "AtomFormatNotSupported"
 	CodeUnsupportedHTTPVerb                     Code = "UnsupportedHttpVerb"
 	CodeNotImplemented                          Code = "NotImplemented"
@@ -80,6 +81,7 @@ var statuses = map[Code]int{
 	CodeInvalidQueryParameterValue:              http.StatusBadRequest,
 	CodeInvalidURI:                              http.StatusBadRequest,
 	CodeInvalidContinuation:                     http.StatusBadRequest,
+	CodeInvalidCorsHeaderValue:                  http.StatusBadRequest,
 	CodeAtomFormatNotSupported:                  http.StatusUnsupportedMediaType,
 	CodeUnsupportedHTTPVerb:                     http.StatusMethodNotAllowed,
 	CodeNotImplemented:                          http.StatusNotImplemented,

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
+
+	"github.com/tstable/tstable/odata"
 )
 
 // corsMaxAge is how long, in seconds, a browser may cache a preflight's answer.
@@ -82,12 +84,12 @@ func AddCORSHeaders(w http.ResponseWriter, r *http.Request) {
 // error document.
 func writeCORSError(w http.ResponseWriter, r *http.Request, msg string) {
 	body, _ := json.Marshal(map[string]any{"odata.error": map[string]any{
-		"code":    codeInvalidCorsHeaderValue,
+		"code":    odata.CodeInvalidCorsHeaderValue,
 		"message": map[string]string{"lang": "en-US", "value": msg},
 	}})
 	h := w.Header()
-	h.Set("x-ms-error-code", string(codeInvalidCorsHeaderValue))
+	h.Set("x-ms-error-code", string(odata.CodeInvalidCorsHeaderValue))
 	h.Set("Content-Type", "application/json;odata=minimalmetadata;streaming=true;charset=utf-8")
-	w.WriteHeader(statusInvalidCorsHeaderValue)
+	w.WriteHeader(odata.CodeInvalidCorsHeaderValue.Status())
 	w.Write(body)
 }

@@ -1,17 +1,7 @@
 package auth
 
 import (
-	"net/http"
-
 	"github.com/tstable/tstable/odata"
-)
-
-// codeInvalidCorsHeaderValue answers, with HTTP status 400, a CORS
-// preflight that lacks Origin or Access-Control-Request-Method. It is not
-// in odata's table of codes, so Preflight writes its status itself.
-const (
-	codeInvalidCorsHeaderValue   odata.Code = "InvalidCorsHeaderValue"
-	statusInvalidCorsHeaderValue            = http.StatusBadRequest
 )
 
 // errorf makes the coded error a refused request is answered with; its
