@@ -36,7 +36,7 @@ proposal, the share of the workload's scanned entities it would remove.
 			if queries == "" {
 				return usageErrorf(c, "%s needs --queries FILE (one $filter a line)", c.CommandPath())
 			}
-			r, name, closeIn, err := f.openInput([]string{queries}, 0)
+			r, name, closeIn, err := f.openInput(c, []string{queries}, 0, "$filter lines")
 			if err != nil {
 				return err
 			}

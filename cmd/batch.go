@@ -44,7 +44,7 @@ applied and the failure is reported as
 counts) with exit status 1.`,
 		Example: "  tstable batch Employees ops.jsonl",
 		RunE: func(c *cobra.Command, args []string) error {
-			r, name, closeIn, err := f.openInput(args, 1)
+			r, name, closeIn, err := f.openInput(c, args, 1, "operations as JSON lines")
 			if err != nil {
 				return err
 			}
@@ -144,10 +144,12 @@ func readBatch(r io.Reader, name string) ([]store.Operation, error) {
 }
 
 // openInput opens the file named by args[i], or standard input when it is
-// "-" or absent. It returns the reader, a name for messages and a closer.
-func (f *Factory) openInput(args []string, i int) (io.Reader, string, func(), error) {
+// "-" or absent (what names what it holds, for the hint on a terminal).
+// It returns the reader, a name for messages and a closer.
+func (f *Factory) openInput(c *cobra.Command, args []string, i int, what string) (io.Reader, string, func(), error) {
 	if len(args) <= i || args[i] == "-" {
-		return f.IO.In, "standard input", func() {}, nil
+		r, err := f.stdin(c, what, 1<<40)
+		return r, "standard input", func() {}, err
 	}
 	fh, err := os.Open(args[i])
 	if err != nil {

@@ -1,12 +1,14 @@
 package cmd
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/tstable/tstable/cmdspec"
+	"github.com/tstable/tstable/iostreams"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store"
 )
@@ -25,7 +27,11 @@ func (f *Factory) readEntityArg(c *cobra.Command, args []string, i int) (*odata.
 		data = []byte(args[i])
 	} else {
 		where = "standard input"
-		b, err := io.ReadAll(io.LimitReader(f.IO.In, maxEntityInput+1))
+		r, err := f.stdin(c, "an entity as JSON", maxEntityInput+1)
+		if err != nil {
+			return nil, err
+		}
+		b, err := io.ReadAll(io.LimitReader(r, maxEntityInput+1))
 		if err != nil {
 			return nil, fmt.Errorf("reading the entity from standard input: %w", err)
 		}
@@ -33,7 +39,7 @@ func (f *Factory) readEntityArg(c *cobra.Command, args []string, i int) (*odata.
 			return nil, odata.Errorf(odata.CodeRequestBodyTooLarge, "the entity on standard input is larger than %d bytes", maxEntityInput)
 		}
 		if strings.TrimSpace(string(b)) == "" {
-			return nil, usageErrorf(c, "%s needs an entity: give it as JSON after the table name, or on standard input", c.CommandPath())
+			return nil, odata.Errorf(odata.CodeInvalidInput, "standard input holds no entity; give one as JSON after the table name, or on standard input")
 		}
 		data = b
 	}
@@ -42,6 +48,22 @@ func (f *Factory) readEntityArg(c *cobra.Command, args []string, i int) (*odata.
 		return nil, odata.Errorf(odata.CodeInvalidInput, "%s: %v", where, err)
 	}
 	return e, nil
+}
+
+// stdin is standard input for a command that reads data from it (what:
+// "an entity as JSON", "JSON lines"). On a terminal it says so first and
+// reads everything typed up to Ctrl-D before anything is written; Ctrl-C
+// cancels with nothing written. Elsewhere it is the stream itself.
+func (f *Factory) stdin(c *cobra.Command, what string, limit int64) (io.Reader, error) {
+	if !f.IO.InTTY {
+		return f.IO.In, nil
+	}
+	fmt.Fprintf(f.IO.ErrOut, iostreams.TerminalHint+"\n", what)
+	b, err := f.IO.ReadTerminal(c.Context(), limit)
+	if err != nil {
+		return nil, err
+	}
+	return bytes.NewReader(b), nil
 }
 
 // writeOne runs one write operation and prints the stored entity.

@@ -90,7 +90,7 @@ func runImport(c *cobra.Command, f *Factory, args []string, o *importOptions) er
 		return usageErrorf(c, "--format must be jsonl or csv; got %q", input)
 	}
 	table := args[0]
-	r, name, closeIn, err := f.openInput(args, 1)
+	r, name, closeIn, err := f.openInput(c, args, 1, "entities as JSON lines (or CSV with --format csv)")
 	if err != nil {
 		return err
 	}
@@ -179,6 +179,9 @@ func runImport(c *cobra.Command, f *Factory, args []string, o *importOptions) er
 			fmt.Fprintf(f.IO.ErrOut, "imported %s into %s before the import stopped; nothing after them was imported\n", countLine(written), table)
 		}
 		return err
+	}
+	if written == 0 && rejected == 0 {
+		return odata.Errorf(odata.CodeInvalidInput, "%s holds no entities; nothing was imported", name)
 	}
 	summary := fmt.Sprintf("imported %s into %s", countLine(written), table)
 	if rejected > 0 {
