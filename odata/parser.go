@@ -34,8 +34,8 @@ func (e *SyntaxError) Caret() string {
 // Grammar, from loosest to tightest binding:
 //
 //	filter     = or EOF
-//	or         = and { "or" and }
-//	and        = comparison { "and" comparison }
+//	or         = and { "or" and }                  (parseBinary(0))
+//	and        = comparison { "and" comparison }   (parseBinary(1))
 //	comparison = unary [ ("eq"|"ne"|"gt"|"ge"|"lt"|"le") unary ]
 //	unary      = "not" unary | primary
 //	primary    = "(" or ")" | property | literal
@@ -124,7 +124,7 @@ func (p *parser) next() Token {
 func (p *parser) failed() bool { return p.err != nil }
 
 func (p *parser) parseFilter() *node {
-	e := p.parseOr()
+	e := p.parseBinary(0)
 	if p.failed() {
 		return nil
 	}
@@ -166,15 +166,25 @@ func isOperatorWord(w string) bool {
 	return ok && w != strings.ToLower(w)
 }
 
-func (p *parser) parseOr() expr {
-	left := p.parseAnd()
-	for !p.failed() && p.peek().Kind == TokenOr {
+// binaryOps are the binary operators, loosest first: an or joins
+// and-chains, an and joins comparisons.
+var binaryOps = [...]struct {
+	tok  TokenKind
+	kind nodeKind
+}{{TokenOr, nodeOr}, {TokenAnd, nodeAnd}}
+
+// parseBinary parses operands joined by the operator binaryOps[level], left
+// to right. Each operand is the next level's chain, or a comparison below
+// the last level; parseBinary(0) is a whole condition.
+func (p *parser) parseBinary(level int) expr {
+	left := p.parseOperand(level)
+	for !p.failed() && p.peek().Kind == binaryOps[level].tok {
 		op := p.next()
 		l := p.condition(left)
 		if !p.expectOperand(op, "a condition") {
 			break
 		}
-		right := p.parseAnd()
+		right := p.parseOperand(level)
 		if p.failed() {
 			break
 		}
@@ -182,30 +192,17 @@ func (p *parser) parseOr() expr {
 		if p.failed() {
 			break
 		}
-		left = expr{n: &node{kind: nodeOr, left: l, right: r}, pos: left.pos, notPos: -1}
+		left = expr{n: &node{kind: binaryOps[level].kind, left: l, right: r}, pos: left.pos, notPos: -1}
 	}
 	return left
 }
 
-func (p *parser) parseAnd() expr {
-	left := p.parseComparison()
-	for !p.failed() && p.peek().Kind == TokenAnd {
-		op := p.next()
-		l := p.condition(left)
-		if !p.expectOperand(op, "a condition") {
-			break
-		}
-		right := p.parseComparison()
-		if p.failed() {
-			break
-		}
-		r := p.condition(right)
-		if p.failed() {
-			break
-		}
-		left = expr{n: &node{kind: nodeAnd, left: l, right: r}, pos: left.pos, notPos: -1}
+// parseOperand parses one operand of the operator binaryOps[level].
+func (p *parser) parseOperand(level int) expr {
+	if level+1 < len(binaryOps) {
+		return p.parseBinary(level + 1)
 	}
-	return left
+	return p.parseComparison()
 }
 
 func (p *parser) parseComparison() expr {
@@ -301,7 +298,7 @@ func (p *parser) parsePrimary() expr {
 	it := p.next()
 	switch it.Kind {
 	case TokenLeftParen:
-		inner := p.parseOr()
+		inner := p.parseBinary(0)
 		if p.failed() {
 			return inner
 		}
