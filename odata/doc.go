@@ -18,7 +18,9 @@
 // Where the service's documents leave a choice, tstable decides as follows;
 // the full rules sit next to the code that applies them:
 //
-//   - Grammar, case-sensitivity, bare boolean properties: parser.go.
+//   - Grammar, case-sensitivity, bare boolean properties, the limits on
+//     comparisons (MaxComparisons) and nesting (MaxNesting): parser.go.
+//   - Tokens and their positions, also of a filter being typed: lexer.go.
 //   - Literal types (Int32 vs Int64 without L, datetime forms, binary):
 //     literal.go.
 //   - Comparing across types, missing properties, not, NaN, ordering of

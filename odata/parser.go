@@ -11,6 +11,14 @@ import (
 // $filter. A bare boolean property counts as one comparison.
 const MaxComparisons = 15
 
+// MaxNesting is tstable's limit on how deeply a $filter nests parentheses
+// and 'not', counted together: "not (not (A))" is 3 deep. The service
+// documents none; a real filter, with at most 15 comparisons, needs a few
+// levels, so 100 is far past any, and it keeps a hostile filter from
+// costing deep recursion: the first '(' or 'not' past the limit is refused
+// with its column, before anything after it is read.
+const MaxNesting = 100
+
 // SyntaxError is a $filter that cannot be parsed or type-checked: what was
 // wrong, where (Column, counted in characters from 1) and what was expected.
 type SyntaxError struct {
@@ -69,6 +77,7 @@ type parser struct {
 	lx    *lexer
 	tok   Token // the next token, not yet consumed
 	ncmp  int
+	depth int // parentheses and 'not' open around the current token
 	err   *SyntaxError
 	props map[string]struct{}
 }
@@ -279,6 +288,10 @@ func (p *parser) parseUnary() expr {
 	if it.Kind != TokenNot {
 		return p.parsePrimary()
 	}
+	if !p.nest(it) {
+		return expr{}
+	}
+	defer p.unnest()
 	p.next()
 	if !p.expectOperand(it, "a condition") {
 		return expr{}
@@ -294,10 +307,30 @@ func (p *parser) parseUnary() expr {
 	return expr{n: &node{kind: nodeNot, left: c}, pos: it.Pos, notPos: it.Pos}
 }
 
+// nest enters the group or negation that it (a '(' or 'not') opens, and
+// refuses it when that is deeper than MaxNesting.
+func (p *parser) nest(it Token) bool {
+	p.depth++
+	if p.depth > MaxNesting {
+		p.errAt(it.Pos, "nested too deeply: this "+it.describe()+" opens level "+strconv.Itoa(p.depth)+
+			" of parentheses and 'not'; tstable allows at most "+strconv.Itoa(MaxNesting)+" (remove redundant parentheses or double negations)")
+		p.depth--
+		return false
+	}
+	return true
+}
+
+// unnest leaves what nest entered.
+func (p *parser) unnest() { p.depth-- }
+
 func (p *parser) parsePrimary() expr {
 	it := p.next()
 	switch it.Kind {
 	case TokenLeftParen:
+		if !p.nest(it) {
+			return expr{pos: it.Pos, notPos: -1}
+		}
+		defer p.unnest()
 		inner := p.parseBinary(0)
 		if p.failed() {
 			return inner
