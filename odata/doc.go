@@ -26,6 +26,8 @@
 //   - Comparing across types, missing properties, not, NaN, ordering of
 //     Boolean and Guid: eval.go.
 //   - Query classes, key ranges and contradictions: plan.go.
+//   - The JSON wire format: jsonformat.go; which JSON value becomes which
+//     Edm type: jsontypes.go; the text forms CSV uses: valuetext.go.
 //   - $select keeps PartitionKey, RowKey and Timestamp: select.go.
 //   - Continuation token layout and its two errors: continuation.go.
 package odata
