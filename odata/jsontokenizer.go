@@ -6,6 +6,15 @@ import (
 	"unicode/utf8"
 )
 
+// The tokenizer reads one flat JSON object into its members, in order,
+// before any typing. It is written by hand rather than built on
+// encoding/json because an import decodes millions of lines: on a typical
+// entity line, BenchmarkJSONTokenizer (jsontokenizer_test.go) measured
+// 1.0 µs and 21 allocations here, against 7.5 µs and 156 allocations for
+// encoding/json's Token API (the way to keep the properties' order) and
+// 4.3 µs and 51 allocations for json.Unmarshal into a map, which loses the
+// order (best of 6 runs, go1.26, linux/amd64, one CPU of a shared machine).
+
 // jsonKind is the JSON type of a raw value.
 type jsonKind uint8
 
