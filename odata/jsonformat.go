@@ -31,6 +31,11 @@ import "strconv"
 //     the "Edm." prefix is required, as the service requires it.
 //   - Which JSON value becomes which Edm type, with or without an
 //     annotation, is in jsontypes.go.
+//   - Strings, names included, must be valid UTF-8, and a \u escape of a
+//     UTF-16 surrogate must be one half of a pair (\ud83d\ude00). Invalid
+//     bytes and lone surrogates (\ud800) are refused with their byte
+//     offset, not replaced by U+FFFD: the service refuses invalid text, and
+//     a silent replacement would store something else than was sent.
 //   - A null value drops the property (and its annotation).
 //   - "odata.*" metadata keys (odata.etag, odata.metadata, …), other
 //     "@odata.*" annotations than odata.type, and Timestamp are ignored:

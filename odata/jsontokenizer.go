@@ -1,6 +1,7 @@
 package odata
 
 import (
+	"fmt"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -97,12 +98,12 @@ func (d *jsonDecoder) object() ([]rawMember, error) {
 			switch c := d.data[d.pos]; {
 			case c == '"':
 				m.kind = jsonString
-				if m.text, err = d.str(); err != nil {
+				if m.text, err = d.str(name, false); err != nil {
 					return nil, err
 				}
 			case c == '-' || c >= '0' && c <= '9':
 				m.kind = jsonNumber
-				if m.text, err = d.number(); err != nil {
+				if m.text, err = d.number(name); err != nil {
 					return nil, err
 				}
 			case d.literal("true"):
@@ -152,7 +153,7 @@ func (d *jsonDecoder) name() (string, error) {
 			return s, nil
 		}
 	}
-	s, err := d.str()
+	s, err := d.str("", true)
 	if err == nil && d.intern {
 		if d.names == nil {
 			d.names = make(map[string]string)
@@ -172,9 +173,13 @@ func (d *jsonDecoder) literal(word string) bool {
 	return false
 }
 
-// number scans a JSON number and returns its text.
-func (d *jsonDecoder) number() (string, error) {
+// number scans a JSON number, the value of property name, and returns its
+// text.
+func (d *jsonDecoder) number(name string) (string, error) {
 	start := d.pos
+	bad := func(msg string) (string, error) {
+		return "", d.errorf("bad number for " + strconv.Quote(name) + ": " + msg)
+	}
 	digits := func() int {
 		n := 0
 		for d.pos < len(d.data) && d.data[d.pos] >= '0' && d.data[d.pos] <= '9' {
@@ -183,17 +188,23 @@ func (d *jsonDecoder) number() (string, error) {
 		}
 		return n
 	}
+	after := ""
 	if d.pos < len(d.data) && d.data[d.pos] == '-' {
 		d.pos++
+		after = " after '-'"
 	}
 	intStart := d.pos
-	if n := digits(); n == 0 || (n > 1 && d.data[intStart] == '0') {
-		return "", d.errorf("bad number: expected digits without leading zeros")
+	switch n := digits(); {
+	case n == 0:
+		return bad("expected a digit" + after)
+	case n > 1 && d.data[intStart] == '0':
+		d.pos = intStart
+		return bad("a leading zero must stand alone; write 7, not 07 (the string \"07\" keeps the zero)")
 	}
 	if d.pos < len(d.data) && d.data[d.pos] == '.' {
 		d.pos++
 		if digits() == 0 {
-			return "", d.errorf("bad number: expected digits after '.'")
+			return bad("expected a digit after the decimal point, as in 1.0")
 		}
 	}
 	if d.pos < len(d.data) && (d.data[d.pos] == 'e' || d.data[d.pos] == 'E') {
@@ -202,14 +213,18 @@ func (d *jsonDecoder) number() (string, error) {
 			d.pos++
 		}
 		if digits() == 0 {
-			return "", d.errorf("bad number: expected exponent digits")
+			return bad("expected the digits of the exponent, as in 1e5")
 		}
 	}
 	return string(d.data[start:d.pos]), nil
 }
 
-// str scans a JSON string at d.pos (which holds '"') and returns its value.
-func (d *jsonDecoder) str() (string, error) {
+// str scans a JSON string at d.pos (which holds '"') and returns its value:
+// a property name when isName, else the value of property name (which its
+// errors name). Text must be valid UTF-8 and a \u escape of a UTF-16
+// surrogate one of a pair: the service refuses invalid text, and replacing
+// it with U+FFFD would store something else than was sent.
+func (d *jsonDecoder) str(name string, isName bool) (string, error) {
 	d.pos++
 	start := d.pos
 	// Fast path: no escapes.
@@ -217,19 +232,22 @@ func (d *jsonDecoder) str() (string, error) {
 		c := d.data[d.pos]
 		if c == '"' {
 			s := d.data[start:d.pos]
-			d.pos++
-			if !utf8.Valid(s) {
-				return string([]rune(string(s))), nil // replace invalid bytes with U+FFFD
+			if err := d.checkUTF8(start, name, isName); err != nil {
+				return "", err
 			}
+			d.pos++
 			return string(s), nil
 		}
 		if c == '\\' {
 			break
 		}
 		if c < 0x20 {
-			return "", d.errorf("control character in a string; escape it (\\n, \\t, \\u00XX)")
+			return "", d.errorf("control character in a string (" + stringOwner(name, isName) + "); escape it (\\n, \\t, \\u00XX)")
 		}
 		d.pos++
+	}
+	if err := d.checkUTF8(start, name, isName); err != nil {
+		return "", err
 	}
 	buf := make([]byte, 0, d.pos-start+16)
 	buf = append(buf, d.data[start:d.pos]...)
@@ -238,17 +256,23 @@ func (d *jsonDecoder) str() (string, error) {
 		switch {
 		case c == '"':
 			d.pos++
-			if !utf8.Valid(buf) {
-				return string([]rune(string(buf))), nil
-			}
 			return string(buf), nil
 		case c < 0x20:
-			return "", d.errorf("control character in a string; escape it (\\n, \\t, \\u00XX)")
+			return "", d.errorf("control character in a string (" + stringOwner(name, isName) + "); escape it (\\n, \\t, \\u00XX)")
+		case c >= utf8.RuneSelf:
+			r, size := utf8.DecodeRune(d.data[d.pos:])
+			if r == utf8.RuneError && size == 1 {
+				return "", d.invalidUTF8(name, isName)
+			}
+			buf = append(buf, d.data[d.pos:d.pos+size]...)
+			d.pos += size
+			continue
 		case c != '\\':
 			buf = append(buf, c)
 			d.pos++
 			continue
 		}
+		escStart := d.pos
 		d.pos++
 		if d.pos >= len(d.data) {
 			break
@@ -274,7 +298,6 @@ func (d *jsonDecoder) str() (string, error) {
 				return "", d.errorf("bad \\u escape; expected four hexadecimal digits")
 			}
 			if utf16.IsSurrogate(r) {
-				save := d.pos
 				r2 := utf8.RuneError
 				if d.pos+1 < len(d.data) && d.data[d.pos] == '\\' && d.data[d.pos+1] == 'u' {
 					d.pos += 2
@@ -282,11 +305,10 @@ func (d *jsonDecoder) str() (string, error) {
 						r2 = x
 					}
 				}
-				if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
-					r = dec
-				} else {
-					d.pos = save
-					r = utf8.RuneError
+				if r = utf16.DecodeRune(r, r2); r == utf8.RuneError {
+					d.pos = escStart
+					return "", d.errorf(string(d.data[escStart:escStart+6]) + " in " + stringOwner(name, isName) +
+						" is half of a UTF-16 surrogate pair without its other half; tables hold only Unicode text: write the character itself, or both halves as in \\ud83d\\ude00")
 				}
 			}
 			buf = utf8.AppendRune(buf, r)
@@ -296,6 +318,39 @@ func (d *jsonDecoder) str() (string, error) {
 		}
 	}
 	return "", d.errorf("the string is not closed; expected '\"'")
+}
+
+// checkUTF8 checks the raw text from start to d.pos; on invalid UTF-8 it
+// leaves d.pos at the first bad byte and returns the error.
+func (d *jsonDecoder) checkUTF8(start int, name string, isName bool) error {
+	b := d.data[start:d.pos]
+	if utf8.Valid(b) {
+		return nil
+	}
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size == 1 {
+			d.pos = start + i
+			break
+		}
+		i += size
+	}
+	return d.invalidUTF8(name, isName)
+}
+
+// invalidUTF8 is the error for the byte at d.pos, which starts no UTF-8
+// character.
+func (d *jsonDecoder) invalidUTF8(name string, isName bool) error {
+	return d.errorf("invalid UTF-8 in " + stringOwner(name, isName) + fmt.Sprintf(" (byte 0x%02X)", d.data[d.pos]) +
+		"; tables hold only Unicode text: convert the input to UTF-8")
+}
+
+// stringOwner names what a string is, for an error message.
+func stringOwner(name string, isName bool) string {
+	if isName {
+		return "a property name"
+	}
+	return "the value of " + strconv.Quote(name)
 }
 
 func (d *jsonDecoder) hex4() (rune, bool) {

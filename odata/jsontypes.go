@@ -2,9 +2,11 @@ package odata
 
 import (
 	"encoding/base64"
+	"errors"
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // How the decoder types a JSON value (the rest of the wire format is in
@@ -49,14 +51,17 @@ func typeValue(m *rawMember, typeName string, typed bool) (Value, error) {
 			if err == nil && i >= math.MinInt32 && i <= math.MaxInt32 {
 				return Int32(int32(i)), nil
 			}
-			if err != nil || i > 1<<53 || i < -(1<<53) {
+			if err != nil {
+				return fail(m.text + " is beyond the Edm.Int64 range (-9223372036854775808 to 9223372036854775807); store it as a string, or as a rounded Edm.Double written with an exponent (1.5e30)")
+			}
+			if i > 1<<53 || i < -(1<<53) {
 				return fail(m.text + " does not fit in Edm.Int32 and a double cannot hold it exactly; annotate it: \"" + m.name + "@odata.type\":\"Edm.Int64\" with the value as a string")
 			}
 			return Double(float64(i)), nil
 		}
 		f, err := strconv.ParseFloat(m.text, 64)
 		if err != nil {
-			return fail(m.text + " is outside the Edm.Double range")
+			return fail(m.text + doubleRange)
 		}
 		return Double(f), nil
 	}
@@ -112,6 +117,9 @@ func typeValue(m *rawMember, typeName string, typed bool) (Value, error) {
 			return Double(math.Inf(-1)), nil
 		}
 		f, err := strconv.ParseFloat(m.text, 64)
+		if errors.Is(err, strconv.ErrRange) && (m.kind == jsonNumber || isJSONNumber(m.text)) {
+			return fail(m.text + doubleRange)
+		}
 		if err != nil || (m.kind == jsonString && !isJSONNumber(m.text)) {
 			return fail(strconv.Quote(m.text) + " is not an Edm.Double (a number, \"NaN\", \"Infinity\" or \"-Infinity\")")
 		}
@@ -141,11 +149,32 @@ func typeValue(m *rawMember, typeName string, typed bool) (Value, error) {
 		}
 		b, err := base64.StdEncoding.DecodeString(m.text)
 		if err != nil {
-			return fail("the value is not standard base64 (" + err.Error() + ")")
+			return fail(base64Problem(m.text, err))
 		}
 		return Binary(b), nil
 	}
 	return fail("unsupported type " + t.String())
+}
+
+// doubleRange ends the message for a number a double cannot hold.
+const doubleRange = " is outside the Edm.Double range (about ±1.8e308); store it as a string"
+
+// base64Problem says where s stops being standard base64 and what the form
+// is; err is what the decoder returned.
+func base64Problem(s string, err error) string {
+	const form = " (base64 uses A-Z a-z 0-9 + / in groups of four characters, the last group padded with =)"
+	var at base64.CorruptInputError
+	if errors.As(err, &at) && int(at) < len(s) {
+		r, _ := utf8.DecodeRuneInString(s[at:])
+		if (r == '=' || !isBase64Char(r)) && r != '\n' && r != '\r' { // the decoder skips line breaks
+			return "the value is not standard base64: unexpected " + quoteRune(r) + " at character " + strconv.Itoa(utf8.RuneCountInString(s[:at])+1) + form
+		}
+	}
+	return "the value is not standard base64: it ends inside a group of four characters" + form
+}
+
+func isBase64Char(r rune) bool {
+	return 'A' <= r && r <= 'Z' || 'a' <= r && r <= 'z' || '0' <= r && r <= '9' || r == '+' || r == '/'
 }
 
 // edmTypeByWireName maps "Edm.Int64" to its type; the prefix is required
@@ -174,6 +203,6 @@ func describeKind(k jsonKind) string {
 // isJSONNumber reports whether s is a JSON number literal.
 func isJSONNumber(s string) bool {
 	d := jsonDecoder{data: []byte(s)}
-	_, err := d.number()
+	_, err := d.number("")
 	return err == nil && d.pos == len(s)
 }
