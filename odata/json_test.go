@@ -145,6 +145,7 @@ func TestDecodeEntityJSONErrors(t *testing.T) {
 		{`[1]`, "at byte 0: expected an entity object starting with '{'"},
 		{`{"RowKey":"r"}`, "the entity has no PartitionKey"},
 		{`{"PartitionKey":"p"}`, "the entity has no RowKey"},
+		{`{"X@odata.type":"Edm.Int64"}`, "the entity has no PartitionKey"}, // more annotations than values
 		{`{"PartitionKey":1,"RowKey":"r"}`, `property "PartitionKey": must be a string`},
 		{`{"PartitionKey":"p","RowKey":"r","X@odata.type":"Edm.Decimal","X":"1"}`, `property "X": unknown @odata.type "Edm.Decimal"`},
 		{`{"PartitionKey":"p","RowKey":"r","X@odata.type":"Int64","X":"1"}`, `property "X": unknown @odata.type "Int64"`},

@@ -51,7 +51,7 @@ func (dec *EntityDecoder) Decode(data []byte) (*Entity, error) {
 			types = append(types, rawMember{name: base, text: m.text, off: m.off})
 		}
 	}
-	e.Properties = make([]Property, 0, len(members)-2*len(types))
+	e.Properties = make([]Property, 0, len(members)-len(types))
 	for i := range members {
 		m := &members[i]
 		name := m.name
