@@ -2,7 +2,6 @@ package completions
 
 import (
 	"context"
-	"sort"
 	"strings"
 
 	"github.com/tstable/tstable/odata"
@@ -210,12 +209,5 @@ func matching(all []Suggestion, partial string, fold bool) []Suggestion {
 			}
 		}
 	}
-	return out
-}
-
-// sortedNames returns the names in order, for stable output.
-func sortedNames(names []string) []string {
-	out := append([]string(nil), names...)
-	sort.Strings(out)
 	return out
 }
