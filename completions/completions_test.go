@@ -229,3 +229,41 @@ func TestSplitPartial(t *testing.T) {
 		}
 	}
 }
+
+// TestFilterReadsLiteralsAsTheParser: completion reads every literal form
+// as the parser does, so what follows a literal completes by where the
+// parser would be: a doubled quote stays inside its string, a binary or
+// datetime literal is one value, and so is a number with an exponent or L.
+func TestFilterReadsLiteralsAsTheParser(t *testing.T) {
+	src := testSource()
+	src.pks["employees"] = append(src.pks["employees"], "O'Neil", "O'Neil East")
+	cases := []struct {
+		text    string
+		want    []string
+		partial string
+	}{
+		{"Blob eq X'0A' and La", []string{"LastName"}, "La"},
+		{"Blob eq X'0A' ", []string{"and", "or", ")"}, ""},
+		{"Blob eq binary'0a0b' o", []string{"or"}, "o"},
+		{"LastName eq 'O''Brien' and Fi", []string{"FirstName"}, "Fi"},
+		{"LastName eq 'O''Brien' ", []string{"and", "or", ")"}, ""},
+		{"LastName eq 'it''s and or' a", []string{"and"}, "a"},
+		{"LastName eq 'O''Br", []string{}, "'O''Br"},
+		{"LastName eq 'O'' and Fi", []string{}, "'O'' and Fi"}, // the string is still open
+		{"PartitionKey eq 'O''", []string{"'O''Neil'", "'O''Neil East'"}, "'O''"},
+		{"PartitionKey eq 'O''Neil E", []string{"'O''Neil East'"}, "'O''Neil E"},
+		{"Hired ge datetime'2020-01-01T00:00:00Z' and Ag", []string{"Age"}, "Ag"},
+		{"Hired ge datetime'20", []string{}, "datetime'20"},
+		{"Salary gt 30L o", []string{"or"}, "o"},
+		{"Age gt 1.5e3 a", []string{"and"}, "a"},
+		{"Age gt -2.5E-3 ", []string{"and", "or", ")"}, ""},
+		{"LastName eq'x' a", []string{"and"}, "a"}, // eq'x' is eq, then a string
+		{"Age == ", []string{}, ""},                // a lexical error: nothing to offer
+	}
+	for _, tc := range cases {
+		got, partial := Filter(context.Background(), src, "Employees", tc.text)
+		if g := texts(got); strings.Join(g, "|") != strings.Join(tc.want, "|") || partial != tc.partial {
+			t.Errorf("Filter(%q) = %q, %q; want %q, %q", tc.text, g, partial, tc.want, tc.partial)
+		}
+	}
+}

@@ -2,7 +2,6 @@ package completions
 
 import (
 	"context"
-	"sort"
 	"strings"
 
 	"github.com/tstable/tstable/odata"
@@ -13,89 +12,6 @@ import (
 type Suggestion struct {
 	Text        string
 	Description string
-}
-
-// filterToken is one token of a $filter being typed.
-type filterToken struct {
-	kind tokKind
-	text string
-}
-
-type tokKind int
-
-const (
-	tokWord   tokKind = iota + 1 // a name or keyword: LastName, eq, and, true
-	tokString                    // a quoted literal, typed or not: 'x', datetime'…'
-	tokNumber                    // 42, 42L, 1.5
-	tokOpen                      // (
-	tokClose                     // )
-)
-
-// lexPartial splits a $filter typed so far into complete tokens and the
-// token under the cursor (partial, "" when the text ends in a space or a
-// parenthesis). It never fails: text it does not know becomes a word.
-func lexPartial(s string) (toks []filterToken, partial string) {
-	i := 0
-	for i < len(s) {
-		c := s[i]
-		switch {
-		case c == ' ' || c == '\t':
-			i++
-		case c == '(' || c == ')':
-			kind := tokOpen
-			if c == ')' {
-				kind = tokClose
-			}
-			toks = append(toks, filterToken{kind, s[i : i+1]})
-			i++
-		case c == '\'':
-			end, ok := scanQuoted(s, i)
-			if !ok {
-				return toks, s[i:]
-			}
-			toks = append(toks, filterToken{tokString, s[i:end]})
-			i = end
-		default:
-			j := i
-			for j < len(s) && s[j] != ' ' && s[j] != '\t' && s[j] != '(' && s[j] != ')' && s[j] != '\'' {
-				j++
-			}
-			if j < len(s) && s[j] == '\'' { // datetime'…', guid'…', X'…', binary'…'
-				end, ok := scanQuoted(s, j)
-				if !ok {
-					return toks, s[i:]
-				}
-				toks = append(toks, filterToken{tokString, s[i:end]})
-				i = end
-				continue
-			}
-			if j == len(s) {
-				return toks, s[i:]
-			}
-			kind := tokWord
-			if c == '-' || c == '.' || (c >= '0' && c <= '9') {
-				kind = tokNumber
-			}
-			toks = append(toks, filterToken{kind, s[i:j]})
-			i = j
-		}
-	}
-	return toks, ""
-}
-
-// scanQuoted returns the end of the quoted literal whose opening quote is
-// at s[q] (” is an escaped quote), or false when it is not closed.
-func scanQuoted(s string, q int) (int, bool) {
-	for k := q + 1; k < len(s); k++ {
-		if s[k] == '\'' {
-			if k+1 < len(s) && s[k+1] == '\'' {
-				k++
-				continue
-			}
-			return k + 1, true
-		}
-	}
-	return 0, false
 }
 
 // What the filter expects next.
@@ -133,9 +49,15 @@ var literalPrefixes = map[odata.EdmType]Suggestion{
 
 // Filter completes a $filter typed so far, for the property names of
 // table: it returns the suggestions for the token under the cursor and
-// that token (what each suggestion's Text replaces).
+// that token (what each suggestion's Text replaces). The text is read by
+// odata's own lexer, so literals are read as the parser will read them;
+// after a lexical error (Age == ) there is nothing to offer.
 func Filter(ctx context.Context, src Source, table, text string) ([]Suggestion, string) {
-	toks, partial := lexPartial(text)
+	toks, cur := odata.LexPartial(text)
+	if n := len(toks); n > 0 && toks[n-1].Kind == odata.TokenError {
+		return nil, ""
+	}
+	partial := cur.Text
 	state, prop, op := filterState(toks)
 	var out []Suggestion
 	switch state {
@@ -145,34 +67,36 @@ func Filter(ctx context.Context, src Source, table, text string) ([]Suggestion, 
 	case expectOperator:
 		out = comparisonOps
 	case expectValue:
-		out = valueSuggestions(ctx, src, table, prop, op, partial)
+		out = valueSuggestions(ctx, src, table, prop, op, cur)
 	case expectConnective:
 		out = []Suggestion{{"and", "both must hold"}, {"or", "either may hold (an or on keys reads more)"}, {")", "close the group"}}
 	}
-	return matching(out, partial, state != expectValue || !strings.Contains(partial, "'")), partial
+	inLiteral := cur.Kind == odata.TokenString || cur.Kind == odata.TokenTyped
+	return matching(out, partial, state != expectValue || !inLiteral), partial
 }
 
 // filterState walks the complete tokens and says what comes next, with the
-// property and operator of the comparison in progress.
-func filterState(toks []filterToken) (state expect, prop, op string) {
+// property and operator of the comparison in progress. Keywords are
+// recognized in any case, as the parser does to explain them.
+func filterState(toks []odata.Token) (state expect, prop, op string) {
 	state = expectOperand
 	for _, t := range toks {
 		switch state {
 		case expectOperand:
 			switch {
-			case t.kind == tokOpen:
-			case t.kind == tokWord && strings.EqualFold(t.text, "not"):
-			case t.kind == tokWord:
-				prop, state = t.text, expectOperator
+			case t.Kind == odata.TokenLeftParen:
+			case strings.EqualFold(t.Text, "not"):
+			case t.Kind == odata.TokenIdentifier:
+				prop, state = t.Text, expectOperator
 			default:
 				state = expectOperator // a literal on the left: let the operator come
 			}
 		case expectOperator:
-			op, state = strings.ToLower(t.text), expectValue
+			op, state = strings.ToLower(t.Text), expectValue
 		case expectValue:
 			state = expectConnective
 		case expectConnective:
-			if t.kind == tokWord && (strings.EqualFold(t.text, "and") || strings.EqualFold(t.text, "or")) {
+			if strings.EqualFold(t.Text, "and") || strings.EqualFold(t.Text, "or") {
 				state = expectOperand
 			}
 		}
@@ -203,19 +127,19 @@ func typesText(ts []odata.EdmType) string {
 }
 
 // valueSuggestions offers literal forms, the property's own type first,
-// and PartitionKey values after "PartitionKey <op> '".
-func valueSuggestions(ctx context.Context, src Source, table, prop, op, partial string) []Suggestion {
-	if prop == odata.PartitionKey && src != nil && table != "" && (partial == "" || strings.HasPrefix(partial, "'")) {
-		prefix := strings.ReplaceAll(strings.TrimPrefix(partial, "'"), "''", "'")
+// and PartitionKey values after "PartitionKey <op> '". cur is the token
+// under the cursor.
+func valueSuggestions(ctx context.Context, src Source, table, prop, op string, cur odata.Token) []Suggestion {
+	if prop == odata.PartitionKey && src != nil && table != "" && (cur.Kind == odata.TokenEOF || cur.Kind == odata.TokenString) {
 		var out []Suggestion
-		for _, pk := range src.PartitionKeys(ctx, table, prefix) {
-			out = append(out, Suggestion{"'" + strings.ReplaceAll(pk, "'", "''") + "'", "a PartitionKey in " + table})
+		for _, pk := range src.PartitionKeys(ctx, table, cur.StringValue()) {
+			out = append(out, Suggestion{odata.Quote(pk), "a PartitionKey in " + table})
 		}
-		if len(out) > 0 || partial != "" {
+		if len(out) > 0 || cur.Text != "" {
 			return out
 		}
 	}
-	if strings.Contains(partial, "'") { // inside a literal: nothing to offer
+	if cur.Kind == odata.TokenString || cur.Kind == odata.TokenTyped { // inside a literal: nothing to offer
 		return nil
 	}
 	types := propertyTypes(ctx, src, table, prop)
@@ -285,12 +209,5 @@ func matching(all []Suggestion, partial string, fold bool) []Suggestion {
 			}
 		}
 	}
-	return out
-}
-
-// sortedNames returns the names in order, for stable output.
-func sortedNames(names []string) []string {
-	out := append([]string(nil), names...)
-	sort.Strings(out)
 	return out
 }

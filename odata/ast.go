@@ -41,8 +41,8 @@ func (op cmpOp) flip() cmpOp {
 	return op
 }
 
-func opOfItem(t itemType) cmpOp {
-	return cmpOp(t-itemEq) + opEq
+func opOfToken(k TokenKind) cmpOp {
+	return cmpOp(k-TokenEq) + opEq
 }
 
 // nodeKind tells the four kinds of filter node apart.

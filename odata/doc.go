@@ -18,12 +18,16 @@
 // Where the service's documents leave a choice, tstable decides as follows;
 // the full rules sit next to the code that applies them:
 //
-//   - Grammar, case-sensitivity, bare boolean properties: parser.go.
+//   - Grammar, case-sensitivity, bare boolean properties, the limits on
+//     comparisons (MaxComparisons) and nesting (MaxNesting): parser.go.
+//   - Tokens and their positions, also of a filter being typed: lexer.go.
 //   - Literal types (Int32 vs Int64 without L, datetime forms, binary):
 //     literal.go.
 //   - Comparing across types, missing properties, not, NaN, ordering of
 //     Boolean and Guid: eval.go.
 //   - Query classes, key ranges and contradictions: plan.go.
+//   - The JSON wire format: jsonformat.go; which JSON value becomes which
+//     Edm type: jsontypes.go; the text forms CSV uses: valuetext.go.
 //   - $select keeps PartitionKey, RowKey and Timestamp: select.go.
 //   - Continuation token layout and its two errors: continuation.go.
 package odata

@@ -135,3 +135,91 @@ func FuzzDecodeContinuation(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDecodeEntityJSON checks that decoding never panics; that a refused
+// document gets a *JSONError whose offset lies inside it; that a reused
+// EntityDecoder (with its name cache) gives the same answer; and that an
+// entity that decodes holds only valid text and re-encodes to JSON that
+// decodes to the same entity and encodes to the same bytes.
+func FuzzDecodeEntityJSON(f *testing.F) {
+	for _, e := range fuzzEntities[:2] {
+		f.Add(AppendEntityJSON(nil, e))
+	}
+	for _, s := range []string{
+		`{"PartitionKey":"p","RowKey":"r","X":23,"Y":-2147483649,"Z":1.5e3,"W":"a\u00e9\ud83d\ude00\/\n","B":false,"N":null}`,
+		`{"PartitionKey":"p","RowKey":"r","X":"5","X@odata.type":"Edm.Int64","D@odata.type":"Edm.Double","D":"-Infinity"}`,
+		`{"PartitionKey":"p","RowKey":"r","T@odata.type":"Edm.DateTime","T":"2014-08-22T02:50:32.5+02:00"}`,
+		`{"PartitionKey":"p","RowKey":"r","G@odata.type":"Edm.Guid","G":"{6F9619FF-8B86-D011-B42D-00CF4FC964FF}"}`,
+		`{"PartitionKey":"p","RowKey":"r","B@odata.type":"Edm.Binary","B":"AAEA","odata.etag":"W/\"1\"","Timestamp":"x"}`,
+		`{"PartitionKey":"p","RowKey":"r","X@odata.type":"Edm.Double","X":3}`,
+		`{"PartitionKey":"p","RowKey":"r","X":-0.0,"Y":5e-324,"Z":1e308}`,
+		"{\"PartitionKey\":\"p\",\"RowKey\":\"r\",\"X\":\"a\xffb\"}",
+		`{"PartitionKey":"p","RowKey":"r","X":"\ud800"}`,
+		`{"PartitionKey":"p","RowKey":"r","X":01}`,
+		`{"PartitionKey":"p","RowKey":"r"} {}`,
+		``,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		e, err := DecodeEntityJSON(data)
+		var d EntityDecoder
+		for range 2 {
+			e2, err2 := d.Decode(data)
+			if (err == nil) != (err2 == nil) || (err != nil && err.Error() != err2.Error()) {
+				t.Fatalf("%q: DecodeEntityJSON says %v, EntityDecoder %v", data, err, err2)
+			}
+			if err == nil && !sameEntity(e, e2) {
+				t.Fatalf("%q: DecodeEntityJSON gives %s, EntityDecoder %s", data, AppendEntityJSON(nil, e), AppendEntityJSON(nil, e2))
+			}
+		}
+		if err != nil {
+			var je *JSONError
+			if !errors.As(err, &je) || je.Offset < 0 || je.Offset > len(data) || je.Msg == "" {
+				t.Fatalf("%q: error %T %v: not a *JSONError inside the document", data, err, err)
+			}
+			return
+		}
+		texts := []string{e.PartitionKey, e.RowKey}
+		for _, p := range e.Properties {
+			texts = append(texts, p.Name)
+			if p.Value.Type == EdmString || p.Value.Type == EdmGuid {
+				texts = append(texts, p.Value.Str)
+			}
+		}
+		for _, s := range texts {
+			if !utf8.ValidString(s) {
+				t.Fatalf("%q decodes to invalid text %q", data, s)
+			}
+		}
+		line := AppendEntityJSON(nil, e)
+		back, err := DecodeEntityJSON(line)
+		if err != nil {
+			t.Fatalf("%q decodes, but its encoding %s does not: %v", data, line, err)
+		}
+		if !sameEntity(e, back) {
+			t.Fatalf("%q: encoded as %s, which decodes to %s", data, line, AppendEntityJSON(nil, back))
+		}
+		if again := AppendEntityJSON(nil, back); string(again) != string(line) {
+			t.Fatalf("%q: encodes as %s, then as %s", data, line, again)
+		}
+	})
+}
+
+// sameEntity reports whether a and b have the same keys and the same
+// properties in the same order (a -0 keeps its sign).
+func sameEntity(a, b *Entity) bool {
+	if a.PartitionKey != b.PartitionKey || a.RowKey != b.RowKey || len(a.Properties) != len(b.Properties) {
+		return false
+	}
+	for i, p := range a.Properties {
+		q := b.Properties[i]
+		if p.Name != q.Name || !p.Value.Equal(q.Value) {
+			return false
+		}
+		if p.Value.Type == EdmDouble && math.Signbit(p.Value.Float) != math.Signbit(q.Value.Float) {
+			return false
+		}
+	}
+	return true
+}

@@ -145,6 +145,7 @@ func TestDecodeEntityJSONErrors(t *testing.T) {
 		{`[1]`, "at byte 0: expected an entity object starting with '{'"},
 		{`{"RowKey":"r"}`, "the entity has no PartitionKey"},
 		{`{"PartitionKey":"p"}`, "the entity has no RowKey"},
+		{`{"X@odata.type":"Edm.Int64"}`, "the entity has no PartitionKey"}, // more annotations than values
 		{`{"PartitionKey":1,"RowKey":"r"}`, `property "PartitionKey": must be a string`},
 		{`{"PartitionKey":"p","RowKey":"r","X@odata.type":"Edm.Decimal","X":"1"}`, `property "X": unknown @odata.type "Edm.Decimal"`},
 		{`{"PartitionKey":"p","RowKey":"r","X@odata.type":"Int64","X":"1"}`, `property "X": unknown @odata.type "Int64"`},
@@ -246,5 +247,75 @@ func TestValueTextRoundTrips(t *testing.T) {
 	}
 	if _, err := ParseValueText("Flag", EdmBoolean, "yes"); err == nil || err.Error() != `property "Flag": "yes" is not an Edm.Boolean (true or false)` {
 		t.Errorf("got %v", err)
+	}
+}
+
+// TestDecodeEntityJSONRefusesInvalidText: invalid UTF-8 and lone UTF-16
+// surrogates are errors that say where they are (a byte offset in the
+// document), never silently replaced by U+FFFD.
+func TestDecodeEntityJSONRefusesInvalidText(t *testing.T) {
+	const keys = `{"PartitionKey":"p","RowKey":"r",` // 33 bytes: the value of "X" starts at byte 37
+	const utf8Fix = "; tables hold only Unicode text: convert the input to UTF-8"
+	const pairFix = " is half of a UTF-16 surrogate pair without its other half; tables hold only Unicode text: write the character itself, or both halves as in \\ud83d\\ude00"
+	tests := []struct{ json, want string }{
+		{keys + "\"X\":\"a\xffb\"}", `at byte 39: invalid UTF-8 in the value of "X" (byte 0xFF)` + utf8Fix},
+		{keys + "\"X\":\"a\xff\\nb\"}", `at byte 39: invalid UTF-8 in the value of "X" (byte 0xFF)` + utf8Fix},    // before an escape
+		{keys + "\"X\":\"a\\n\xffb\"}", `at byte 41: invalid UTF-8 in the value of "X" (byte 0xFF)` + utf8Fix},    // after an escape
+		{keys + "\"X\":\"\xe6\x9d\"}", `at byte 38: invalid UTF-8 in the value of "X" (byte 0xE6)` + utf8Fix},     // cut short
+		{keys + "\"X\":\"\xed\xa0\x80\"}", `at byte 38: invalid UTF-8 in the value of "X" (byte 0xED)` + utf8Fix}, // a surrogate in UTF-8
+		{keys + "\"X\xff\":1}", `at byte 35: invalid UTF-8 in a property name (byte 0xFF)` + utf8Fix},
+		{"{\"PartitionKey\":\"\xc3\",\"RowKey\":\"r\"}", `at byte 17: invalid UTF-8 in the value of "PartitionKey" (byte 0xC3)` + utf8Fix},
+		{keys + `"X":"\ud800"}`, `at byte 38: \ud800 in the value of "X"` + pairFix},
+		{keys + `"X":"ab\ud800x"}`, `at byte 40: \ud800 in the value of "X"` + pairFix},
+		{keys + `"X":"\udc00\ud800"}`, `at byte 38: \udc00 in the value of "X"` + pairFix},
+		{keys + `"X":"\ud800\u0041"}`, `at byte 38: \ud800 in the value of "X"` + pairFix},
+		{keys + `"X":"\ud800\ud800"}`, `at byte 38: \ud800 in the value of "X"` + pairFix},
+		{keys + `"\ud800":1}`, `at byte 34: \ud800 in a property name` + pairFix},
+	}
+	for _, tt := range tests {
+		_, err := DecodeEntityJSON([]byte(tt.json))
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("%q:\n got  %v\n want %s", tt.json, err, tt.want)
+		}
+		var d EntityDecoder // the name cache does not let a bad name through
+		for range 2 {
+			if _, err := d.Decode([]byte(tt.json)); err == nil || err.Error() != tt.want {
+				t.Errorf("EntityDecoder %q:\n got  %v\n want %s", tt.json, err, tt.want)
+			}
+		}
+	}
+	// A valid pair and U+FFFD written on purpose are text.
+	e, err := DecodeEntityJSON([]byte(keys + `"X":"\ud83d\ude00 \ufffd �"}`))
+	if err != nil || e.Properties[0].Value.Str != "😀 \uFFFD \uFFFD" {
+		t.Errorf("got %+v, %v", e, err)
+	}
+}
+
+// TestDecodeEntityJSONNumberAndBinaryErrors: number and base64 errors say
+// what is wrong and what to write, in the user's terms (no Go package's
+// error text).
+func TestDecodeEntityJSONNumberAndBinaryErrors(t *testing.T) {
+	const keys = `{"PartitionKey":"p","RowKey":"r",`
+	const b64 = " (base64 uses A-Z a-z 0-9 + / in groups of four characters, the last group padded with =)"
+	tests := []struct{ json, want string }{
+		{keys + `"X":-}`, `at byte 38: bad number for "X": expected a digit after '-'`},
+		{keys + `"X":-01}`, `at byte 38: bad number for "X": a leading zero must stand alone; write 7, not 07 (the string "07" keeps the zero)`},
+		{keys + `"X":1.}`, `at byte 39: bad number for "X": expected a digit after the decimal point, as in 1.0`},
+		{keys + `"X":1e+}`, `at byte 40: bad number for "X": expected the digits of the exponent, as in 1e5`},
+		{keys + `"X":123456789012345678901234567890}`, `property "X": 123456789012345678901234567890 is beyond the Edm.Int64 range (-9223372036854775808 to 9223372036854775807); store it as a string, or as a rounded Edm.Double written with an exponent (1.5e30)`},
+		{keys + `"X":1e999}`, `property "X": 1e999 is outside the Edm.Double range (about ±1.8e308); store it as a string`},
+		{keys + `"X@odata.type":"Edm.Double","X":-1e999}`, `property "X": -1e999 is outside the Edm.Double range (about ±1.8e308); store it as a string`},
+		{keys + `"X@odata.type":"Edm.Double","X":"1e999"}`, `property "X": 1e999 is outside the Edm.Double range (about ±1.8e308); store it as a string`},
+		{keys + `"X@odata.type":"Edm.Double","X":"inf"}`, `property "X": "inf" is not an Edm.Double (a number, "NaN", "Infinity" or "-Infinity")`},
+		{keys + `"X@odata.type":"Edm.Int64","X":"0x10"}`, `property "X": "0x10" is not an Edm.Int64 (a whole number from -9223372036854775808 to 9223372036854775807)`},
+		{keys + `"X@odata.type":"Edm.Binary","X":"AA!A"}`, `property "X": the value is not standard base64: unexpected '!' at character 3` + b64},
+		{keys + `"X@odata.type":"Edm.Binary","X":"AA=A"}`, `property "X": the value is not standard base64: unexpected '=' at character 3` + b64},
+		{keys + `"X@odata.type":"Edm.Binary","X":"AAA"}`, `property "X": the value is not standard base64: it ends inside a group of four characters` + b64},
+	}
+	for _, tt := range tests {
+		_, err := DecodeEntityJSON([]byte(tt.json))
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("%s:\n got  %v\n want %s", tt.json, err, tt.want)
+		}
 	}
 }

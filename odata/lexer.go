@@ -8,77 +8,160 @@ import (
 )
 
 // The $filter lexer follows the shape of text/template/parse: a small state
-// machine that walks the input once and emits items, each of which remembers
-// the byte offset where it starts so that errors can point at it.
+// machine that walks the input once and hands out tokens one at a time, each
+// of which remembers where it starts (byte offset and column) so that
+// errors can point at it. The parser pulls tokens as it needs them, so a
+// filter it refuses early is never lexed to its end.
+//
+// The same lexer serves completion (LexPartial): there a token cut short by
+// the end of the text (an open string 'Sa, a half datetime'20, a number
+// 1.5e) is the token being typed, not an error. Both modes read every
+// literal the same way, so what completion sees is what the parser will see.
 
-// itemType identifies the kind of a lexed item.
-type itemType int
+// TokenKind identifies the kind of a $filter token.
+type TokenKind int
 
+// The token kinds.
 const (
-	itemError      itemType = iota // lexing failed; val holds the message
-	itemEOF                        // end of the input
-	itemLeftParen                  // (
-	itemRightParen                 // )
-	itemIdentifier                 // a property name
-	itemString                     // 'text' (val is the raw text, quotes included)
-	itemNumber                     // 42, -7, 42L, 4.5, 1e10
-	itemTyped                      // datetime'…', guid'…', X'…', binary'…' (raw text)
-	itemAnd                        // and
-	itemOr                         // or
-	itemNot                        // not
-	itemEq                         // eq
-	itemNe                         // ne
-	itemGt                         // gt
-	itemGe                         // ge
-	itemLt                         // lt
-	itemLe                         // le
-	itemTrue                       // true
-	itemFalse                      // false
+	TokenError      TokenKind = iota // lexing failed; Text holds the message
+	TokenEOF                         // the end of the filter
+	TokenLeftParen                   // (
+	TokenRightParen                  // )
+	TokenIdentifier                  // a property name
+	TokenString                      // 'text' (Text is the raw text, quotes included)
+	TokenNumber                      // 42, -7, 42L, 4.5, 1e10
+	TokenTyped                       // datetime'…', guid'…', X'…', binary'…' (raw text)
+	TokenAnd                         // and
+	TokenOr                          // or
+	TokenNot                         // not
+	TokenEq                          // eq
+	TokenNe                          // ne
+	TokenGt                          // gt
+	TokenGe                          // ge
+	TokenLt                          // lt
+	TokenLe                          // le
+	TokenTrue                        // true
+	TokenFalse                       // false
 )
+
+var tokenKindNames = [...]string{
+	TokenError: "error", TokenEOF: "end", TokenLeftParen: "(", TokenRightParen: ")",
+	TokenIdentifier: "identifier", TokenString: "string", TokenNumber: "number", TokenTyped: "typed literal",
+	TokenAnd: "and", TokenOr: "or", TokenNot: "not", TokenEq: "eq", TokenNe: "ne", TokenGt: "gt",
+	TokenGe: "ge", TokenLt: "lt", TokenLe: "le", TokenTrue: "true", TokenFalse: "false",
+}
+
+// String names the kind: "identifier", "string", "(", "and", ….
+func (k TokenKind) String() string {
+	if k >= 0 && int(k) < len(tokenKindNames) {
+		return tokenKindNames[k]
+	}
+	return fmt.Sprintf("TokenKind(%d)", int(k))
+}
 
 // keywords are the reserved words of the language. The service's operators
 // are lower-case only ("Eq" or "AND" is not an operator), so the lexer
 // matches them exactly; the parser recognizes the other spellings to say so.
-var keywords = map[string]itemType{
-	"and":   itemAnd,
-	"or":    itemOr,
-	"not":   itemNot,
-	"eq":    itemEq,
-	"ne":    itemNe,
-	"gt":    itemGt,
-	"ge":    itemGe,
-	"lt":    itemLt,
-	"le":    itemLe,
-	"true":  itemTrue,
-	"false": itemFalse,
+var keywords = map[string]TokenKind{
+	"and":   TokenAnd,
+	"or":    TokenOr,
+	"not":   TokenNot,
+	"eq":    TokenEq,
+	"ne":    TokenNe,
+	"gt":    TokenGt,
+	"ge":    TokenGe,
+	"lt":    TokenLt,
+	"le":    TokenLe,
+	"true":  TokenTrue,
+	"false": TokenFalse,
 }
 
-// item is one token: its type, its byte offset in the input and its text.
-type item struct {
-	typ itemType
-	pos int
-	val string
+// Token is one token of a $filter: its kind, its text as written, and where
+// it starts.
+type Token struct {
+	Kind TokenKind
+	// Text is the token as written (a string keeps its quotes). For
+	// TokenError it is the message: what is wrong and what to write.
+	Text string
+	// Pos is the byte offset where the token starts (for TokenError,
+	// where the problem is).
+	Pos int
+	// Column is where Pos is, counted in characters from 1, as in
+	// SyntaxError.Column.
+	Column int
 }
 
-// isComparison reports whether the item is one of eq ne gt ge lt le.
-func (i item) isComparison() bool { return i.typ >= itemEq && i.typ <= itemLe }
+// StringValue returns the text a string token stands for: the quotes taken
+// off and a doubled quote made one. It reads an unfinished string the same
+// way; for other kinds it returns Text.
+//
+//	'O''Brien'  O'Brien
+//	'O''Br      O'Br
+func (t Token) StringValue() string {
+	if t.Kind != TokenString {
+		return t.Text
+	}
+	return unquote(t.Text)
+}
 
-// describe names the item the way an error message quotes it.
-func (i item) describe() string {
-	switch i.typ {
-	case itemEOF:
+// isComparison reports whether the token is one of eq ne gt ge lt le.
+func (t Token) isComparison() bool { return t.Kind >= TokenEq && t.Kind <= TokenLe }
+
+// describe names the token the way an error message quotes it.
+func (t Token) describe() string {
+	switch t.Kind {
+	case TokenEOF:
 		return "the end of the filter"
-	case itemError:
+	case TokenError:
 		return "an error"
 	}
-	v := i.val
+	v := t.Text
 	if utf8.RuneCountInString(v) > 24 {
 		v = string([]rune(v)[:24]) + "…"
 	}
-	if i.typ == itemString || i.typ == itemTyped {
+	if t.Kind == TokenString || t.Kind == TokenTyped {
 		return v // quoted already
 	}
 	return "'" + v + "'"
+}
+
+// LexPartial splits a $filter that is still being typed (src is the text
+// before the cursor) into the complete tokens and the token under the
+// cursor. The latter may be unfinished: an open string ('Sa, kind
+// TokenString), a half typed literal (datetime'20, TokenTyped), a number
+// waiting for digits (1.5e, TokenNumber) or a word (La, an, TokenIdentifier
+// or a keyword's kind). A word, a number or an open literal that runs to the
+// end of src is the token under the cursor, since more typing extends it. A
+// closed literal or a parenthesis is complete (a quote typed right after a
+// closed literal would make a doubled quote of its last one, and the next
+// call reads it so). When src ends in a space or a parenthesis, the token
+// under the cursor is an empty TokenEOF at len(src).
+//
+// Literals are read as ParseFilter reads them: a doubled quote inside a
+// string, X'0A', 30L, 1.5e3. A lexical error before the cursor ends tokens
+// with a TokenError (nothing after it is read), and the token under the
+// cursor is then empty.
+func LexPartial(src string) (tokens []Token, partial Token) {
+	l := newLexer(src, true)
+	for {
+		t := l.nextToken()
+		if t.Kind == TokenEOF {
+			partial = t
+			break
+		}
+		tokens = append(tokens, t)
+		if t.Kind == TokenError {
+			return tokens, Token{Kind: TokenEOF, Pos: len(src), Column: utf8.RuneCountInString(src) + 1}
+		}
+	}
+	if n := len(tokens); n > 0 {
+		last := tokens[n-1]
+		extendable := last.Kind == TokenIdentifier || last.Kind == TokenNumber || last.Kind >= TokenAnd
+		if last.Pos+len(last.Text) == len(src) && (extendable || l.open) {
+			return tokens[:n-1], last
+		}
+	}
+	return tokens, partial
 }
 
 const eof = -1
@@ -88,21 +171,31 @@ type stateFn func(*lexer) stateFn
 
 // lexer holds the state of the scanner.
 type lexer struct {
-	input string
-	start int // start of the current item
-	pos   int // current position
-	width int // width of the last rune read
-	items []item
+	input    string
+	start    int     // byte offset where the current token starts
+	startCol int     // its column
+	pos      int     // current byte offset
+	col      int     // its column
+	width    int     // width of the last rune read
+	state    stateFn // the next state; nil after TokenEOF or TokenError
+	tok      Token   // the token last emitted
+	ready    bool    // tok is waiting to be handed out
+	partial  bool    // LexPartial: a token cut short by the end is emitted, not refused
+	open     bool    // the last token was cut short by the end of the input
 }
 
-// lex scans the whole input and returns its items, ending with itemEOF or
-// with the first itemError.
-func lex(input string) []item {
-	l := &lexer{input: input}
-	for state := lexAny; state != nil; {
-		state = state(l)
+func newLexer(input string, partial bool) *lexer {
+	return &lexer{input: input, startCol: 1, col: 1, state: lexAny, partial: partial}
+}
+
+// nextToken runs the state machine until it emits a token and returns it.
+// After TokenEOF or TokenError it returns that token again.
+func (l *lexer) nextToken() Token {
+	for !l.ready && l.state != nil {
+		l.state = l.state(l)
 	}
-	return l.items
+	l.ready = false
+	return l.tok
 }
 
 func (l *lexer) next() rune {
@@ -113,10 +206,17 @@ func (l *lexer) next() rune {
 	r, w := utf8.DecodeRuneInString(l.input[l.pos:])
 	l.width = w
 	l.pos += w
+	l.col++
 	return r
 }
 
-func (l *lexer) backup() { l.pos -= l.width }
+// backup steps back over the rune last read by next (once per next).
+func (l *lexer) backup() {
+	if l.width > 0 {
+		l.pos -= l.width
+		l.col--
+	}
+}
 
 func (l *lexer) peek() rune {
 	r := l.next()
@@ -124,39 +224,60 @@ func (l *lexer) peek() rune {
 	return r
 }
 
-func (l *lexer) emit(t itemType) {
-	l.items = append(l.items, item{t, l.start, l.input[l.start:l.pos]})
-	l.start = l.pos
+func (l *lexer) emit(k TokenKind) {
+	l.tok = Token{Kind: k, Text: l.input[l.start:l.pos], Pos: l.start, Column: l.startCol}
+	l.ready = true
+	l.ignore()
 }
 
-func (l *lexer) ignore() { l.start = l.pos }
+// emitOpen emits a token the end of the input cut short (LexPartial only).
+func (l *lexer) emitOpen(k TokenKind) stateFn {
+	l.open = true
+	l.emit(k)
+	return lexAny
+}
 
-// errorAt emits an error item at byte offset pos and stops the lexer.
+func (l *lexer) ignore() {
+	l.start = l.pos
+	l.startCol = l.col
+}
+
+// errorAt emits an error token at byte offset pos (at or after the start of
+// the current token) and stops the lexer.
 func (l *lexer) errorAt(pos int, msg string) stateFn {
-	l.items = append(l.items, item{itemError, pos, msg})
+	col := l.startCol + utf8.RuneCountInString(l.input[l.start:pos])
+	l.tok = Token{Kind: TokenError, Text: msg, Pos: pos, Column: col}
+	l.ready = true
 	return nil
 }
 
-// lexAny scans between items.
+// atEnd reports whether the input is used up, so that a token the lexer
+// would refuse as cut short is, in LexPartial, the token being typed.
+func (l *lexer) atEnd() bool { return l.partial && l.pos >= len(l.input) }
+
+// lexAny scans between tokens.
 func lexAny(l *lexer) stateFn {
 	r := l.next()
 	switch {
 	case r == eof:
-		l.emit(itemEOF)
+		l.emit(TokenEOF)
 		return nil
 	case isSpace(r):
 		l.ignore()
 		return lexAny
 	case r == '(':
-		l.emit(itemLeftParen)
+		l.emit(TokenLeftParen)
 		return lexAny
 	case r == ')':
-		l.emit(itemRightParen)
+		l.emit(TokenRightParen)
 		return lexAny
 	case r == '\'':
 		return lexQuote
 	case r == '-' || ('0' <= r && r <= '9'):
 		if r == '-' && !isDigit(l.peek()) {
+			if l.atEnd() {
+				return l.emitOpen(TokenNumber)
+			}
 			return l.errorAt(l.start, "unexpected '-'; a negative number is written with the digits right after the sign, as in -5")
 		}
 		return lexNumber
@@ -166,7 +287,7 @@ func lexAny(l *lexer) stateFn {
 	return l.errorAt(l.start, unexpectedChar(r, l.input[l.start:]))
 }
 
-// unexpectedChar explains a character that starts no item, with a hint for
+// unexpectedChar explains a character that starts no token, with a hint for
 // the operators people bring from other languages.
 func unexpectedChar(r rune, rest string) string {
 	hints := []struct{ op, say string }{
@@ -195,9 +316,12 @@ func quoteRune(r rune) string {
 // lexQuote scans a single-quoted string; a doubled quote is a quote inside it.
 func lexQuote(l *lexer) stateFn {
 	if !l.scanQuoted() {
+		if l.atEnd() {
+			return l.emitOpen(TokenString)
+		}
 		return l.errorAt(l.start, "unterminated string literal; expected a closing ' (a quote inside a string is written twice: 'O''Brien')")
 	}
-	l.emit(itemString)
+	l.emit(TokenString)
 	return lexAny
 }
 
@@ -224,6 +348,9 @@ func lexNumber(l *lexer) stateFn {
 	l.acceptRun("0123456789")
 	if l.accept(".") {
 		if !isDigit(l.peek()) {
+			if l.atEnd() {
+				return l.emitOpen(TokenNumber)
+			}
 			return l.errorAt(l.pos, "expected a digit after the decimal point")
 		}
 		l.acceptRun("0123456789")
@@ -231,6 +358,9 @@ func lexNumber(l *lexer) stateFn {
 	if l.accept("eE") {
 		l.accept("+-")
 		if !isDigit(l.peek()) {
+			if l.atEnd() {
+				return l.emitOpen(TokenNumber)
+			}
 			return l.errorAt(l.pos, "expected the digits of an exponent")
 		}
 		l.acceptRun("0123456789")
@@ -239,7 +369,7 @@ func lexNumber(l *lexer) stateFn {
 	if r := l.peek(); isIdentPart(r) || r == '\'' || r == '.' {
 		return l.errorAt(l.pos, "unexpected "+quoteRune(r)+" after the number "+l.input[l.start:l.pos])
 	}
-	l.emit(itemNumber)
+	l.emit(TokenNumber)
 	return lexAny
 }
 
@@ -258,15 +388,18 @@ func lexIdentifier(l *lexer) stateFn {
 		}
 		l.next()
 		if !l.scanQuoted() {
+			if l.atEnd() {
+				return l.emitOpen(TokenTyped)
+			}
 			return l.errorAt(l.start, "unterminated "+word+" literal; expected a closing '")
 		}
-		l.emit(itemTyped)
+		l.emit(TokenTyped)
 		return lexAny
 	}
-	if t, ok := keywords[word]; ok {
-		l.emit(t)
+	if k, ok := keywords[word]; ok {
+		l.emit(k)
 	} else {
-		l.emit(itemIdentifier)
+		l.emit(TokenIdentifier)
 	}
 	return lexAny
 }

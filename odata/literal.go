@@ -62,16 +62,24 @@ func parseNumber(s string) (Value, *literalError) {
 	return Int64(i), nil
 }
 
-// unquote decodes the body of a quoted literal ('…' with ” for ').
+// unquote decodes a quoted literal: the quotes go and a doubled quote
+// inside is one quote. An unfinished literal (no closing quote, as
+// LexPartial hands out) is read the same way.
+//
+//	'O''Brien'  O'Brien
+//	'O''Br      O'Br
 func unquote(raw string) string {
-	body := raw[1 : len(raw)-1]
+	body := raw[1:]
+	if closed := strings.Count(body, "'")%2 == 1; closed {
+		body = body[:len(body)-1]
+	}
 	if !strings.Contains(body, "''") {
 		return body
 	}
 	return strings.ReplaceAll(body, "''", "'")
 }
 
-// parseTyped decodes prefix'…' literals. raw is the whole item text.
+// parseTyped decodes prefix'…' literals. raw is the whole token text.
 func parseTyped(raw string) (Value, *literalError) {
 	q := strings.IndexByte(raw, '\'')
 	prefix, body := raw[:q], unquote(raw[q:])

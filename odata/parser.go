@@ -11,6 +11,14 @@ import (
 // $filter. A bare boolean property counts as one comparison.
 const MaxComparisons = 15
 
+// MaxNesting is tstable's limit on how deeply a $filter nests parentheses
+// and 'not', counted together: "not (not (A))" is 3 deep. The service
+// documents none; a real filter, with at most 15 comparisons, needs a few
+// levels, so 100 is far past any, and it keeps a hostile filter from
+// costing deep recursion: the first '(' or 'not' past the limit is refused
+// with its column, before anything after it is read.
+const MaxNesting = 100
+
 // SyntaxError is a $filter that cannot be parsed or type-checked: what was
 // wrong, where (Column, counted in characters from 1) and what was expected.
 type SyntaxError struct {
@@ -34,8 +42,8 @@ func (e *SyntaxError) Caret() string {
 // Grammar, from loosest to tightest binding:
 //
 //	filter     = or EOF
-//	or         = and { "or" and }
-//	and        = comparison { "and" comparison }
+//	or         = and { "or" and }                  (parseBinary(0))
+//	and        = comparison { "and" comparison }   (parseBinary(1))
 //	comparison = unary [ ("eq"|"ne"|"gt"|"ge"|"lt"|"le") unary ]
 //	unary      = "not" unary | primary
 //	primary    = "(" or ")" | property | literal
@@ -66,9 +74,10 @@ func (e expr) isOperand() bool { return e.n == nil }
 
 type parser struct {
 	src   string
-	items []item
-	i     int
+	lx    *lexer
+	tok   Token // the next token, not yet consumed
 	ncmp  int
+	depth int // parentheses and 'not' open around the current token
 	err   *SyntaxError
 	props map[string]struct{}
 }
@@ -80,7 +89,8 @@ func ParseFilter(src string) (*Filter, error) {
 	if strings.TrimSpace(src) == "" {
 		return nil, p.errAt(0, "empty filter; expected a condition such as PartitionKey eq 'Sales'")
 	}
-	p.items = lex(src)
+	p.lx = newLexer(src, false)
+	p.tok = p.lx.nextToken()
 	n := p.parseFilter()
 	if p.err != nil {
 		return nil, p.err
@@ -108,12 +118,14 @@ func (p *parser) errAt(pos int, msg string) *SyntaxError {
 	return p.err
 }
 
-func (p *parser) peek() item { return p.items[p.i] }
+func (p *parser) peek() Token { return p.tok }
 
-func (p *parser) next() item {
-	it := p.items[p.i]
-	if it.typ != itemEOF && it.typ != itemError {
-		p.i++
+// next consumes the next token and returns it; at TokenEOF or TokenError
+// it stays there.
+func (p *parser) next() Token {
+	it := p.tok
+	if it.Kind != TokenEOF && it.Kind != TokenError {
+		p.tok = p.lx.nextToken()
 	}
 	return it
 }
@@ -121,7 +133,7 @@ func (p *parser) next() item {
 func (p *parser) failed() bool { return p.err != nil }
 
 func (p *parser) parseFilter() *node {
-	e := p.parseOr()
+	e := p.parseBinary(0)
 	if p.failed() {
 		return nil
 	}
@@ -129,27 +141,27 @@ func (p *parser) parseFilter() *node {
 	if p.failed() {
 		return nil
 	}
-	if it := p.peek(); it.typ != itemEOF {
+	if it := p.peek(); it.Kind != TokenEOF {
 		p.unexpectedAfterCondition(it)
 		return nil
 	}
 	return n
 }
 
-// unexpectedAfterCondition explains an item that follows a complete
+// unexpectedAfterCondition explains a token that follows a complete
 // condition where only and, or, ')' or the end may.
-func (p *parser) unexpectedAfterCondition(it item) {
+func (p *parser) unexpectedAfterCondition(it Token) {
 	switch {
-	case it.typ == itemError:
-		p.errAt(it.pos, it.val)
-	case it.typ == itemRightParen:
-		p.errAt(it.pos, "unbalanced parentheses: this ')' has no matching '('")
+	case it.Kind == TokenError:
+		p.errAt(it.Pos, it.Text)
+	case it.Kind == TokenRightParen:
+		p.errAt(it.Pos, "unbalanced parentheses: this ')' has no matching '('")
 	case it.isComparison():
-		p.errAt(it.pos, "unexpected "+it.describe()+": a comparison cannot be compared again; combine conditions with 'and' or 'or'")
-	case it.typ == itemIdentifier && isOperatorWord(it.val):
-		p.errAt(it.pos, "unknown operator "+it.describe()+"; operators are lower-case: "+strings.ToLower(it.val))
+		p.errAt(it.Pos, "unexpected "+it.describe()+": a comparison cannot be compared again; combine conditions with 'and' or 'or'")
+	case it.Kind == TokenIdentifier && isOperatorWord(it.Text):
+		p.errAt(it.Pos, "unknown operator "+it.describe()+"; operators are lower-case: "+strings.ToLower(it.Text))
 	default:
-		p.errAt(it.pos, "expected 'and', 'or' or the end of the filter, found "+it.describe())
+		p.errAt(it.Pos, "expected 'and', 'or' or the end of the filter, found "+it.describe())
 	}
 }
 
@@ -163,15 +175,25 @@ func isOperatorWord(w string) bool {
 	return ok && w != strings.ToLower(w)
 }
 
-func (p *parser) parseOr() expr {
-	left := p.parseAnd()
-	for !p.failed() && p.peek().typ == itemOr {
+// binaryOps are the binary operators, loosest first: an or joins
+// and-chains, an and joins comparisons.
+var binaryOps = [...]struct {
+	tok  TokenKind
+	kind nodeKind
+}{{TokenOr, nodeOr}, {TokenAnd, nodeAnd}}
+
+// parseBinary parses operands joined by the operator binaryOps[level], left
+// to right. Each operand is the next level's chain, or a comparison below
+// the last level; parseBinary(0) is a whole condition.
+func (p *parser) parseBinary(level int) expr {
+	left := p.parseOperand(level)
+	for !p.failed() && p.peek().Kind == binaryOps[level].tok {
 		op := p.next()
 		l := p.condition(left)
 		if !p.expectOperand(op, "a condition") {
 			break
 		}
-		right := p.parseAnd()
+		right := p.parseOperand(level)
 		if p.failed() {
 			break
 		}
@@ -179,30 +201,17 @@ func (p *parser) parseOr() expr {
 		if p.failed() {
 			break
 		}
-		left = expr{n: &node{kind: nodeOr, left: l, right: r}, pos: left.pos, notPos: -1}
+		left = expr{n: &node{kind: binaryOps[level].kind, left: l, right: r}, pos: left.pos, notPos: -1}
 	}
 	return left
 }
 
-func (p *parser) parseAnd() expr {
-	left := p.parseComparison()
-	for !p.failed() && p.peek().typ == itemAnd {
-		op := p.next()
-		l := p.condition(left)
-		if !p.expectOperand(op, "a condition") {
-			break
-		}
-		right := p.parseComparison()
-		if p.failed() {
-			break
-		}
-		r := p.condition(right)
-		if p.failed() {
-			break
-		}
-		left = expr{n: &node{kind: nodeAnd, left: l, right: r}, pos: left.pos, notPos: -1}
+// parseOperand parses one operand of the operator binaryOps[level].
+func (p *parser) parseOperand(level int) expr {
+	if level+1 < len(binaryOps) {
+		return p.parseBinary(level + 1)
 	}
-	return left
+	return p.parseComparison()
 }
 
 func (p *parser) parseComparison() expr {
@@ -210,22 +219,22 @@ func (p *parser) parseComparison() expr {
 	if p.failed() {
 		return left
 	}
-	opItem := p.peek()
-	if !opItem.isComparison() {
-		if opItem.typ == itemIdentifier && isOperatorWord(opItem.val) {
-			p.errAt(opItem.pos, "unknown operator "+opItem.describe()+"; operators are lower-case: "+strings.ToLower(opItem.val))
-		} else if opItem.typ == itemIdentifier && left.isOperand() {
-			p.errAt(opItem.pos, "unknown operator "+opItem.describe()+"; expected one of eq, ne, gt, ge, lt, le")
-		} else if left.isOperand() && left.prop != "" && p.isOperandStart(opItem) && opItem.typ != itemLeftParen {
-			p.errAt(opItem.pos, "expected a comparison operator (eq, ne, gt, ge, lt, le) after '"+left.prop+"', found "+opItem.describe())
-		} else if left.isOperand() && left.lit.Type != 0 && p.isOperandStart(opItem) {
-			p.errAt(opItem.pos, "expected a comparison operator (eq, ne, gt, ge, lt, le) after the literal, found "+opItem.describe())
+	opTok := p.peek()
+	if !opTok.isComparison() {
+		if opTok.Kind == TokenIdentifier && isOperatorWord(opTok.Text) {
+			p.errAt(opTok.Pos, "unknown operator "+opTok.describe()+"; operators are lower-case: "+strings.ToLower(opTok.Text))
+		} else if opTok.Kind == TokenIdentifier && left.isOperand() {
+			p.errAt(opTok.Pos, "unknown operator "+opTok.describe()+"; expected one of eq, ne, gt, ge, lt, le")
+		} else if left.isOperand() && left.prop != "" && p.isOperandStart(opTok) && opTok.Kind != TokenLeftParen {
+			p.errAt(opTok.Pos, "expected a comparison operator (eq, ne, gt, ge, lt, le) after '"+left.prop+"', found "+opTok.describe())
+		} else if left.isOperand() && left.lit.Type != 0 && p.isOperandStart(opTok) {
+			p.errAt(opTok.Pos, "expected a comparison operator (eq, ne, gt, ge, lt, le) after the literal, found "+opTok.describe())
 		}
 		return left
 	}
 	p.next()
-	op := opOfItem(opItem.typ)
-	if !p.expectOperand(opItem, "a value") {
+	op := opOfToken(opTok.Kind)
+	if !p.expectOperand(opTok, "a value") {
 		return left
 	}
 	right := p.parseUnary()
@@ -246,7 +255,7 @@ func (p *parser) parseComparison() expr {
 			}
 			p.errAt(left.notPos, "'not' binds tighter than '"+op.String()+"'; to negate the comparison write "+hint)
 		} else {
-			p.errAt(opItem.pos, "the left side of '"+op.String()+"' is a condition; expected a property or a literal")
+			p.errAt(opTok.Pos, "the left side of '"+op.String()+"' is a condition; expected a property or a literal")
 		}
 	case !right.isOperand():
 		p.errAt(right.pos, "the right side of '"+op.String()+"' is a condition; expected a property or a literal")
@@ -266,9 +275,9 @@ func (p *parser) parseComparison() expr {
 	return left
 }
 
-func (p *parser) isOperandStart(it item) bool {
-	switch it.typ {
-	case itemLeftParen, itemIdentifier, itemString, itemNumber, itemTyped, itemTrue, itemFalse, itemNot:
+func (p *parser) isOperandStart(it Token) bool {
+	switch it.Kind {
+	case TokenLeftParen, TokenIdentifier, TokenString, TokenNumber, TokenTyped, TokenTrue, TokenFalse, TokenNot:
 		return true
 	}
 	return false
@@ -276,9 +285,13 @@ func (p *parser) isOperandStart(it item) bool {
 
 func (p *parser) parseUnary() expr {
 	it := p.peek()
-	if it.typ != itemNot {
+	if it.Kind != TokenNot {
 		return p.parsePrimary()
 	}
+	if !p.nest(it) {
+		return expr{}
+	}
+	defer p.unnest()
 	p.next()
 	if !p.expectOperand(it, "a condition") {
 		return expr{}
@@ -291,70 +304,90 @@ func (p *parser) parseUnary() expr {
 	if p.failed() {
 		return operand
 	}
-	return expr{n: &node{kind: nodeNot, left: c}, pos: it.pos, notPos: it.pos}
+	return expr{n: &node{kind: nodeNot, left: c}, pos: it.Pos, notPos: it.Pos}
 }
+
+// nest enters the group or negation that it (a '(' or 'not') opens, and
+// refuses it when that is deeper than MaxNesting.
+func (p *parser) nest(it Token) bool {
+	p.depth++
+	if p.depth > MaxNesting {
+		p.errAt(it.Pos, "nested too deeply: this "+it.describe()+" opens level "+strconv.Itoa(p.depth)+
+			" of parentheses and 'not'; tstable allows at most "+strconv.Itoa(MaxNesting)+" (remove redundant parentheses or double negations)")
+		p.depth--
+		return false
+	}
+	return true
+}
+
+// unnest leaves what nest entered.
+func (p *parser) unnest() { p.depth-- }
 
 func (p *parser) parsePrimary() expr {
 	it := p.next()
-	switch it.typ {
-	case itemLeftParen:
-		inner := p.parseOr()
+	switch it.Kind {
+	case TokenLeftParen:
+		if !p.nest(it) {
+			return expr{pos: it.Pos, notPos: -1}
+		}
+		defer p.unnest()
+		inner := p.parseBinary(0)
 		if p.failed() {
 			return inner
 		}
 		closing := p.peek()
-		if closing.typ != itemRightParen {
-			if closing.typ == itemEOF {
-				p.errAt(it.pos, "unbalanced parentheses: this '(' is never closed; expected ')'")
+		if closing.Kind != TokenRightParen {
+			if closing.Kind == TokenEOF {
+				p.errAt(it.Pos, "unbalanced parentheses: this '(' is never closed; expected ')'")
 			} else {
 				p.unexpectedInParens(closing)
 			}
 			return inner
 		}
 		p.next()
-		inner.pos = it.pos
+		inner.pos = it.Pos
 		inner.notPos = -1
 		return inner
-	case itemIdentifier:
-		return expr{prop: it.val, pos: it.pos, notPos: -1}
-	case itemString:
-		return expr{lit: String(unquote(it.val)), pos: it.pos, notPos: -1}
-	case itemTrue, itemFalse:
-		return expr{lit: Bool(it.typ == itemTrue), pos: it.pos, notPos: -1}
-	case itemNumber:
-		v, e := parseNumber(it.val)
+	case TokenIdentifier:
+		return expr{prop: it.Text, pos: it.Pos, notPos: -1}
+	case TokenString:
+		return expr{lit: String(unquote(it.Text)), pos: it.Pos, notPos: -1}
+	case TokenTrue, TokenFalse:
+		return expr{lit: Bool(it.Kind == TokenTrue), pos: it.Pos, notPos: -1}
+	case TokenNumber:
+		v, e := parseNumber(it.Text)
 		if e != nil {
-			p.errAt(it.pos+e.off, e.msg)
+			p.errAt(it.Pos+e.off, e.msg)
 		}
-		return expr{lit: v, pos: it.pos, notPos: -1}
-	case itemTyped:
-		v, e := parseTyped(it.val)
+		return expr{lit: v, pos: it.Pos, notPos: -1}
+	case TokenTyped:
+		v, e := parseTyped(it.Text)
 		if e != nil {
-			p.errAt(it.pos+e.off, e.msg)
+			p.errAt(it.Pos+e.off, e.msg)
 		}
-		return expr{lit: v, pos: it.pos, notPos: -1}
-	case itemError:
-		p.errAt(it.pos, it.val)
-	case itemEOF:
-		p.errAt(it.pos, "unexpected end of the filter; expected a condition")
-	case itemRightParen:
-		p.errAt(it.pos, "unexpected ')'; expected a condition")
+		return expr{lit: v, pos: it.Pos, notPos: -1}
+	case TokenError:
+		p.errAt(it.Pos, it.Text)
+	case TokenEOF:
+		p.errAt(it.Pos, "unexpected end of the filter; expected a condition")
+	case TokenRightParen:
+		p.errAt(it.Pos, "unexpected ')'; expected a condition")
 	default:
-		p.errAt(it.pos, "unexpected "+it.describe()+"; expected a property name, a literal or '('")
+		p.errAt(it.Pos, "unexpected "+it.describe()+"; expected a property name, a literal or '('")
 	}
-	return expr{pos: it.pos, notPos: -1}
+	return expr{pos: it.Pos, notPos: -1}
 }
 
-func (p *parser) unexpectedInParens(it item) {
+func (p *parser) unexpectedInParens(it Token) {
 	switch {
-	case it.typ == itemError:
-		p.errAt(it.pos, it.val)
+	case it.Kind == TokenError:
+		p.errAt(it.Pos, it.Text)
 	case it.isComparison():
-		p.errAt(it.pos, "unexpected "+it.describe()+": a comparison cannot be compared again; combine conditions with 'and' or 'or'")
-	case it.typ == itemIdentifier && isOperatorWord(it.val):
-		p.errAt(it.pos, "unknown operator "+it.describe()+"; operators are lower-case: "+strings.ToLower(it.val))
+		p.errAt(it.Pos, "unexpected "+it.describe()+": a comparison cannot be compared again; combine conditions with 'and' or 'or'")
+	case it.Kind == TokenIdentifier && isOperatorWord(it.Text):
+		p.errAt(it.Pos, "unknown operator "+it.describe()+"; operators are lower-case: "+strings.ToLower(it.Text))
 	default:
-		p.errAt(it.pos, "expected 'and', 'or' or ')', found "+it.describe())
+		p.errAt(it.Pos, "expected 'and', 'or' or ')', found "+it.describe())
 	}
 }
 
@@ -382,15 +415,15 @@ func (p *parser) condition(e expr) *node {
 
 // expectOperand checks that an operand follows the operator op, and says
 // what was expected after it when not.
-func (p *parser) expectOperand(op item, what string) bool {
+func (p *parser) expectOperand(op Token, what string) bool {
 	it := p.peek()
 	if p.isOperandStart(it) {
 		return true
 	}
-	if it.typ == itemError {
-		p.errAt(it.pos, it.val)
+	if it.Kind == TokenError {
+		p.errAt(it.Pos, it.Text)
 	} else {
-		p.errAt(it.pos, "expected "+what+" after '"+op.val+"', found "+it.describe())
+		p.errAt(it.Pos, "expected "+what+" after '"+op.Text+"', found "+it.describe())
 	}
 	return false
 }

@@ -249,6 +249,59 @@ func TestComparisonLimit(t *testing.T) {
 	}
 }
 
+// TestNestingLimit: parentheses and 'not' nest up to MaxNesting deep; the
+// first one past it is refused with its column, and a filter of a million
+// '(' is refused as soon as the parser reaches it, without reading the rest.
+func TestNestingLimit(t *testing.T) {
+	deep := func(open, inner string, n int) string {
+		close := ""
+		if open == "(" {
+			close = strings.Repeat(")", n)
+		}
+		return strings.Repeat(open, n) + inner + close
+	}
+	for _, src := range []string{
+		deep("(", "A eq 1", MaxNesting),
+		deep("not ", "A", MaxNesting),
+		deep("not (", "A", MaxNesting/2) + strings.Repeat(")", MaxNesting/2),
+	} {
+		if _, err := ParseFilter(src); err != nil {
+			t.Errorf("%d levels refused: %v", MaxNesting, err)
+		}
+	}
+	tests := []struct {
+		name   string
+		src    string
+		column int
+		msg    string
+	}{
+		{"parentheses", deep("(", "A eq 1", MaxNesting+1), MaxNesting + 1,
+			"nested too deeply: this '(' opens level 101 of parentheses and 'not'; tstable allows at most 100 (remove redundant parentheses or double negations)"},
+		{"not", deep("not ", "A", MaxNesting+1), 4*MaxNesting + 1,
+			"nested too deeply: this 'not' opens level 101 of parentheses and 'not'; tstable allows at most 100 (remove redundant parentheses or double negations)"},
+		{"both", deep("not (", "A", MaxNesting), 5*(MaxNesting/2) + 1, "this 'not' opens level 101"},
+		{"a million parentheses", strings.Repeat("(", 1_000_000), MaxNesting + 1, "this '(' opens level 101"},
+		{"a million nots", strings.Repeat("not ", 1_000_000) + "A", 4*MaxNesting + 1, "this 'not' opens level 101"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ParseFilter(tt.src)
+			var se *SyntaxError
+			if !errors.As(err, &se) {
+				t.Fatalf("got %v, want a *SyntaxError", err)
+			}
+			if se.Column != tt.column || !strings.Contains(se.Msg, tt.msg) {
+				t.Errorf("got column %d: %s\nwant column %d: …%s…", se.Column, se.Msg, tt.column, tt.msg)
+			}
+		})
+	}
+	// Refused without lexing the rest: the work does not grow with the input.
+	million := strings.Repeat("(", 1_000_000)
+	if allocs := testing.AllocsPerRun(3, func() { _, _ = ParseFilter(million) }); allocs > 20 {
+		t.Errorf("refusing a million '(' took %.0f allocations; want a few, independent of the length", allocs)
+	}
+}
+
 // TestCanonicalString checks normalization: operands are reordered so the
 // property comes first ('x' lt Name is Name gt 'x'), a bare boolean
 // property is written "Prop eq true", redundant parentheses and spacing go,
