@@ -228,7 +228,9 @@ func parseDateTimeLiteral(s string) (int64, *literalError) {
 }
 
 // Quote writes s as a $filter string literal: in single quotes, with each
-// quote inside doubled ('O”Brien').
+// quote inside doubled, so that O'Brien becomes
+//
+//	'O''Brien'
 func Quote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
 // formatLiteral renders a value as a $filter literal that parses back to
