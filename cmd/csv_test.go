@@ -3,6 +3,7 @@ package cmd
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"os"
@@ -66,6 +67,35 @@ func TestCSVRoundTrip(t *testing.T) {
 		want := ents[i]
 		if a, b := string(odata.AppendEntityJSON(nil, got)), string(odata.AppendEntityJSON(nil, want)); a != b {
 			t.Fatalf("entity %d differs after CSV:\n got %s\nwant %s", i, a, b)
+		}
+	}
+}
+
+// "upsert" means Insert Or Merge everywhere: re-importing a partial row
+// keeps the properties it does not name; --replace makes the row the
+// whole entity.
+func TestImportUpsertMergesUnlessReplace(t *testing.T) {
+	db := t.TempDir() + "/t.db"
+	seed(t, db)
+	row := `{"PartitionKey":"Sales","RowKey":"00010","Age":99}` + "\n"
+	mustRun(t, db, row, "import", "People")
+	got := mustRun(t, db, "", "get", "People", "Sales", "00010", "-o", "json")
+	if !bytes.Contains([]byte(got), []byte(`"Age":99`)) || !bytes.Contains([]byte(got), []byte(`"FirstName"`)) {
+		t.Errorf("after import (upsert): %s; want Age 99 and FirstName kept", got)
+	}
+	mustRun(t, db, row, "import", "People", "--replace")
+	got = mustRun(t, db, "", "get", "People", "Sales", "00010", "-o", "json")
+	if !bytes.Contains([]byte(got), []byte(`"Age":99`)) || bytes.Contains([]byte(got), []byte(`"FirstName"`)) {
+		t.Errorf("after import --replace: %s; want only Age", got)
+	}
+	if _, errOut, st := run(context.Background(), db, row, "import", "People", "--mode", "merge", "--replace"); st != ExitUsage {
+		t.Errorf("--replace with --mode merge: exit %d, %s", st, errOut)
+	}
+	// merge and replace need the entity to exist, as the commands do.
+	missing := `{"PartitionKey":"Sales","RowKey":"77777","Age":1}` + "\n"
+	for _, mode := range []string{"merge", "replace"} {
+		if _, errOut, st := run(context.Background(), db, missing, "import", "People", "--mode", mode); st != ExitFailed || !bytes.Contains([]byte(errOut), []byte("ResourceNotFound")) {
+			t.Errorf("--mode %s of a missing entity: exit %d, %s", mode, st, errOut)
 		}
 	}
 }

@@ -19,6 +19,7 @@ type importOptions struct {
 	format          string
 	mode            string
 	continueOnError bool
+	replace         bool
 }
 
 func newImportCmd(f *Factory) *cobra.Command {
@@ -39,9 +40,13 @@ Formats (--format, else by the file's extension, else jsonl):
          untyped column is Edm.String — no guessing. An empty cell leaves
          the property out.
 
-Modes (--mode): upsert (default: InsertOrReplace, the row becomes the
-entity), merge (InsertOrMerge), insert (EntityAlreadyExists if present),
-replace (ResourceNotFound if absent).
+Modes (--mode), each meaning what the command of that name does:
+  upsert   the default: Insert Or Merge (an existing entity keeps the
+           properties the row does not name); with --replace, Insert Or
+           Replace (the row becomes the whole entity)
+  insert   EntityAlreadyExists if the entity is there
+  merge    merge into an existing entity; ResourceNotFound if absent
+  replace  replace an existing entity; ResourceNotFound if absent
 
 A bad row (one that does not parse, or that the store refuses) stops the
 import with its line number; every row before it has been committed and
@@ -60,7 +65,8 @@ error, with a progress bar when it is a terminal.`,
 	cmdspec.Writes(c)
 	fl := c.Flags()
 	fl.StringVar(&o.format, "format", "", "input `format`: jsonl or csv (default: by extension, else jsonl)")
-	fl.StringVar(&o.mode, "mode", "upsert", "write `mode`: upsert, merge, insert or replace")
+	fl.StringVar(&o.mode, "mode", "upsert", "write `mode`: upsert, insert, merge or replace (as the commands of those names)")
+	fl.BoolVar(&o.replace, "replace", false, "with --mode upsert: Insert Or Replace, the row becomes the whole entity")
 	fl.BoolVar(&o.continueOnError, "continue-on-error", false, "report bad rows on standard error and go on")
 	return c
 }
@@ -69,15 +75,21 @@ func runImport(c *cobra.Command, f *Factory, args []string, o *importOptions) er
 	var kind store.OpKind
 	switch o.mode {
 	case "upsert":
-		kind = store.OpInsertOrReplace
-	case "merge":
 		kind = store.OpInsertOrMerge
+		if o.replace {
+			kind = store.OpInsertOrReplace
+		}
+	case "merge":
+		kind = store.OpMerge
 	case "insert":
 		kind = store.OpInsert
 	case "replace":
 		kind = store.OpReplace
 	default:
-		return usageErrorf(c, "--mode must be upsert, merge, insert or replace; got %q", o.mode)
+		return usageErrorf(c, "--mode must be upsert, insert, merge or replace; got %q", o.mode)
+	}
+	if o.replace && o.mode != "upsert" {
+		return usageErrorf(c, "--replace goes with --mode upsert (Insert Or Replace); --mode %s has no replacing form", o.mode)
 	}
 	input := o.format // the input's format, not the output's
 	if input == "" {
