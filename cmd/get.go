@@ -29,7 +29,7 @@ ResourceNotFound when there is none. --select keeps the named properties
 			if err != nil {
 				return err
 			}
-			return f.printer.Entity(odata.Project(e, names))
+			return f.printer.Entity(odata.Project(e, without(names, odata.ETagName)))
 		},
 	}
 	cmdspec.Args(c, "TABLE", "PK", "RK")

@@ -1,8 +1,8 @@
 package cmd
 
 import (
-	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -103,10 +103,7 @@ func runLesson(c *cobra.Command, f *Factory, l *lessons.Lesson) error {
 	if width <= 0 {
 		width = lessonWidth
 	}
-	var keys *bufio.Reader
-	if f.IO.InTTY {
-		keys = bufio.NewReader(f.IO.In)
-	}
+	pause := f.IO.InTTY
 	fmt.Fprintf(out, "Lesson %d: %s\n%s\n(in a scratch database; your own data is not touched)\n", l.Order, l.Title, l.Summary)
 	token := ""
 	for _, s := range l.Steps {
@@ -121,10 +118,12 @@ func runLesson(c *cobra.Command, f *Factory, l *lessons.Lesson) error {
 			if s.Stdin != "" {
 				fmt.Fprint(out, indentLines(s.Stdin, "       | "))
 			}
-			if keys != nil {
+			if pause {
 				fmt.Fprint(out, "(Enter runs it) ")
-				if _, err := keys.ReadString('\n'); err != nil {
-					keys = nil // input ended: replay the rest
+				if _, err := f.IO.ReadTerminalLine(c.Context()); errors.Is(err, io.EOF) {
+					pause = false // input ended: replay the rest
+				} else if err != nil {
+					return err // Ctrl-C
 				}
 			}
 			var buf bytes.Buffer

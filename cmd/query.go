@@ -33,6 +33,7 @@ type parsedQuery struct {
 	plan  *odata.Plan
 	scope string // the continuation scope: table NUL canonical filter
 	start *odata.Key
+	cols  Columns // the system properties --select names, for the table format
 }
 
 // parseQuery checks the flags: syntax errors and out-of-range numbers are
@@ -55,10 +56,17 @@ func parseQuery(c *cobra.Command, table string, o *queryOptions) (*parsedQuery, 
 	if err != nil {
 		return nil, err
 	}
-	p.query.Select = names
+	// The ETag comes back whatever is selected: naming it only shows it.
+	p.cols = selectedColumns(names)
+	p.query.Select = without(names, odata.ETagName)
 	if c.Flags().Changed("top") {
-		if err := odata.ParseTop(o.top); err != nil {
-			return nil, usageErrorf(c, "--top: %v", err)
+		switch {
+		case o.all && o.top < 1:
+			return nil, usageErrorf(c, "--top must be 1 or more; got %d", o.top)
+		case !o.all:
+			if err := odata.ParseTop(o.top); err != nil {
+				return nil, usageErrorf(c, "--top: %v", err)
+			}
 		}
 		p.query.Top = o.top
 	}
@@ -124,13 +132,13 @@ func runQuery(c *cobra.Command, f *Factory, args []string, o *queryOptions) erro
 	}
 	ctx := c.Context()
 	pr := f.printer
-	list := pr.Entities(selectedColumns(p.query.Select))
+	list := pr.Entities(p.cols)
 	var res *store.QueryResult
 	err = f.Read(ctx, p.table, func(b store.Backend) error {
 		req := store.QueryRequest{Query: p.query, PageSize: min(o.pageSize, topOr(p.query.Top, odata.MaxTop)), Start: p.start}
 		if o.all {
 			// No page: stream every match (up to --top) as it comes.
-			req.PageSize = p.query.Top
+			req.PageSize = 0
 			if pr.Format == FormatCSV {
 				cols, err := scanColumns(ctx, b, p.table, req)
 				if err != nil {
@@ -190,6 +198,17 @@ func runQuery(c *cobra.Command, f *Factory, args []string, o *queryOptions) erro
 		f.Session.QueryDone(queryArgs(c, args), token)
 	}
 	return nil
+}
+
+// without returns names less name.
+func without(names []string, name string) []string {
+	var out []string
+	for _, n := range names {
+		if n != name {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 func topOr(top, def int) int {

@@ -56,6 +56,7 @@ transactions, and an explanation of what every query reads.`,
   tstable import Employees employees.jsonl
   tstable query Employees --filter "PartitionKey eq 'Sales'" --explain
   tstable get Employees Sales 00010 -o json`,
+		Version:       version(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		// The output format is decided once, before any command runs.
@@ -94,7 +95,7 @@ transactions, and an explanation of what every query reads.`,
 	pf := root.PersistentFlags()
 	pf.StringVar(&f.dbFlag, "db", "", "database `file` (default $TSTABLE_DB, else "+displayDefaultDB()+")")
 	pf.StringVarP(&f.outputFlag, "output", "o", "", "output `format`: table, json, jsonl or csv (default table on a terminal, jsonl otherwise)")
-	pf.StringVarP(&f.expandFlag, "expanded", "x", "", "entities one property per line: `on`, off or auto (auto: when the keys would not fit a table on the terminal)")
+	pf.StringVarP(&f.expandFlag, "expanded", "x", "", "entities one property per line, `mode` on (-x alone), off or auto (auto: when the keys would not fit a table on the terminal)")
 	pf.Lookup("expanded").NoOptDefVal = "on"
 	pf.StringVar(&f.connFlag, "connection-string", "", "use the remote account of this connection `string` (default $AZURE_STORAGE_CONNECTION_STRING); not with --db")
 	pf.StringVar(&f.accountURLFlag, "account-url", "", "use the remote table endpoint at this `URL`, signed in with Azure AD (the Azure SDK's default credentials)")
@@ -120,7 +121,9 @@ transactions, and an explanation of what every query reads.`,
 		newSampleCmd(f),
 		newLearnCmd(f),
 		newShellCmd(f),
+		newFilterHelp(),
 	)
+	root.SetVersionTemplate("tstable {{.Version}}\n")
 	addDynamicCompletion(root, f)
 	root.InitDefaultCompletionCmd()
 	root.InitDefaultHelpCmd()

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -98,5 +99,29 @@ func TestImportOnATerminal(t *testing.T) {
 	}
 	if !regexp.MustCompile(`imported 5 entities into People in \d+\.\ds \(\d+ entities/s\)\n$`).MatchString(errOut.String()) {
 		t.Errorf("stderr: %q", errOut)
+	}
+}
+
+// A command that fails leaves no database file behind; one that succeeds
+// creates it.
+func TestFailedCommandCreatesNoFile(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "new", "t.db")
+	if _, _, st := run(context.Background(), db, "", "table", "create", "ab"); st != ExitFailed {
+		t.Fatalf("table create ab: exit %d", st)
+	}
+	if _, err := os.Stat(db); !os.IsNotExist(err) {
+		t.Errorf("a failed table create left %s (%v)", db, err)
+	}
+	mustRun(t, db, "", "table", "create", "Orders")
+	if _, err := os.Stat(db); err != nil {
+		t.Errorf("table create Orders made no file: %v", err)
+	}
+}
+
+// --version names the build.
+func TestVersion(t *testing.T) {
+	out, _, st := run(context.Background(), filepath.Join(t.TempDir(), "t.db"), "", "--version")
+	if st != 0 || !strings.HasPrefix(out, "tstable ") || strings.Count(out, "\n") != 1 {
+		t.Errorf("--version: exit %d, %q", st, out)
 	}
 }

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"iter"
@@ -28,6 +29,9 @@ func newSampleCmd(f *Factory) *cobra.Command {
   orders     compound keys (customer / order date) and index entities
   bad        BadDesign and BadSinglePartition: every lint warning`,
 		Example: "  tstable sample list\n  tstable sample load employees\n  tstable sample load logs --size 10000",
+		RunE: func(c *cobra.Command, args []string) error {
+			return usageErrorf(c, "%s needs a subcommand: list or load", c.CommandPath())
+		},
 	}
 	cmdspec.Args(c)
 	c.AddCommand(newSampleListCmd(f), newSampleLoadCmd(f))
@@ -78,11 +82,13 @@ func newSampleListCmd(f *Factory) *cobra.Command {
 func newSampleLoadCmd(f *Factory) *cobra.Command {
 	var table string
 	var size int
+	var intoExisting bool
 	c := &cobra.Command{
 		Use:   "load NAME",
 		Short: "Create a sample dataset's tables and fill them",
-		Long: `Create the dataset's tables (or reuse them) and write its entities with
-Insert Or Replace, so loading twice gives the same table. --size sets the
+		Long: `Create the dataset's tables and write its entities with Insert Or
+Replace. A table that already holds entities is left alone unless
+--into-existing is given (then loading twice gives the same table). --size sets the
 dataset's size (employees, events, orders or entities; see sample list).
 --table renames the table; for a dataset of several tables it replaces
 their common stem (logs --table Audit loads AuditByDate and AuditSpread).`,
@@ -113,12 +119,27 @@ their common stem (logs --table Audit loads AuditByDate and AuditSpread).`,
 			var done []any
 			rows := [][]string{{"table", "entities"}}
 			err := f.Write(c.Context(), func(b store.Backend) error {
-				for _, t := range d.Tables(size, table) {
-					if err := b.CreateTable(c.Context(), t.Name); err != nil && odata.CodeOf(err) != odata.CodeTableAlreadyExists {
+				tables := d.Tables(size, table)
+				for _, t := range tables {
+					err := b.CreateTable(c.Context(), t.Name)
+					if odata.IsCode(err, odata.CodeTableAlreadyExists) && !intoExisting {
+						if empty, err := tableIsEmpty(c.Context(), b, t.Name); err != nil || !empty {
+							if err != nil {
+								return err
+							}
+							return odata.Errorf(odata.CodeTableAlreadyExists, "table %s already exists and holds entities; load the sample under another name with --table NAME, or write into it with --into-existing", t.Name)
+						}
+					} else if err != nil && !odata.IsCode(err, odata.CodeTableAlreadyExists) {
 						return err
 					}
+				}
+				for _, t := range tables {
 					src, stop := source(t.Entities)
-					res, err := b.Load(c.Context(), t.Name, store.OpInsertOrReplace, src, store.LoadOptions{})
+					bar := f.IO.StartProgress("loading "+t.Name, -1, "entities")
+					res, err := b.Load(c.Context(), t.Name, store.OpInsertOrReplace, src, store.LoadOptions{
+						Progress: func(written int64) { bar.Set(written) },
+					})
+					bar.Finish()
 					stop()
 					if err != nil {
 						return err
@@ -148,8 +169,18 @@ their common stem (logs --table Audit loads AuditByDate and AuditSpread).`,
 	cmdspec.Args(c, "NAME")
 	cmdspec.Writes(c)
 	c.Flags().StringVar(&table, "table", "", "load into table `T` instead of the dataset's own name")
+	c.Flags().BoolVar(&intoExisting, "into-existing", false, "write into a table that already holds entities (Insert Or Replace)")
 	c.Flags().IntVar(&size, "size", 0, "dataset size `N` (default: the dataset's own)")
 	return c
+}
+
+// tableIsEmpty reports whether table holds no entity.
+func tableIsEmpty(ctx context.Context, b store.Backend, table string) (bool, error) {
+	res, err := b.Query(ctx, table, store.QueryRequest{PageSize: 1}, func(*odata.Entity) error { return nil })
+	if err != nil {
+		return false, err
+	}
+	return res.Returned == 0, nil
 }
 
 // source turns a generator into the store's EntitySource; stop releases

@@ -77,7 +77,9 @@ func TestDesignGolden(t *testing.T) {
 		{"learn-list-csv", "", []string{"learn", "-o", "csv"}},
 		{"learn-lesson-json", "", []string{"learn", "1", "-o", "json"}},
 		{"sample-load-csv", "", []string{"sample", "load", "employees", "--size", "5", "--table", "Staff", "-o", "csv"}},
-		{"sample-load-json", "", []string{"sample", "load", "logs", "--size", "10", "--table", "Audit", "-o", "json"}},
+		{"sample-load-json", "", []string{"sample", "load", "logs", "--size", "10", "--table", "Journal", "-o", "json"}},
+		{"sample-load-existing", "", []string{"sample", "load", "employees"}},
+		{"sample-no-subcommand", "", []string{"sample", "lod"}},
 		{"learn-unknown", "", []string{"learn", "nope"}},
 	}
 	for _, c := range cases {

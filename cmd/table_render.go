@@ -78,8 +78,14 @@ func parseExpand(s string) (expandMode, error) {
 	return expandAuto, fmt.Errorf("--expanded must be on, off or auto; got %q", s)
 }
 
-// keyColumns is how many leading columns are keys, never cut.
-const keyColumns = 2
+// uncut is how many leading columns are never cut: the keys, and the
+// ETag when shown — what people copy into get, delete and --if-match.
+func (v tableView) uncut() int {
+	if v.etag {
+		return 3
+	}
+	return 2
+}
 
 // entityRows lays ents out as a header and rows of cell text.
 func entityRows(ents []*odata.Entity, v tableView) (header []string, rows [][]string) {
@@ -126,14 +132,14 @@ func entityRows(ents []*odata.Entity, v tableView) (header []string, rows [][]st
 // fit in a table the terminal's width.
 func renderTable(w io.Writer, ents []*odata.Entity, v tableView) {
 	header, rows := entityRows(ents, v)
-	limits, fits := fitColumns(header, rows, v.width)
+	limits, fits := fitColumns(header, rows, v.width, v.uncut())
 	if v.expanded == expandOn || (v.expanded == expandAuto && !fits && len(rows) > 0) {
-		renderExpanded(w, header, rows, v.width, !v.single)
+		renderExpanded(w, header, rows, v.width, v.uncut(), !v.single)
 		return
 	}
 	for _, row := range rows {
 		for i := range row {
-			if i >= keyColumns {
+			if i >= v.uncut() {
 				row[i] = cut(row[i], limits[i])
 			}
 		}
@@ -188,7 +194,7 @@ func writeGrid(w io.Writer, header []string, rows [][]string) {
 // lines (the rule only with titled). Properties a row does not have are
 // left out; on a terminal a long value is cut to the width, but never a
 // key.
-func renderExpanded(w io.Writer, header []string, rows [][]string, width int, titled bool) {
+func renderExpanded(w io.Writer, header []string, rows [][]string, width, uncut int, titled bool) {
 	nameWidth := 0
 	for _, h := range header {
 		nameWidth = max(nameWidth, displayWidth(h))
@@ -204,10 +210,10 @@ func renderExpanded(w io.Writer, header []string, rows [][]string, width int, ti
 			b.WriteString(title + strings.Repeat("-", max(ruleLen-len(title), 0)) + "\n")
 		}
 		for i, c := range row {
-			if c == "" && i >= keyColumns {
+			if c == "" && i >= uncut {
 				continue
 			}
-			if width > 0 && i >= keyColumns {
+			if width > 0 && i >= uncut {
 				c = cut(c, max(width-nameWidth-3, 10))
 			}
 			b.WriteString(header[i] + strings.Repeat(" ", nameWidth-displayWidth(header[i])) + " | " + c + "\n")
@@ -222,13 +228,13 @@ func renderExpanded(w io.Writer, header []string, rows [][]string, width int, ti
 // columns keep theirs and the wide ones split what is left evenly (never
 // below their header, which is not cut); the table does not fit when even
 // so it is wider than the terminal.
-func fitColumns(header []string, rows [][]string, width int) ([]int, bool) {
+func fitColumns(header []string, rows [][]string, width, uncut int) ([]int, bool) {
 	limits := make([]int, len(header))
 	if width <= 0 {
 		for i := range limits {
 			limits[i] = maxCellWidth
 		}
-		return limits, true
+		return limits, true // the uncut columns are not cut whatever their limit
 	}
 	natural := make([]int, len(header))
 	for i, h := range header {
@@ -240,12 +246,12 @@ func fitColumns(header []string, rows [][]string, width int) ([]int, bool) {
 		}
 	}
 	avail := width - 3*len(header) - 1 // "| " before each cell, " " after, and the last "|"
-	for i := 0; i < keyColumns && i < len(header); i++ {
+	for i := 0; i < uncut && i < len(header); i++ {
 		limits[i] = natural[i]
 		avail -= natural[i]
 	}
 	order := make([]int, 0, len(header))
-	for i := keyColumns; i < len(header); i++ {
+	for i := uncut; i < len(header); i++ {
 		order = append(order, i)
 	}
 	sort.SliceStable(order, func(a, b int) bool { return natural[order[a]] < natural[order[b]] })

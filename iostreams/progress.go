@@ -56,6 +56,13 @@ func (p *Progress) Add(n int64) {
 	}
 }
 
+// Set sets the count to n.
+func (p *Progress) Set(n int64) {
+	if p != nil {
+		p.bar.Set64(n)
+	}
+}
+
 // Finish clears the bar.
 func (p *Progress) Finish() {
 	if p != nil {

@@ -19,13 +19,45 @@ const TerminalHint = "reading %s from the terminal; Ctrl-D on a new line ends, C
 // (Ctrl-C): it waits for input with poll, so no read is left pending to
 // swallow what is typed next (the shell's following line).
 func (s *IOStreams) ReadTerminal(ctx context.Context, limit int64) ([]byte, error) {
+	return s.readTerminal(ctx, limit, false)
+}
+
+// ReadTerminalLine reads one line typed at the terminal (a pause that
+// waits for Enter), giving up as ReadTerminal does. At the end of input it
+// returns io.EOF.
+func (s *IOStreams) ReadTerminalLine(ctx context.Context) (string, error) {
+	b, err := s.readTerminal(ctx, 1<<20, true)
+	if err == nil && len(b) == 0 {
+		err = io.EOF
+	}
+	return string(b), err
+}
+
+func (s *IOStreams) readTerminal(ctx context.Context, limit int64, line bool) ([]byte, error) {
 	f, ok := s.In.(*os.File)
+	if !ok && line {
+		var b []byte
+		one := make([]byte, 1)
+		for {
+			n, err := s.In.Read(one)
+			b = append(b, one[:n]...)
+			if err != nil || (n == 1 && one[0] == '\n') {
+				if err == io.EOF {
+					err = nil
+				}
+				return b, err
+			}
+		}
+	}
 	if !ok {
 		return io.ReadAll(io.LimitReader(s.In, limit))
 	}
 	fd := int(f.Fd())
 	var out []byte
 	buf := make([]byte, 4096)
+	if line {
+		buf = buf[:1] // no further than the line's end
+	}
 	for {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -49,7 +81,7 @@ func (s *IOStreams) ReadTerminal(ctx context.Context, limit int64) ([]byte, erro
 			return out, nil // end of input
 		}
 		out = append(out, buf[:m]...)
-		if int64(len(out)) > limit {
+		if int64(len(out)) > limit || (line && buf[0] == '\n') {
 			return out, nil
 		}
 	}

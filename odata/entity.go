@@ -2,6 +2,7 @@ package odata
 
 import (
 	"net/url"
+	"strings"
 	"time"
 )
 
@@ -99,6 +100,31 @@ func (e *Entity) ETag() string {
 		return ""
 	}
 	return ETagFor(e.Timestamp)
+}
+
+// CheckETag says what is wrong with an If-Match value, if anything: it
+// must be "*" or an ETag as the service gives them,
+// W/"datetime'2024-01-02T03%3A04%3A05.1234567Z'".
+func CheckETag(s string) error {
+	if s == "" || s == "*" {
+		return nil
+	}
+	inner, ok := strings.CutPrefix(s, `W/"datetime'`)
+	if ok {
+		inner, ok = strings.CutSuffix(inner, `'"`)
+	}
+	if ok {
+		if t, err := url.QueryUnescape(inner); err == nil {
+			if _, lerr := parseDateTimeLiteral(t); lerr == nil {
+				return nil
+			}
+		}
+	}
+	hint := ""
+	if strings.Contains(s, `\"`) {
+		hint = "; it looks copied from JSON: remove the backslashes before the quotes"
+	}
+	return Errorf(CodeInvalidInput, "if-match %s is not an ETag: expected * or one as tstable prints it, W/\"datetime'2024-01-02T03%%3A04%%3A05.1234567Z'\"%s", s, hint)
 }
 
 // ETagFor returns the weak ETag the service derives from a Timestamp.

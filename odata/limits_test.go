@@ -1,6 +1,9 @@
 package odata
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestEntitySizeFollowsTheServiceFormula(t *testing.T) {
 	g, _ := Guid("6c1b1e2a-3f4d-4e5f-8a9b-0c1d2e3f4a5b")
@@ -27,5 +30,24 @@ func TestEntitySizeFollowsTheServiceFormula(t *testing.T) {
 	want += 8 + 5*2 + 4 + 2*2 // Emoji
 	if got := EntitySize(e); got != want {
 		t.Fatalf("EntitySize = %d, want %d", got, want)
+	}
+}
+
+func TestCheckETag(t *testing.T) {
+	good := []string{"", "*", `W/"datetime'2024-01-02T03%3A04%3A05.1234567Z'"`}
+	for _, s := range good {
+		if err := CheckETag(s); err != nil {
+			t.Errorf("%s: %v", s, err)
+		}
+	}
+	bad := map[string]string{
+		`W/\"datetime'2024-01-02T03%3A04%3A05.1234567Z'\"`: "remove the backslashes",
+		`W/"datetime'yesterday'"`:                          "is not an ETag",
+		`"abc"`:                                            "is not an ETag",
+	}
+	for s, want := range bad {
+		if err := CheckETag(s); err == nil || CodeOf(err) != CodeInvalidInput || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want InvalidInput saying %q", s, err, want)
+		}
 	}
 }

@@ -328,3 +328,17 @@ func TestKeyParserSplitsPastedLines(t *testing.T) {
 		t.Error("Ctrl-D as the last key was not noticed")
 	}
 }
+
+// `use` says why it cannot read the tables (a locked database, say)
+// instead of claiming the table does not exist.
+func TestUseReportsStorageErrors(t *testing.T) {
+	s, _, ios := testShell(t)
+	s.cfg.Read = func(context.Context, func(store.Backend) error) error {
+		return odata.Errorf(odata.CodeDatabaseLocked, "database t.db is in use by another tstable process")
+	}
+	st, _ := s.execLine(context.Background(), "use Employees")
+	errOut := ios.ErrOut.(interface{ String() string }).String()
+	if st != 1 || !strings.Contains(errOut, "DatabaseLocked") || strings.Contains(errOut, "TableNotFound") {
+		t.Errorf("use on a locked database: status %d, stderr %q", st, errOut)
+	}
+}

@@ -34,6 +34,9 @@ func checkETag(cur []byte, ifMatch string, pk, rk string) error {
 	if ifMatch == "" || ifMatch == "*" {
 		return nil
 	}
+	if err := odata.CheckETag(ifMatch); err != nil {
+		return err
+	}
 	ticks, err := storedTicks(cur)
 	if err != nil {
 		return err
