@@ -13,9 +13,10 @@ import (
 // lines runs the commands read from standard input, one per line, with no
 // prompt, banner or footer timing, so that replaying a file prints what
 // the same command-line calls print. Blank lines and lines starting with
-// # are skipped. The shell goes on after a failing command and returns 1
-// at the end when any failed (2 when the last failure was a usage error).
-// explain starts off here (explain on turns it on).
+// # are skipped. The shell goes on after a failing command, saying after
+// its error which line of the input it was ("(line 12 of the input)"),
+// and returns 1 at the end when any failed. explain starts off here
+// (explain on turns it on).
 func (s *shell) lines(ctx context.Context) int {
 	s.sess.Explain = false
 	stopSignals := s.cancelOnInterrupt(func() { os.Exit(130) })
@@ -23,10 +24,11 @@ func (s *shell) lines(ctx context.Context) int {
 	sc := bufio.NewScanner(s.cfg.IO.In)
 	sc.Buffer(make([]byte, 64*1024), 8*1024*1024)
 	status := cmdspec.ExitOK
-	for sc.Scan() {
+	for n := 1; sc.Scan(); n++ {
 		st, quit := s.execLine(ctx, sc.Text())
 		if st != cmdspec.ExitOK {
-			status = st
+			status = cmdspec.ExitFailed
+			fmt.Fprintf(s.cfg.IO.ErrOut, "(line %d of the input)\n", n)
 		}
 		if quit {
 			break
