@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/tstable/tstable/cmdspec"
@@ -18,9 +19,8 @@ func addDynamicCompletion(root *cobra.Command, f *Factory) {
 	src := completions.NewCache(func(ctx context.Context, fn func(store.Backend) error) error {
 		return f.Read(ctx, "", fn)
 	})
-	root.RegisterFlagCompletionFunc("output", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return []string{"table\ta readable table", "json\tone JSON object", "jsonl\tone entity per line", "csv\tcomma-separated, typed header"}, cobra.ShellCompDirectiveNoFileComp
-	})
+	root.RegisterFlagCompletionFunc("output", cobra.FixedCompletions([]string{"table\ta readable table", "json\tone JSON object", "jsonl\tone entity per line", "csv\tcomma-separated, typed header"}, cobra.ShellCompDirectiveNoFileComp))
+	root.RegisterFlagCompletionFunc("expanded", cobra.FixedCompletions([]string{"on\tone property per line", "off\ta table", "auto\tone property per line when the keys would not fit"}, cobra.ShellCompDirectiveNoFileComp))
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
 		for _, sub := range c.Commands() {
@@ -47,6 +47,9 @@ func addDynamicCompletion(root *cobra.Command, f *Factory) {
 				return nil, cobra.ShellCompDirectiveNoFileComp
 			}
 		}
+		if c.Flags().Lookup("if-match") != nil {
+			c.RegisterFlagCompletionFunc("if-match", cobra.FixedCompletions([]string{"*\tany ETag; or the odata.etag that get shows"}, cobra.ShellCompDirectiveNoFileComp))
+		}
 		for name, complete := range map[string]valueCompleter{"filter": completions.Filter, "select": completions.Select} {
 			if c.Flags().Lookup(name) != nil {
 				c.RegisterFlagCompletionFunc(name, flagValueCompletion(src, complete))
@@ -68,8 +71,14 @@ func flagValueCompletion(src completions.Source, complete valueCompleter) cobra.
 		if len(args) == 0 {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
+		// Inside an open quote (--filter "Ag), bash hands over the quote
+		// too: complete what follows it, and keep it in front.
+		quote := ""
+		if strings.HasPrefix(toComplete, `"`) || strings.HasPrefix(toComplete, "'") {
+			quote, toComplete = toComplete[:1], toComplete[1:]
+		}
 		sugg, partial := complete(c.Context(), src, args[0], toComplete)
-		head := toComplete[:len(toComplete)-len(partial)]
+		head := quote + toComplete[:len(toComplete)-len(partial)]
 		out := make([]completions.Suggestion, len(sugg))
 		for i, s := range sugg {
 			out[i] = completions.Suggestion{Text: head + s.Text, Description: s.Description}

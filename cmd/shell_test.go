@@ -92,6 +92,9 @@ func TestDynamicCompletion(t *testing.T) {
 		{[]string{"__complete", "query", "People", "--select", "Age,Fir"}, "Age,FirstName\tEdm.String"},
 		{[]string{"__complete", "table", "delete", ""}, "People\ttable"},
 		{[]string{"__complete", "query", "People", "-o", ""}, "jsonl\tone entity per line"},
+		{[]string{"__complete", "query", "People", "--filter", `"Ag`}, "\"Age\tEdm.Int32"},
+		{[]string{"__complete", "delete", "People", "Sales", "00010", "--if-match", ""}, "*\tany ETag; or the odata.etag that get shows"},
+		{[]string{"__complete", "query", "People", "--expanded="}, "auto\tone property per line when the keys would not fit"},
 	}
 	for _, tc := range cases {
 		out, errOut, status := run(context.Background(), db, "", tc.args...)

@@ -52,6 +52,7 @@ func testSource() *fakeSource {
 func testTree() *cobra.Command {
 	root := &cobra.Command{Use: "tstable"}
 	root.PersistentFlags().StringP("output", "o", "", "output format")
+	root.RegisterFlagCompletionFunc("output", cobra.FixedCompletions([]string{"table\ta readable table", "json\tone JSON object", "jsonl\tone entity per line", "csv\tcomma-separated, typed header"}, cobra.ShellCompDirectiveNoFileComp))
 	root.PersistentFlags().String("db", "", "database file")
 	query := &cobra.Command{Use: "query TABLE", Short: "Query a table", Run: func(*cobra.Command, []string) {}}
 	cmdspec.Args(query, "TABLE")

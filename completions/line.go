@@ -239,10 +239,6 @@ func (l *Line) flagValue(ctx context.Context, cmd *cobra.Command, f *pflag.Flag,
 	case "select":
 		sugg, partial := Select(ctx, l.Source, table, value)
 		return replaced(line, partial, sugg)
-	case "output":
-		return matchingRaw(line, value, []Suggestion{
-			{"table", "a readable table"}, {"json", "one JSON object"}, {"jsonl", "one entity per line"}, {"csv", "comma-separated, typed header"},
-		})
 	}
 	if fn, ok := cmd.GetFlagCompletionFunc(f.Name); ok {
 		vals, _ := fn(cmd, nil, value)

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/mattn/go-runewidth"
 )
 
 // MaxComparisons is the service's limit on discrete comparisons in one
@@ -33,10 +35,22 @@ func (e *SyntaxError) Error() string {
 }
 
 // Caret returns two lines: the filter, and a '^' under the column.
+//
+// The caret stands under the column on a terminal: a wide character (CJK,
+// most emoji) before it takes two cells, a combining mark none.
 func (e *SyntaxError) Caret() string {
 	src := strings.NewReplacer("\n", " ", "\r", " ", "\t", " ").Replace(e.Src)
 	col := max(e.Column, 1)
-	return src + "\n" + strings.Repeat(" ", col-1) + "^"
+	cells, n := 0, 0
+	for _, r := range src {
+		if n == col-1 {
+			break
+		}
+		cells += runewidth.RuneWidth(r)
+		n++
+	}
+	cells += col - 1 - n // a column past the end
+	return src + "\n" + strings.Repeat(" ", cells) + "^"
 }
 
 // Grammar, from loosest to tightest binding:

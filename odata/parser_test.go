@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mattn/go-runewidth"
 )
 
 // literalOf parses "P eq <lit>" and returns the literal's typed value.
@@ -208,6 +210,8 @@ func TestSyntaxErrorText(t *testing.T) {
 
 // TestCaretCountsCharacters: the caret sits under the character the column
 // names, also after multi-byte characters and tabs.
+// Columns count characters; the caret stands under the column on a
+// terminal, where 東 and 京 take two cells each.
 func TestCaretCountsCharacters(t *testing.T) {
 	_, err := ParseFilter("Städte eq\t'東京' and X eq ?")
 	se := err.(*SyntaxError)
@@ -215,9 +219,9 @@ func TestCaretCountsCharacters(t *testing.T) {
 	if len(lines) != 2 {
 		t.Fatalf("Caret() = %q, want two lines", se.Caret())
 	}
-	under := []rune(lines[0])[len(lines[1])-1]
-	if under != '?' || se.Column != 25 {
-		t.Errorf("column %d, caret under %q; want 25 under '?'\n%s", se.Column, under, se.Caret())
+	before, _, _ := strings.Cut(lines[0], "?")
+	if se.Column != 25 || len(lines[1]) != runewidth.StringWidth(before)+1 || !strings.HasSuffix(lines[1], "^") {
+		t.Errorf("column %d, caret line %q; want 25, the caret under '?' on a terminal\n%s", se.Column, lines[1], se.Caret())
 	}
 }
 

@@ -26,7 +26,7 @@ func ParseSelect(s string) ([]string, error) {
 		name := strings.TrimSpace(part)
 		at := col + utf8.RuneCountInString(part) - utf8.RuneCountInString(strings.TrimLeft(part, " \t"))
 		if err := checkPropertyName(name); err != nil && name != ETagName {
-			return nil, &SyntaxError{Src: s, Column: at, Msg: "$select: " + err.Error()}
+			return nil, &SyntaxError{Src: s, Column: at + badRuneIndex(name), Msg: "$select: " + err.Error()}
 		}
 		if !containsString(names, name) {
 			names = append(names, name)
@@ -59,6 +59,22 @@ func checkPropertyName(name string) error {
 		}
 	}
 	return nil
+}
+
+// badRuneIndex is the index, in characters, of the first character a
+// property name may not hold there (0 when the name is empty or too long).
+func badRuneIndex(name string) int {
+	if name == "" || utf8.RuneCountInString(name) > maxPropertyNameLen {
+		return 0
+	}
+	n := 0
+	for i, r := range name {
+		if (i == 0 && !isIdentStart(r)) || !isIdentPart(r) {
+			return n
+		}
+		n++
+	}
+	return 0
 }
 
 type errorString string

@@ -45,9 +45,9 @@ func TestParseSelectErrors(t *testing.T) {
 		{"a,,b", 3, "empty entry"},
 		{"a,", 3, "empty entry"},
 		{",a", 1, "empty entry"},
-		{"a, first-name", 4, "'-'"},
+		{"a, first-name", 9, "'-'"},
 		{"1abc", 1, "'1'"},
-		{"a b", 1, "' '"},
+		{"a b", 2, "' '"},
 		{"a,*", 3, "'*'"},
 		{strings.Repeat("x", 256), 1, "the limit is 255"},
 	}
