@@ -2,8 +2,12 @@ package remote
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net"
+	"net/http"
 	"sort"
+	"syscall"
 	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
@@ -43,8 +47,10 @@ func Open(cfg Config) (*Backend, error) {
 			RetryDelay:    200 * time.Millisecond,
 			MaxRetryDelay: 10 * time.Second,
 			// 429 and 503 are the service's "slow down"; 500, 502, 504 and
-			// 408 are transient too.
-			StatusCodes: []int{408, 429, 500, 502, 503, 504},
+			// 408 are transient too. An endpoint that refuses connections or
+			// does not resolve is not retried: it is down or mistyped, and
+			// waiting ten seconds to say so helps nobody.
+			ShouldRetry: shouldRetry,
 		},
 		PerCallPolicies: []policy.Policy{rawBodyPolicy{}},
 		Transport:       cfg.Transport,
@@ -202,4 +208,17 @@ func describeKey(k *odata.Key) string {
 		return ""
 	}
 	return fmt.Sprintf("(%q, %q)", k.PartitionKey, k.RowKey)
+}
+
+// retryStatuses are the answers worth another try.
+var retryStatuses = map[int]bool{408: true, 429: true, 500: true, 502: true, 503: true, 504: true}
+
+// shouldRetry decides for the SDK's retry policy: the statuses above, and
+// transport errors other than a refused connection or an unknown host.
+func shouldRetry(resp *http.Response, err error) bool {
+	if err != nil {
+		var dns *net.DNSError
+		return !errors.Is(err, syscall.ECONNREFUSED) && !errors.As(err, &dns)
+	}
+	return retryStatuses[resp.StatusCode]
 }

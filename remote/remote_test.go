@@ -1,8 +1,16 @@
 package remote
 
 import (
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"os"
 	"strings"
+	"syscall"
 	"testing"
+
+	"github.com/tstable/tstable/odata"
 )
 
 func TestScrub(t *testing.T) {
@@ -34,5 +42,30 @@ func TestEndpointAndAccount(t *testing.T) {
 	}
 	if _, _, err := endpointAndAccount(Config{ConnectionString: "nonsense"}); err == nil {
 		t.Error("a connection string without '=' was accepted")
+	}
+}
+
+// refusingTransport fails every request as a closed port does, counting.
+type refusingTransport struct{ calls int }
+
+func (r *refusingTransport) Do(req *http.Request) (*http.Response, error) {
+	r.calls++
+	return nil, &net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}
+}
+
+// An endpoint that refuses connections is said at once, not after the
+// throttling retries.
+func TestRefusedConnectionIsNotRetried(t *testing.T) {
+	tr := &refusingTransport{}
+	b, err := Open(Config{ConnectionString: "UseDevelopmentStorage=true", Transport: tr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = b.ListTables(context.Background())
+	if odata.CodeOf(err) != odata.CodeServiceUnreachable || tr.calls != 1 {
+		t.Errorf("err %v after %d requests; want ServiceUnreachable after 1", err, tr.calls)
+	}
+	if !shouldRetry(&http.Response{StatusCode: 503}, nil) || shouldRetry(&http.Response{StatusCode: 404}, nil) || !shouldRetry(nil, io.ErrUnexpectedEOF) {
+		t.Error("503 and a broken connection are retried, 404 is not")
 	}
 }
