@@ -121,6 +121,7 @@ transactions, and an explanation of what every query reads.`,
 		newSampleCmd(f),
 		newLearnCmd(f),
 		newShellCmd(f),
+		newCompactCmd(f),
 		newFilterHelp(),
 	)
 	root.SetVersionTemplate("tstable {{.Version}}\n")

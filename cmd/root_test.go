@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -123,5 +124,23 @@ func TestVersion(t *testing.T) {
 	out, _, st := run(context.Background(), filepath.Join(t.TempDir(), "t.db"), "", "--version")
 	if st != 0 || !strings.HasPrefix(out, "tstable ") || strings.Count(out, "\n") != 1 {
 		t.Errorf("--version: exit %d, %q", st, out)
+	}
+}
+
+// compact gives back a deleted table's space and says how much.
+func TestCompactCommand(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "t.db")
+	mustRun(t, db, "", "sample", "load", "logs", "--size", "20000")
+	mustRun(t, db, "", "table", "delete", "LogsByDate")
+	out := mustRun(t, db, "", "compact", "-o", "json")
+	var r struct{ Before, After int64 }
+	if err := json.Unmarshal([]byte(out), &r); err != nil || r.After >= r.Before {
+		t.Errorf("compact: %s (%v)", out, err)
+	}
+	if got := mustRun(t, db, "", "query", "LogsSpread", "--top", "1"); !strings.Contains(got, `"PartitionKey"`) {
+		t.Error("LogsSpread is gone after compaction")
+	}
+	if _, errOut, st := run(context.Background(), filepath.Join(t.TempDir(), "none.db"), "", "compact"); st != ExitFailed || !strings.Contains(errOut, "no database") {
+		t.Errorf("compact with no database: exit %d, %s", st, errOut)
 	}
 }

@@ -1,0 +1,69 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/spf13/cobra"
+	"github.com/tstable/tstable/cmdspec"
+	"github.com/tstable/tstable/store"
+)
+
+func newCompactCmd(f *Factory) *cobra.Command {
+	c := &cobra.Command{
+		Use:     "compact",
+		Aliases: []string{"vacuum"},
+		Short:   "Give back the space of deleted tables and entities: rewrite the file compactly",
+		Long: `Rewrite the database file without its free pages — the space deleted
+tables and entities leave behind, which the file keeps for reuse — and with
+full pages, then print its size before and after.
+
+It is safe: the copy is written beside the database, synced, and renamed
+over it only once complete, so an interruption (Ctrl-C, a crash, a full
+disk) leaves the database as it was. The file is held exclusively while
+compacting, so other commands wait or fail with DatabaseLocked meanwhile.`,
+		Example: "  tstable compact --db people.db",
+		RunE: func(c *cobra.Command, args []string) error {
+			t, err := f.Target()
+			if err != nil {
+				return err
+			}
+			if t.IsRemote() {
+				return usageErrorf(c, "compact rewrites a local database file; the service manages its own storage")
+			}
+			if err := f.needDatabase("", ""); err != nil {
+				return fmt.Errorf("there is no database at %s to compact", t.Path)
+			}
+			res, err := store.Compact(t.Path, nil)
+			if err != nil {
+				return err
+			}
+			return f.printer.Report(Report{
+				JSON: map[string]any{"path": t.Path, "before": res.Before, "after": res.After},
+				CSV:  [][]string{{"path", "before", "after"}, {t.Path, strconv.FormatInt(res.Before, 10), strconv.FormatInt(res.After, 10)}},
+				Text: func(w io.Writer) error {
+					_, err := fmt.Fprintf(w, "compacted %s: %s → %s\n", t.Path, byteSize(res.Before), byteSize(res.After))
+					return err
+				},
+			})
+		},
+	}
+	cmdspec.Args(c)
+	cmdspec.Writes(c)
+	return c
+}
+
+// byteSize writes a size for people: "512 B", "3.5 KiB", "247.0 MiB".
+func byteSize(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return strconv.FormatInt(n, 10) + " B"
+	}
+	div, exp := int64(unit), 0
+	for m := n / unit; m >= unit; m /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
+}

@@ -1,0 +1,69 @@
+package store
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// compactTxBytes is how much one transaction of a compaction copies.
+const compactTxBytes = 64 << 20
+
+// CompactResult says what Compact did.
+type CompactResult struct {
+	Before, After int64 // the file's size, in bytes
+}
+
+// Compact rewrites the database at path without its free pages (the
+// space deleted tables and entities leave behind), with full pages. It is
+// safe against interruption: the copy is written to a new file beside the
+// database, synced, and renamed over it only when complete; until then the
+// database is untouched. The file is held exclusively meanwhile, so no
+// other process reads or writes it.
+func Compact(path string, opts *Options) (*CompactResult, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot compact %s: %w", path, err)
+	}
+	src, err := Open(path, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer src.Close()
+	tmp := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".compact")
+	os.Remove(tmp)
+	dst, err := bolt.Open(tmp, st.Mode().Perm(), nil)
+	if err != nil {
+		return nil, fmt.Errorf("cannot create the compacted copy %s: %w", tmp, err)
+	}
+	fail := func(err error) (*CompactResult, error) {
+		dst.Close()
+		os.Remove(tmp)
+		return nil, err
+	}
+	if err := bolt.Compact(dst, src.bolt, compactTxBytes); err != nil {
+		return fail(fmt.Errorf("compacting %s: %w (the database is unchanged)", path, err))
+	}
+	if err := dst.Sync(); err != nil {
+		return fail(fmt.Errorf("compacting %s: %w (the database is unchanged)", path, err))
+	}
+	if err := dst.Close(); err != nil {
+		os.Remove(tmp)
+		return nil, fmt.Errorf("compacting %s: %w (the database is unchanged)", path, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return nil, fmt.Errorf("cannot put the compacted copy in place of %s: %w (the database is unchanged)", path, err)
+	}
+	if d, err := os.Open(filepath.Dir(path)); err == nil {
+		d.Sync() // the rename survives a crash
+		d.Close()
+	}
+	after, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	return &CompactResult{Before: st.Size(), After: after.Size()}, nil
+}

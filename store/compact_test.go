@@ -1,0 +1,69 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"testing"
+
+	"github.com/tstable/tstable/odata"
+)
+
+// Compacting gives back the space of a deleted table and keeps every
+// other entity as it was.
+func TestCompact(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "c.db")
+	db, err := Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"Keep", "Drop"} {
+		if err := db.CreateTable(ctx, name); err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		_, err := db.Load(ctx, name, OpInsertOrReplace, func() (*odata.Entity, error) {
+			if n == 20000 {
+				return nil, io.EOF
+			}
+			n++
+			return &odata.Entity{PartitionKey: "p", RowKey: fmt.Sprintf("%06d", n), Properties: []odata.Property{{Name: "V", Value: odata.String("some text to take room")}}}, nil
+		}, LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := db.DeleteTable(ctx, "Drop"); err != nil {
+		t.Fatal(err)
+	}
+	text := func(ents []*odata.Entity) string {
+		var b []byte
+		for _, e := range ents {
+			b = append(odata.AppendEntityJSON(b, e), '\n')
+		}
+		return string(b)
+	}
+	before := text(dump(t, db, "Keep"))
+	db.Close()
+
+	res, err := Compact(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.After >= res.Before {
+		t.Errorf("compacted %d bytes to %d; the deleted table's space was not given back", res.Before, res.After)
+	}
+	db, err = Open(path, &Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if after := text(dump(t, db, "Keep")); after != before || len(after) == 0 {
+		t.Error("the kept table differs after compaction")
+	}
+	if names, _ := db.ListTables(ctx); len(names) != 1 || names[0] != "Keep" {
+		t.Errorf("tables after compaction: %v", names)
+	}
+}
