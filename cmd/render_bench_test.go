@@ -13,11 +13,11 @@ import (
 	"github.com/tstable/tstable/odata"
 )
 
-// BenchmarkQueryAllFormats times `query --all` over 100,000 entities of the
+// BenchmarkCLIQueryAllFormats times `query --all` over 100,000 entities of the
 // employees sample (BENCH_N overrides) in each output format, writing to
 // a discarding standard output: table output must stream about as fast as
 // csv.
-func BenchmarkQueryAllFormats(b *testing.B) {
+func BenchmarkCLIQueryAllFormats(b *testing.B) {
 	n := 100_000
 	if os.Getenv("BENCH_N") != "" {
 		n = benchN(b)
