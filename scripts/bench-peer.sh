@@ -1,55 +1,59 @@
 #!/usr/bin/env bash
 # Loads the same BENCH_N rows into tstable and into sqlite3 and times the
-# operations people compare: bulk load, a point query (whole process), a
-# filtered table scan and a full export. Prints one line per measurement:
-#   <what> <tool> <seconds> <peak RSS KiB>
-# Usage: BENCH_N=1000000 scripts/bench-peer.sh   (make bench-peer)
+# operations people compare — bulk load, a point query (whole process), a
+# filtered table scan, a partition query and a full export — with the keys
+# in random order (as they arrive from most sources) and sorted, then prints
+# for each order a table of tstable's time, sqlite3's and their ratio.
+# Usage: BENCH_N=1000000 [ORDER="random sorted"] scripts/bench-peer.sh   (make bench-peer)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${BENCH_N:-1000000}
+ORDERS=${ORDER:-random sorted}
 command -v sqlite3 >/dev/null || { echo "sqlite3 is not installed (apt-get install sqlite3)" >&2; exit 2; }
-[ -x /usr/bin/time ] || { echo "/usr/bin/time is not installed (apt-get install time)" >&2; exit 2; }
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 go build -o "$dir/tstable" ./cmd/tstable
-go run ./scripts/genrows -n "$N" -jsonl "$dir/rows.jsonl" -csv "$dir/rows.csv"
-ts=("$dir/tstable" --db "$dir/t.db")
-sq=(sqlite3 "$dir/s.db")
 
-measure() { # what tool cmd...
-  local what=$1 tool=$2; shift 2
-  /usr/bin/time -f "%e %M" -o "$dir/time" "$@" >/dev/null 2>"$dir/err" || { cat "$dir/err" >&2; exit 1; }
-  read -r secs rss <"$dir/time"
-  printf '%-22s %-8s %8.3f s %8d KiB\n' "$what" "$tool" "$secs" "$rss"
+run_time() { # cmd... → wall seconds, to the microsecond (stdout discarded)
+  local start=$EPOCHREALTIME
+  "$@" >/dev/null 2>"$dir/err" || { cat "$dir/err" >&2; exit 1; }
+  awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN{ printf "%.4f", b - a }'
 }
-best_of() { # runs what tool cmd... 'runs' times, keeps the fastest
-  local runs=$1 what=$2 tool=$3; shift 3
-  local best=999999 bestrss=0
+best_of() { # runs cmd... → the fastest run's seconds
+  local runs=$1 best=999999 secs; shift
   for _ in $(seq "$runs"); do
-    /usr/bin/time -f "%e %M" -o "$dir/time" "$@" >/dev/null 2>"$dir/err" || { cat "$dir/err" >&2; exit 1; }
-    read -r secs rss <"$dir/time"
-    if awk "BEGIN{exit !($secs < $best)}"; then best=$secs bestrss=$rss; fi
+    secs=$(run_time "$@")
+    if awk "BEGIN{exit !($secs < $best)}"; then best=$secs; fi
   done
-  printf '%-22s %-8s %8.3f s %8d KiB  (best of %d)\n' "$what" "$tool" "$best" "$bestrss" "$runs"
+  echo "$best"
+}
+row() { # what tstable-seconds sqlite-seconds
+  awk -v w="$1" -v t="$2" -v s="$3" 'BEGIN{ r = (s > 0) ? sprintf("%.2f×", t/s) : "—"; printf "| %-22s | %8.4f s | %8.4f s | %7s |\n", w, t, s, r }'
 }
 
-echo "rows: $N ($(du -h "$dir/rows.jsonl" | cut -f1) JSONL)"
-"${ts[@]}" table create Bench >/dev/null
-measure "load" tstable "${ts[@]}" import Bench "$dir/rows.jsonl"
-"${sq[@]}" "create table bench(pk text, rk text, name text, age int, score real, email text, note text, active int, joined text, primary key(pk, rk)) without rowid;"
-measure "load" sqlite3 "${sq[@]}" -cmd ".mode csv" ".import --skip 1 $dir/rows.csv bench"
-
-mid=$((N / 2))
-pk=$(printf 'p%05d' $((mid / 1000))); rk=$(printf '%010d' "$mid")
-best_of 10 "point query" tstable "${ts[@]}" query Bench -o jsonl --filter "PartitionKey eq '$pk' and RowKey eq '$rk'"
-best_of 10 "point query" sqlite3 "${sq[@]}" -json "select * from bench where pk='$pk' and rk='$rk'"
-
-best_of 3 "scan, 1-prop filter" tstable "${ts[@]}" query Bench -o jsonl --all --filter "Name eq 'name0000000'"
-best_of 3 "scan, 1-prop filter" sqlite3 "${sq[@]}" -json "select * from bench where name='name0000000'"
-
-best_of 3 "partition query" tstable "${ts[@]}" query Bench -o jsonl --all --filter "PartitionKey eq '$pk'"
-best_of 3 "partition query" sqlite3 "${sq[@]}" -json "select * from bench where pk='$pk'"
-
-measure "export all" tstable "${ts[@]}" export Bench -o jsonl
-measure "export all" sqlite3 "${sq[@]}" -json "select * from bench"
-echo "files: tstable $(du -h "$dir/t.db" | cut -f1), sqlite3 $(du -h "$dir/s.db" | cut -f1)"
+for order in $ORDERS; do
+  go run ./scripts/genrows -n "$N" -order "$order" -jsonl "$dir/rows.jsonl" -csv "$dir/rows.csv"
+  rm -f "$dir/t.db" "$dir/s.db"
+  ts=("$dir/tstable" --db "$dir/t.db")
+  sq=(sqlite3 "$dir/s.db")
+  "${ts[@]}" table create Bench >/dev/null
+  "${sq[@]}" "create table bench(pk text, rk text, name text, age int, score real, email text, note text, active int, joined text, primary key(pk, rk)) without rowid;"
+  echo
+  echo "$N rows, keys in $order order ($(du -h "$dir/rows.jsonl" | cut -f1) JSONL)"
+  echo
+  echo "| operation              |  tstable   |  sqlite3   |  ratio  |"
+  echo "|------------------------|-----------:|-----------:|--------:|"
+  row "import" "$(run_time "${ts[@]}" import Bench "$dir/rows.jsonl")" \
+    "$(run_time "${sq[@]}" -cmd ".mode csv" ".import --skip 1 $dir/rows.csv bench")"
+  mid=$((N / 2))
+  pk=$(printf 'p%05d' $((mid / 1000))); rk=$(printf '%010d' "$mid")
+  row "point query (process)" "$(best_of 10 "${ts[@]}" query Bench -o jsonl --filter "PartitionKey eq '$pk' and RowKey eq '$rk'")" \
+    "$(best_of 10 "${sq[@]}" -json "select * from bench where pk='$pk' and rk='$rk'")"
+  row "scan, 1-prop filter" "$(best_of 3 "${ts[@]}" query Bench -o jsonl --all --filter "Age eq 30")" \
+    "$(best_of 3 "${sq[@]}" -json "select * from bench where age=30")"
+  row "partition query" "$(best_of 3 "${ts[@]}" query Bench -o jsonl --all --filter "PartitionKey eq '$pk'")" \
+    "$(best_of 3 "${sq[@]}" -json "select * from bench where pk='$pk'")"
+  row "export all" "$(run_time "${ts[@]}" export Bench -o jsonl)" "$(run_time "${sq[@]}" -json "select * from bench")"
+  tsz=$(stat -c %s "$dir/t.db"); ssz=$(stat -c %s "$dir/s.db")
+  awk -v t="$tsz" -v s="$ssz" 'BEGIN{ printf "| %-22s | %7.1f MB | %7.1f MB | %6.2f× |\n", "file size", t/1e6, s/1e6, t/s }'
+done

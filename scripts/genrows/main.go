@@ -2,7 +2,7 @@
 // 200-byte entities, as JSONL for tstable and as CSV for sqlite3, so both
 // tools load exactly the same rows.
 //
-//	go run ./scripts/genrows -n 1000000 -jsonl rows.jsonl -csv rows.csv
+//	go run ./scripts/genrows -n 1000000 -jsonl rows.jsonl -csv rows.csv [-order random]
 package main
 
 import (
@@ -10,6 +10,7 @@ import (
 	"flag"
 	"fmt"
 	"log"
+	"math/rand/v2"
 	"os"
 )
 
@@ -18,7 +19,15 @@ func main() {
 	perPartition := flag.Int("per-partition", 1000, "entities per partition")
 	jsonlPath := flag.String("jsonl", "", "write JSONL here")
 	csvPath := flag.String("csv", "", "write CSV here (header: pk,rk,name,age,score,email,note,active,joined)")
+	order := flag.String("order", "sorted", "row order: sorted (by key) or random (the same rows shuffled, as keys arrive from most sources)")
 	flag.Parse()
+	if *order != "sorted" && *order != "random" {
+		log.Fatalf("-order must be sorted or random; got %q", *order)
+	}
+	var perm []int
+	if *order == "random" {
+		perm = rand.New(rand.NewPCG(1, 2)).Perm(*n) // the same shuffle every run
+	}
 
 	var jw, cw *bufio.Writer
 	if *jsonlPath != "" {
@@ -40,7 +49,11 @@ func main() {
 		defer cw.Flush()
 		fmt.Fprintln(cw, "pk,rk,name,age,score,email,note,active,joined")
 	}
-	for i := 0; i < *n; i++ {
+	for j := 0; j < *n; j++ {
+		i := j
+		if perm != nil {
+			i = perm[j]
+		}
 		pk := fmt.Sprintf("p%05d", i / *perPartition)
 		rk := fmt.Sprintf("%010d", i)
 		name := fmt.Sprintf("name%07d", (i*7919)%1000003)
