@@ -35,3 +35,6 @@ require (
 	golang.org/x/net v0.43.0 // indirect
 	golang.org/x/text v0.28.0 // indirect
 )
+
+// go-prompt v0.2.6 with the fixes listed in third_party/go-prompt/README.md.
+replace github.com/c-bata/go-prompt => ./third_party/go-prompt
