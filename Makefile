@@ -3,6 +3,7 @@
 #   make test         every unit, golden and end-to-end test (what CI runs)
 #   make bench        benchmarks (BENCH_N sets the table size; default 1000000)
 #   make fuzz         fuzz the $filter parser (FUZZTIME, default 10m)
+#   make fuzz-keys    fuzz the shell's key splitter (FUZZTIME, default 10m)
 #   make test-shell   only the shell's terminal tests, in tmux (make test runs them too when tmux is installed)
 #   make test-remote  the backend contract suite and the remote commands against Azurite (installs it with npm)
 
@@ -13,7 +14,11 @@ BENCH_N  ?= 1000000
 FUZZTIME ?= 10m
 export BENCH_N
 
-.PHONY: build run test vet bench bench-peer fuzz test-shell test-remote clean
+.PHONY: build run test vet bench bench-peer fuzz fuzz-keys test-shell test-remote clean
+
+# The fork of go-prompt the shell is built on (third_party/go-prompt, its
+# own module) is vetted and tested with the rest.
+PROMPT := github.com/c-bata/go-prompt/...
 
 build:
 	$(GO) build -o $(BIN) ./cmd/tstable
@@ -26,7 +31,7 @@ STATICCHECK_VERSION := v0.8.2
 STATICCHECK ?= $(shell command -v staticcheck 2>/dev/null || echo "$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)")
 
 vet:
-	$(GO) vet ./...
+	$(GO) vet ./... $(PROMPT)
 	$(STATICCHECK) ./...
 
 # The shell's terminal tests (tmux) run when tmux is installed.
@@ -36,13 +41,17 @@ test: vet
 ifeq ($(HAVE_TMUX),)
 	@echo "note: tmux is not installed, so the shell's terminal tests are skipped (apt-get install tmux)"
 endif
-	TSTABLE_TMUX_TEST=$(HAVE_TMUX) $(GO) test -count=1 ./...
+	TSTABLE_TMUX_TEST=$(HAVE_TMUX) $(GO) test -count=1 ./... $(PROMPT)
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 1x -timeout 60m ./...
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParseFilter -fuzztime $(FUZZTIME) ./odata
+
+# (in the fork's own module: go test fuzzes only packages of the main module)
+fuzz-keys:
+	cd third_party/go-prompt && $(GO) test -run '^$$' -fuzz FuzzScanKeys -fuzztime $(FUZZTIME) .
 
 test-shell:
 	TSTABLE_TMUX_TEST=1 $(GO) test -count=1 -run TestTmux ./shell/...
