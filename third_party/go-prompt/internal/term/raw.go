@@ -6,15 +6,15 @@ import (
 	"syscall"
 
 	"github.com/pkg/term/termios"
-	"golang.org/x/sys/unix"
 )
 
 // SetRaw put terminal into a raw mode
 func SetRaw(fd int) error {
-	n, err := getOriginalTermios(fd)
+	o, err := getOriginalTermios(fd)
 	if err != nil {
 		return err
 	}
+	n := *o // a copy: the saved settings are what Restore puts back
 
 	n.Iflag &^= syscall.IGNBRK | syscall.BRKINT | syscall.PARMRK |
 		syscall.ISTRIP | syscall.INLCR | syscall.IGNCR |
@@ -25,5 +25,5 @@ func SetRaw(fd int) error {
 	n.Cc[syscall.VMIN] = 1
 	n.Cc[syscall.VTIME] = 0
 
-	return termios.Tcsetattr(uintptr(fd), termios.TCSANOW, (*unix.Termios)(n))
+	return termios.Tcsetattr(uintptr(fd), termios.TCSANOW, &n)
 }
