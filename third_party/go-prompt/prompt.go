@@ -2,6 +2,7 @@ package prompt
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"time"
 
@@ -35,6 +36,7 @@ type Prompt struct {
 	completionOnDown  bool
 	exitChecker       ExitChecker
 	skipTearDown      bool
+	keys              keyQueue
 }
 
 // Exec is the struct contains user input context.
@@ -56,10 +58,6 @@ func (p *Prompt) Run() {
 
 	p.renderer.Render(p.buf, p.completion)
 
-	bufCh := make(chan []byte, 128)
-	stopReadBufCh := make(chan struct{})
-	go p.readBuffer(bufCh, stopReadBufCh)
-
 	exitCh := make(chan int)
 	winSizeCh := make(chan *WinSize)
 	stopHandleSignalCh := make(chan struct{})
@@ -67,51 +65,73 @@ func (p *Prompt) Run() {
 
 	for {
 		select {
-		case b := <-bufCh:
-			if shouldExit, e := p.feed(b); shouldExit {
-				p.renderer.BreakLine(p.buf)
-				stopReadBufCh <- struct{}{}
-				stopHandleSignalCh <- struct{}{}
-				return
-			} else if e != nil {
-				// Stop goroutine to run readBuffer function
-				stopReadBufCh <- struct{}{}
-				stopHandleSignalCh <- struct{}{}
-
-				// Unset raw mode
-				// Reset to Blocking mode because returned EAGAIN when still set non-blocking mode.
-				debug.AssertNoError(p.in.TearDown())
-				p.executor(e.input)
-
-				p.completion.Update(*p.buf.Document())
-
-				p.renderer.Render(p.buf, p.completion)
-
-				if p.exitChecker != nil && p.exitChecker(e.input, true) {
-					p.skipTearDown = true
-					return
-				}
-				// Set raw mode
-				debug.AssertNoError(p.in.Setup())
-				go p.readBuffer(bufCh, stopReadBufCh)
-				go p.handleSignals(exitCh, winSizeCh, stopHandleSignalCh)
-			} else {
-				p.completion.Update(*p.buf.Document())
-				p.renderer.Render(p.buf, p.completion)
-			}
 		case w := <-winSizeCh:
 			p.renderer.UpdateWinSize(w)
 			p.renderer.Render(p.buf, p.completion)
+			continue
 		case code := <-exitCh:
 			p.renderer.BreakLine(p.buf)
 			p.tearDown()
 			os.Exit(code)
 		default:
+		}
+		b := p.nextKey()
+		if b == nil {
 			time.Sleep(10 * time.Millisecond)
+			continue
+		}
+		if shouldExit, e := p.feed(b); shouldExit {
+			p.renderer.BreakLine(p.buf)
+			stopHandleSignalCh <- struct{}{}
+			return
+		} else if e != nil {
+			stopHandleSignalCh <- struct{}{}
+
+			// Unset raw mode
+			// Reset to Blocking mode because returned EAGAIN when still set non-blocking mode.
+			debug.AssertNoError(p.in.TearDown())
+			p.executor(e.input)
+
+			p.completion.Update(*p.buf.Document())
+
+			p.renderer.Render(p.buf, p.completion)
+
+			if p.exitChecker != nil && p.exitChecker(e.input, true) {
+				p.skipTearDown = true
+				return
+			}
+			// Set raw mode
+			debug.AssertNoError(p.in.Setup())
+			go p.handleSignals(exitCh, winSizeCh, stopHandleSignalCh)
+		} else {
+			p.completion.Update(*p.buf.Document())
+			p.renderer.Render(p.buf, p.completion)
 		}
 	}
 }
 
+// nextKey returns the next key event (see ScanKeys), reading from the
+// ConsoleParser only when none is queued, or nil when there is none yet.
+// Nothing read is ever dropped: what the current line does not use stays
+// queued for the next one.
+func (p *Prompt) nextKey() []byte {
+	if b := p.keys.next(time.Now()); b != nil {
+		return b
+	}
+	if b, err := p.in.Read(); err == nil && len(b) > 0 {
+		p.keys.add(b)
+		return p.keys.next(time.Now())
+	}
+	return nil
+}
+
+// DiscardInput drops the keys that were read but not yet used, such as
+// the rest of a pasted block.
+func (p *Prompt) DiscardInput() {
+	p.keys.discard()
+}
+
+// feed handles one key event.
 func (p *Prompt) feed(b []byte) (shouldExit bool, exec *Exec) {
 	key := GetKey(b)
 	p.buf.lastKeyStroke = key
@@ -154,7 +174,11 @@ func (p *Prompt) feed(b []byte) (shouldExit bool, exec *Exec) {
 		if p.handleASCIICodeBinding(b) {
 			return
 		}
-		p.buf.InsertText(string(b), false, true)
+		// Only text is inserted: an unknown control character or escape
+		// sequence (F5, Alt-x, a paste marker) is not.
+		if text, ok := keyText(b); ok {
+			p.buf.InsertText(text, false, true)
+		}
 	}
 
 	shouldExit = p.handleKeyBinding(key)
@@ -229,8 +253,20 @@ func (p *Prompt) handleASCIICodeBinding(b []byte) bool {
 	return checked
 }
 
-// Input just returns user input text.
+// Input just returns user input text. It returns "" both for Enter on an
+// empty line and when the user leaves (Ctrl-D on an empty line, or the exit
+// checker); ReadLine tells them apart.
 func (p *Prompt) Input() string {
+	line, _ := p.ReadLine()
+	return line
+}
+
+// ReadLine reads one line as Input does, and returns io.EOF when the user
+// leaves: Ctrl-D on an empty line, or the exit checker. Keys are read only
+// as the line needs them and handled one at a time, however many arrive
+// together; what arrives after the line's Enter (the rest of a pasted
+// block) is kept for the next call.
+func (p *Prompt) ReadLine() (string, error) {
 	defer debug.Teardown()
 	debug.Log("start prompt")
 	p.setUp()
@@ -241,44 +277,20 @@ func (p *Prompt) Input() string {
 	}
 
 	p.renderer.Render(p.buf, p.completion)
-	bufCh := make(chan []byte, 128)
-	stopReadBufCh := make(chan struct{})
-	go p.readBuffer(bufCh, stopReadBufCh)
-
 	for {
-		select {
-		case b := <-bufCh:
-			if shouldExit, e := p.feed(b); shouldExit {
-				p.renderer.BreakLine(p.buf)
-				stopReadBufCh <- struct{}{}
-				return ""
-			} else if e != nil {
-				// Stop goroutine to run readBuffer function
-				stopReadBufCh <- struct{}{}
-				return e.input
-			} else {
-				p.completion.Update(*p.buf.Document())
-				p.renderer.Render(p.buf, p.completion)
-			}
-		default:
+		b := p.nextKey()
+		if b == nil {
 			time.Sleep(10 * time.Millisecond)
+			continue
 		}
-	}
-}
-
-func (p *Prompt) readBuffer(bufCh chan []byte, stopCh chan struct{}) {
-	debug.Log("start reading buffer")
-	for {
-		select {
-		case <-stopCh:
-			debug.Log("stop reading buffer")
-			return
-		default:
-			if b, err := p.in.Read(); err == nil && !(len(b) == 1 && b[0] == 0) {
-				bufCh <- b
-			}
+		if shouldExit, e := p.feed(b); shouldExit {
+			p.renderer.BreakLine(p.buf)
+			return "", io.EOF
+		} else if e != nil {
+			return e.input, nil
 		}
-		time.Sleep(10 * time.Millisecond)
+		p.completion.Update(*p.buf.Document())
+		p.renderer.Render(p.buf, p.completion)
 	}
 }
 

@@ -1,0 +1,192 @@
+package prompt
+
+import (
+	"bytes"
+	"io"
+	"strings"
+	"testing"
+)
+
+// fakeTerminal is a ConsoleParser that hands out the chunks a terminal
+// would deliver, one per Read; "" is a Read that finds nothing.
+type fakeTerminal struct {
+	t      *testing.T
+	chunks []string
+	reads  int // Reads that returned bytes
+	idle   int // Reads after the last chunk
+}
+
+func (f *fakeTerminal) Setup() error         { return nil }
+func (f *fakeTerminal) TearDown() error      { return nil }
+func (f *fakeTerminal) GetWinSize() *WinSize { return &WinSize{Row: 40, Col: 120} }
+
+func (f *fakeTerminal) Read() ([]byte, error) {
+	if len(f.chunks) == 0 {
+		f.idle++
+		if f.idle > 200 { // two seconds of 10 ms polls
+			f.t.Fatal("the prompt waits for input the test did not send")
+		}
+		return nil, nil
+	}
+	c := f.chunks[0]
+	f.chunks = f.chunks[1:]
+	if c != "" {
+		f.reads++
+	}
+	return []byte(c), nil
+}
+
+// screenWriter keeps what the prompt writes.
+type screenWriter struct {
+	VT100Writer
+	out bytes.Buffer
+}
+
+func (w *screenWriter) Flush() error {
+	w.out.Write(w.buffer)
+	w.buffer = w.buffer[:0]
+	return nil
+}
+
+// words completes the word before the cursor from a list, and offers the
+// whole list on an empty line only after Tab.
+func words(list ...string) Completer {
+	return func(d Document) []Suggest {
+		w := d.GetWordBeforeCursor()
+		if d.TextBeforeCursor() == "" && d.LastKeyStroke() != Tab {
+			return nil
+		}
+		var out []Suggest
+		for _, x := range list {
+			if strings.HasPrefix(x, w) {
+				out = append(out, Suggest{Text: x})
+			}
+		}
+		return out
+	}
+}
+
+func newTestPrompt(t *testing.T, completer Completer, chunks []string, opts ...Option) (*Prompt, *fakeTerminal, *screenWriter) {
+	t.Helper()
+	term := &fakeTerminal{t: t, chunks: chunks}
+	w := &screenWriter{}
+	if completer == nil {
+		completer = func(Document) []Suggest { return nil }
+	}
+	opts = append([]Option{OptionParser(term), OptionWriter(w), OptionPrefix("> ")}, opts...)
+	return New(func(string) {}, completer, opts...), term, w
+}
+
+func readLine(t *testing.T, p *Prompt) string {
+	t.Helper()
+	line, err := p.ReadLine()
+	if err != nil {
+		t.Fatalf("ReadLine: %v", err)
+	}
+	return line
+}
+
+// A pasted block arrives in one read; each call returns the next line, and
+// the rest stays queued: nothing is read ahead, nothing is lost.
+func TestReadLinePastedBlock(t *testing.T) {
+	var block strings.Builder
+	var want []string
+	for i := 0; i < 20; i++ {
+		line := "insert T " + strings.Repeat("x", i)
+		want = append(want, line)
+		block.WriteString(line + "\r")
+	}
+	p, term, _ := newTestPrompt(t, words("insert"), []string{block.String()})
+	for i, w := range want {
+		if got := readLine(t, p); got != w {
+			t.Fatalf("line %d: got %q, want %q", i+1, got, w)
+		}
+		if term.reads != 1 {
+			t.Fatalf("line %d: %d reads, want the one that brought the block", i+1, term.reads)
+		}
+	}
+	if got := p.history.histories; len(got) != 20 || got[19] != want[19] {
+		t.Errorf("history %q", got)
+	}
+}
+
+// The prompt reads only when the line needs more keys.
+func TestReadLineReadsOnlyWhatItNeeds(t *testing.T) {
+	p, term, _ := newTestPrompt(t, nil, []string{"first\r", "second\r"})
+	if got := readLine(t, p); got != "first" || term.reads != 1 {
+		t.Fatalf("got %q after %d reads, want \"first\" after 1", got, term.reads)
+	}
+	if got := readLine(t, p); got != "second" || term.reads != 2 {
+		t.Fatalf("got %q after %d reads, want \"second\" after 2", got, term.reads)
+	}
+}
+
+// Keys that arrive in one read are keys, never text.
+func TestReadLineKeysInOneRead(t *testing.T) {
+	cases := []struct {
+		name, in, want string
+	}{
+		{"text then Tab completes", "ta\t\r", "table"},
+		{"Left Left then text", "lst\x1b[D\x1b[Di\r", "list"},
+		{"Home, text, End", "able list\x1b[Ht\x1b[F!\r", "table list!"},
+		{"Ctrl-A and Ctrl-E", "able\x01t\x05s\r", "tables"},
+		{"Ctrl-U then Ctrl-L", "junk\x15\x0cok\r", "ok"},
+		{"Backspace", "oks\x7f\r", "ok"},
+		{"unknown sequences are not text", "a\x1b[15~b\x1bxc\x1b[200~d\x1b[201~\x1bOP\r", "abcd"},
+		{"control characters without a binding are not text", "a\x0fb\x1cc\x00\r", "abc"},
+		{"Ctrl-C clears the line", "get NotRun\x03ok\r", "ok"},
+		{"Enter as LF", "ok\n", "ok"},
+		{"UTF-8 text", "Name eq 'Zoë'\r", "Name eq 'Zoë'"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p, _, _ := newTestPrompt(t, words("table", "query"), []string{c.in})
+			if got := readLine(t, p); got != c.want {
+				t.Errorf("%q: got %q, want %q", c.in, got, c.want)
+			}
+		})
+	}
+}
+
+// An ESC with nothing after it is the Escape key once it has waited for
+// the rest of a sequence; it is never text.
+func TestReadLineLoneEscape(t *testing.T) {
+	chunks := []string{"ab\x1b"}
+	for i := 0; i < 10; i++ {
+		chunks = append(chunks, "")
+	}
+	chunks = append(chunks, "c\r")
+	p, _, _ := newTestPrompt(t, nil, chunks)
+	if got := readLine(t, p); got != "abc" {
+		t.Errorf("got %q, want \"abc\"", got)
+	}
+}
+
+// A sequence split between two reads is one key.
+func TestReadLineSequenceAcrossReads(t *testing.T) {
+	p, _, _ := newTestPrompt(t, nil, []string{"ac\x1b[", "Db\r"})
+	if got := readLine(t, p); got != "abc" {
+		t.Errorf("got %q, want \"abc\"", got)
+	}
+}
+
+// Ctrl-D on an empty line is io.EOF; Enter on an empty line is "".
+func TestReadLineCtrlD(t *testing.T) {
+	p, _, _ := newTestPrompt(t, nil, []string{"\r\x04"})
+	if line, err := p.ReadLine(); line != "" || err != nil {
+		t.Fatalf("Enter: %q, %v", line, err)
+	}
+	if line, err := p.ReadLine(); line != "" || err != io.EOF {
+		t.Fatalf("Ctrl-D: %q, %v; want io.EOF", line, err)
+	}
+}
+
+// DiscardInput drops the rest of a pasted block.
+func TestDiscardInput(t *testing.T) {
+	p, term, _ := newTestPrompt(t, nil, []string{"one\rtwo\rthree\r", "four\r"})
+	readLine(t, p)
+	p.DiscardInput()
+	if got := readLine(t, p); got != "four" || term.reads != 2 {
+		t.Errorf("got %q after %d reads, want \"four\" after 2", got, term.reads)
+	}
+}
