@@ -37,6 +37,9 @@ type CompletionManager struct {
 	verticalScroll int
 	wordSeparator  string
 	showAtStart    bool
+	// tabShown is set when Tab has shown several suggestions without
+	// selecting one; the next Tab selects the first.
+	tabShown bool
 }
 
 // GetSelectedSuggestion returns the selected item.

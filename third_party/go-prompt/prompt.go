@@ -192,7 +192,7 @@ func (p *Prompt) handleCompletionKeyBinding(key Key, completing bool) {
 			p.completion.Next()
 		}
 	case Tab, ControlI:
-		p.completion.Next()
+		p.completeOnTab()
 	case Up:
 		if completing {
 			p.completion.Previous()
@@ -201,12 +201,9 @@ func (p *Prompt) handleCompletionKeyBinding(key Key, completing bool) {
 		p.completion.Previous()
 	default:
 		if s, ok := p.completion.GetSelectedSuggestion(); ok {
-			w := p.buf.Document().GetWordBeforeCursorUntilSeparator(p.completion.wordSeparator)
-			if w != "" {
-				p.buf.DeleteBeforeCursor(len([]rune(w)))
-			}
-			p.buf.InsertText(s.Text, false, true)
+			p.replaceWord(s.Text)
 		}
+		p.completion.tabShown = false
 		p.completion.Reset()
 	}
 }

@@ -190,3 +190,49 @@ func TestDiscardInput(t *testing.T) {
 		t.Errorf("got %q after %d reads, want \"four\" after 2", got, term.reads)
 	}
 }
+
+func TestTab(t *testing.T) {
+	cases := []struct {
+		name, in, want string
+	}{
+		{"a single match is inserted at once", "q\t\r", "query"},
+		{"several: the first Tab inserts what they begin with", "t\t\r", "ta"},
+		{"several: the second Tab selects the first", "t\t\t\r", "table"},
+		{"several: the third Tab the next", "t\t\t\t\r", "tail"},
+		{"on an empty line: the second Tab selects the first command", "\t\t\r", "table"},
+		{"no match: nothing", "x\t\r", "x"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p, _, _ := newTestPrompt(t, words("table", "tail", "query"), []string{c.in})
+			if got := readLine(t, p); got != c.want {
+				t.Errorf("%q: got %q, want %q", c.in, got, c.want)
+			}
+		})
+	}
+}
+
+// Tab on an empty line lists the commands, without choosing one.
+func TestTabOnEmptyLineShowsTheList(t *testing.T) {
+	p, _, w := newTestPrompt(t, words("table", "tail", "query"), []string{"\t", "\r"})
+	readLine(t, p)
+	out := w.out.String()
+	first := strings.Index(out, "\t") // nothing is ever written as a TAB
+	if first >= 0 {
+		t.Errorf("a TAB was written: %q", out)
+	}
+	// The render after the Tab, before Enter, shows all three.
+	renders := strings.Split(out, "\x1b[?25l")
+	if len(renders) < 3 {
+		t.Fatalf("renders: %q", renders)
+	}
+	shown := renders[2]
+	for _, s := range []string{"table", "tail", "query"} {
+		if !strings.Contains(shown, s) {
+			t.Errorf("%q is not listed after Tab: %q", s, shown)
+		}
+	}
+	if strings.Contains(renders[1], "table") {
+		t.Errorf("the empty prompt listed suggestions before Tab: %q", renders[1])
+	}
+}

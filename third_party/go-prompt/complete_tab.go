@@ -1,0 +1,66 @@
+package prompt
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// completeOnTab handles Tab (Ctrl-I). While a suggestion is selected, Tab
+// selects the next one. Otherwise the completer is asked again, with Tab as
+// the last key: a single suggestion is inserted at once; several are shown
+// first (and what they all begin with is inserted when that is longer than
+// the word typed), and the next Tab selects the first of them.
+func (p *Prompt) completeOnTab() {
+	c := p.completion
+	if c.Completing() {
+		c.Next()
+		return
+	}
+	c.Update(*p.buf.Document())
+	switch {
+	case len(c.tmp) == 0:
+	case len(c.tmp) == 1:
+		p.replaceWord(c.tmp[0].Text)
+		c.tabShown = false
+		c.Reset()
+	case !c.tabShown:
+		c.tabShown = true
+		word := p.buf.Document().GetWordBeforeCursorUntilSeparator(c.wordSeparator)
+		if prefix := commonPrefix(c.tmp); extends(prefix, word) {
+			p.replaceWord(prefix)
+		}
+	default:
+		c.Next()
+	}
+}
+
+// replaceWord replaces the word before the cursor (up to the completion's
+// word separator) with text.
+func (p *Prompt) replaceWord(text string) {
+	if w := p.buf.Document().GetWordBeforeCursorUntilSeparator(p.completion.wordSeparator); w != "" {
+		p.buf.DeleteBeforeCursor(len([]rune(w)))
+	}
+	p.buf.InsertText(text, false, true)
+}
+
+// commonPrefix is the longest text all suggestions begin with.
+func commonPrefix(s []Suggest) string {
+	prefix := s[0].Text
+	for _, x := range s[1:] {
+		n := 0
+		for n < len(prefix) && n < len(x.Text) && prefix[n] == x.Text[n] {
+			n++
+		}
+		prefix = prefix[:n]
+	}
+	for !utf8.ValidString(prefix) {
+		prefix = prefix[:len(prefix)-1]
+	}
+	return prefix
+}
+
+// extends reports whether prefix is word (in any case) and more.
+func extends(prefix, word string) bool {
+	p, w := []rune(prefix), []rune(word)
+	return len(p) > len(w) && strings.EqualFold(string(p[:len(w)]), word)
+}
