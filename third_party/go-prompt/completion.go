@@ -66,6 +66,15 @@ func (c *CompletionManager) Reset() {
 	c.Update(*NewDocument())
 }
 
+// hide selects nothing and shows no suggestions, without asking the
+// completer.
+func (c *CompletionManager) hide() {
+	c.selected = -1
+	c.verticalScroll = 0
+	c.tmp = nil
+	c.tabShown = false
+}
+
 // Update to update the suggestions.
 func (c *CompletionManager) Update(in Document) {
 	c.tmp = c.completer(in)

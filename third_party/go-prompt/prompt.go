@@ -37,6 +37,8 @@ type Prompt struct {
 	exitChecker       ExitChecker
 	skipTearDown      bool
 	keys              keyQueue
+	search            *historySearch
+	lastSearch        string
 }
 
 // Exec is the struct contains user input context.
@@ -104,7 +106,7 @@ func (p *Prompt) Run() {
 			debug.AssertNoError(p.in.Setup())
 			go p.handleSignals(exitCh, winSizeCh, stopHandleSignalCh)
 		} else {
-			p.completion.Update(*p.buf.Document())
+			p.updateCompletion()
 			p.renderer.Render(p.buf, p.completion)
 		}
 	}
@@ -131,10 +133,27 @@ func (p *Prompt) DiscardInput() {
 	p.keys.discard()
 }
 
+// updateCompletion asks the completer for suggestions for the line, except
+// during a history search, which shows none.
+func (p *Prompt) updateCompletion() {
+	if p.search != nil {
+		p.completion.hide()
+		return
+	}
+	p.completion.Update(*p.buf.Document())
+}
+
 // feed handles one key event.
 func (p *Prompt) feed(b []byte) (shouldExit bool, exec *Exec) {
 	key := GetKey(b)
 	p.buf.lastKeyStroke = key
+	if p.search != nil && p.feedSearch(key, b) {
+		return
+	}
+	if key == ControlR && p.keyBindMode == EmacsKeyBind {
+		p.startSearch()
+		return
+	}
 	// completion
 	completing := p.completion.Completing()
 	p.handleCompletionKeyBinding(key, completing)
@@ -286,7 +305,7 @@ func (p *Prompt) ReadLine() (string, error) {
 		} else if e != nil {
 			return e.input, nil
 		}
-		p.completion.Update(*p.buf.Document())
+		p.updateCompletion()
 		p.renderer.Render(p.buf, p.completion)
 	}
 }

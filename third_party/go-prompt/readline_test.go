@@ -3,6 +3,7 @@ package prompt
 import (
 	"bytes"
 	"io"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -234,5 +235,82 @@ func TestTabOnEmptyLineShowsTheList(t *testing.T) {
 	}
 	if strings.Contains(renders[1], "table") {
 		t.Errorf("the empty prompt listed suggestions before Tab: %q", renders[1])
+	}
+}
+
+// sgr matches the parameters of every Select Graphic Rendition sequence.
+var sgr = regexp.MustCompile(`\x1b\[([0-9;]*)m`)
+
+func TestHistorySearch(t *testing.T) {
+	history := []string{"table list", "query Employees --filter x", "get Employees a 1", "query Logs", "query Logs"}
+	cases := []struct {
+		name string
+		in   []string // what each read brings
+		want []string // the lines read
+	}{
+		{"the newest match", []string{"\x12quer\r"}, []string{"query Logs"}},
+		{"Ctrl-R again: the next older, different match", []string{"\x12quer\x12\r"}, []string{"query Employees --filter x"}},
+		{"typing narrows from the match shown", []string{"\x12Emp", "loyees --", "\r"}, []string{"query Employees --filter x"}},
+		{"Backspace widens from the newest", []string{"\x12quex\x7f\r"}, []string{"query Logs"}},
+		{"Ctrl-G puts the line back", []string{"typed\x12quer\x07\r"}, []string{"typed"}},
+		{"another key accepts and acts", []string{"\x12get\x05 2\r"}, []string{"get Employees a 1 2"}},
+		{"the cursor is at the match", []string{"\x12Employees a\x0b\r"}, []string{"get "}},
+		{"no older match keeps the line", []string{"\x12table\x12\r"}, []string{"table list"}},
+		{"Ctrl-R Ctrl-R repeats the last search", []string{"\x12Emp\rnew\r\x12\x12\x12\r"}, []string{"get Employees a 1", "new", "query Employees --filter x"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p, _, _ := newTestPrompt(t, nil, c.in, OptionHistory(append([]string(nil), history...)))
+			for i, want := range c.want {
+				if got := readLine(t, p); got != want {
+					t.Errorf("%q: line %d is %q, want %q", c.in, i+1, got, want)
+				}
+			}
+		})
+	}
+}
+
+// Escape cancels a search once it has waited for the rest of a sequence.
+func TestHistorySearchEscape(t *testing.T) {
+	chunks := []string{"typed\x12quer\x1b"}
+	for i := 0; i < 10; i++ {
+		chunks = append(chunks, "")
+	}
+	chunks = append(chunks, "\r")
+	p, _, _ := newTestPrompt(t, nil, chunks, OptionHistory([]string{"query Logs"}))
+	if got := readLine(t, p); got != "typed" {
+		t.Errorf("got %q, want \"typed\"", got)
+	}
+}
+
+// What the search shows: its own prompt, the match, and no suggestions.
+func TestHistorySearchScreen(t *testing.T) {
+	menu := func(d Document) []Suggest { // a menu whenever there is text
+		if d.Text == "" {
+			return nil
+		}
+		return []Suggest{{Text: "query", Description: "MENU"}}
+	}
+	p, term, w := newTestPrompt(t, menu, nil, OptionHistory([]string{"query Employees", "query Logs"}))
+	term.chunks = []string{"\x12quer", "\x12", "\x12zz", "\r"}
+	readLine(t, p)
+	renders := strings.Split(w.out.String(), "\x1b[?25l")
+	want := []string{
+		"(reverse-i-search)`quer': query Logs",
+		"(reverse-i-search)`quer': query Employees",
+		"(failed reverse-i-search)`querzz': query Employees",
+	}
+	all := strings.Join(renders, "")
+	plain := sgr.ReplaceAllString(all, "")
+	for _, s := range want {
+		if !strings.Contains(plain, s) {
+			t.Errorf("the screen never showed %q:\n%q", s, plain)
+		}
+	}
+	if strings.Contains(plain, "MENU") {
+		t.Errorf("suggestions were shown during the search:\n%q", plain)
+	}
+	if !strings.Contains(plain, "> query Employees\n") {
+		t.Errorf("the accepted line is not shown after the prompt:\n%q", plain)
 	}
 }

@@ -19,6 +19,10 @@ type Render struct {
 
 	previousCursor int
 
+	// searchPrompt, when set, is shown instead of the prefix (during a
+	// history search).
+	searchPrompt string
+
 	// colors,
 	prefixTextColor              Color
 	prefixBGColor                Color
@@ -49,6 +53,9 @@ func (r *Render) Setup() {
 // getCurrentPrefix to get current prefix.
 // If live-prefix is enabled, return live-prefix.
 func (r *Render) getCurrentPrefix() string {
+	if r.searchPrompt != "" {
+		return r.searchPrompt
+	}
 	if prefix, ok := r.livePrefixCallback(); ok {
 		return prefix
 	}
