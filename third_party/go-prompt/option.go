@@ -189,6 +189,16 @@ func OptionScrollbarBGColor(x Color) Option {
 	}
 }
 
+// OptionNoColor writes the prompt and the suggestions without colours (as
+// https://no-color.org asks when NO_COLOR is set): the colour options are
+// ignored, and the selected suggestion is shown in reverse video.
+func OptionNoColor() Option {
+	return func(p *Prompt) error {
+		p.renderer.noColor = true
+		return nil
+	}
+}
+
 // OptionMaxSuggestion specify the max number of displayed suggestions.
 func OptionMaxSuggestion(x uint16) Option {
 	return func(p *Prompt) error {

@@ -314,3 +314,29 @@ func TestHistorySearchScreen(t *testing.T) {
 		t.Errorf("the accepted line is not shown after the prompt:\n%q", plain)
 	}
 }
+
+func TestNoColor(t *testing.T) {
+	keys := []string{"t", "\t", "\t", "\r"} // the menu, then a selected suggestion
+	p, _, w := newTestPrompt(t, words("table", "tail"), keys, OptionNoColor(), OptionPrefixTextColor(Cyan))
+	readLine(t, p)
+	reverse := false
+	for _, m := range sgr.FindAllStringSubmatch(w.out.String(), -1) {
+		switch m[1] {
+		case "0":
+		case "0;7":
+			reverse = true
+		default:
+			t.Errorf("a colour was written: %q", m[0])
+		}
+	}
+	if !reverse {
+		t.Error("the selected suggestion is not in reverse video")
+	}
+
+	// Colours by default.
+	p, _, w = newTestPrompt(t, words("table", "tail"), []string{"t", "\t", "\t", "\r"}, OptionPrefixTextColor(Cyan))
+	readLine(t, p)
+	if !strings.Contains(w.out.String(), "\x1b[0;36;49m") {
+		t.Errorf("no cyan prefix without OptionNoColor: %q", w.out.String())
+	}
+}

@@ -22,6 +22,9 @@ type Render struct {
 	// searchPrompt, when set, is shown instead of the prefix (during a
 	// history search).
 	searchPrompt string
+	// noColor writes no colours: the selected suggestion is shown in
+	// reverse video instead (see OptionNoColor).
+	noColor bool
 
 	// colors,
 	prefixTextColor              Color
@@ -63,9 +66,30 @@ func (r *Render) getCurrentPrefix() string {
 }
 
 func (r *Render) renderPrefix() {
-	r.out.SetColor(r.prefixTextColor, r.prefixBGColor, false)
+	r.setColor(r.prefixTextColor, r.prefixBGColor, false)
 	r.out.WriteStr(r.getCurrentPrefix())
-	r.out.SetColor(DefaultColor, DefaultColor, false)
+	r.setColor(DefaultColor, DefaultColor, false)
+}
+
+// setColor sets the colours of what is written next; without colour it
+// only resets the display attributes.
+func (r *Render) setColor(fg, bg Color, bold bool) {
+	if r.noColor {
+		r.out.WriteRaw([]byte("\x1b[0m"))
+		return
+	}
+	r.out.SetColor(fg, bg, bold)
+}
+
+// setHighlight sets the colours of what is written next when it stands
+// out (the selected suggestion, the scrollbar's thumb); without colour it
+// is in reverse video.
+func (r *Render) setHighlight(fg, bg Color, bold bool) {
+	if r.noColor {
+		r.out.WriteRaw([]byte("\x1b[0;7m"))
+		return
+	}
+	r.out.SetColor(fg, bg, bold)
 }
 
 // TearDown to clear title and erasing.
@@ -93,7 +117,7 @@ func (r *Render) UpdateWinSize(ws *WinSize) {
 func (r *Render) renderWindowTooSmall() {
 	r.out.CursorGoTo(0, 0)
 	r.out.EraseScreen()
-	r.out.SetColor(DarkRed, White, false)
+	r.setColor(DarkRed, White, false)
 	r.out.WriteStr("Your console window is too small...")
 }
 
@@ -136,30 +160,30 @@ func (r *Render) renderCompletion(buf *Buffer, completions *CompletionManager) {
 	}
 
 	selected := completions.selected - completions.verticalScroll
-	r.out.SetColor(White, Cyan, false)
+	r.setColor(White, Cyan, false)
 	for i := 0; i < windowHeight; i++ {
 		r.out.CursorDown(1)
 		if i == selected {
-			r.out.SetColor(r.selectedSuggestionTextColor, r.selectedSuggestionBGColor, true)
+			r.setHighlight(r.selectedSuggestionTextColor, r.selectedSuggestionBGColor, true)
 		} else {
-			r.out.SetColor(r.suggestionTextColor, r.suggestionBGColor, false)
+			r.setColor(r.suggestionTextColor, r.suggestionBGColor, false)
 		}
 		r.out.WriteStr(formatted[i].Text)
 
 		if i == selected {
-			r.out.SetColor(r.selectedDescriptionTextColor, r.selectedDescriptionBGColor, false)
+			r.setHighlight(r.selectedDescriptionTextColor, r.selectedDescriptionBGColor, false)
 		} else {
-			r.out.SetColor(r.descriptionTextColor, r.descriptionBGColor, false)
+			r.setColor(r.descriptionTextColor, r.descriptionBGColor, false)
 		}
 		r.out.WriteStr(formatted[i].Description)
 
 		if isScrollThumb(i) {
-			r.out.SetColor(DefaultColor, r.scrollbarThumbColor, false)
+			r.setHighlight(DefaultColor, r.scrollbarThumbColor, false)
 		} else {
-			r.out.SetColor(DefaultColor, r.scrollbarBGColor, false)
+			r.setColor(DefaultColor, r.scrollbarBGColor, false)
 		}
 		r.out.WriteStr(" ")
-		r.out.SetColor(DefaultColor, DefaultColor, false)
+		r.setColor(DefaultColor, DefaultColor, false)
 
 		r.lineWrap(cursor + width)
 		r.backward(cursor+width, width)
@@ -170,7 +194,7 @@ func (r *Render) renderCompletion(buf *Buffer, completions *CompletionManager) {
 	}
 
 	r.out.CursorUp(windowHeight)
-	r.out.SetColor(DefaultColor, DefaultColor, false)
+	r.setColor(DefaultColor, DefaultColor, false)
 }
 
 // Render renders to the console.
@@ -201,9 +225,9 @@ func (r *Render) Render(buffer *Buffer, completion *CompletionManager) {
 	defer r.out.ShowCursor()
 
 	r.renderPrefix()
-	r.out.SetColor(r.inputTextColor, r.inputBGColor, false)
+	r.setColor(r.inputTextColor, r.inputBGColor, false)
 	r.out.WriteStr(line)
-	r.out.SetColor(DefaultColor, DefaultColor, false)
+	r.setColor(DefaultColor, DefaultColor, false)
 	r.lineWrap(cursor)
 
 	r.out.EraseDown()
@@ -214,9 +238,9 @@ func (r *Render) Render(buffer *Buffer, completion *CompletionManager) {
 	if suggest, ok := completion.GetSelectedSuggestion(); ok {
 		cursor = r.backward(cursor, runewidth.StringWidth(buffer.Document().GetWordBeforeCursorUntilSeparator(completion.wordSeparator)))
 
-		r.out.SetColor(r.previewSuggestionTextColor, r.previewSuggestionBGColor, false)
+		r.setColor(r.previewSuggestionTextColor, r.previewSuggestionBGColor, false)
 		r.out.WriteStr(suggest.Text)
-		r.out.SetColor(DefaultColor, DefaultColor, false)
+		r.setColor(DefaultColor, DefaultColor, false)
 		cursor += runewidth.StringWidth(suggest.Text)
 
 		rest := buffer.Document().TextAfterCursor()
@@ -235,9 +259,9 @@ func (r *Render) BreakLine(buffer *Buffer) {
 	cursor := runewidth.StringWidth(buffer.Document().TextBeforeCursor()) + runewidth.StringWidth(r.getCurrentPrefix())
 	r.clear(cursor)
 	r.renderPrefix()
-	r.out.SetColor(r.inputTextColor, r.inputBGColor, false)
+	r.setColor(r.inputTextColor, r.inputBGColor, false)
 	r.out.WriteStr(buffer.Document().Text + "\n")
-	r.out.SetColor(DefaultColor, DefaultColor, false)
+	r.setColor(DefaultColor, DefaultColor, false)
 	debug.AssertNoError(r.out.Flush())
 	if r.breakLineCallback != nil {
 		r.breakLineCallback(buffer.Document())
