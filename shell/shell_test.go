@@ -313,22 +313,6 @@ func TestDefaultHistoryPath(t *testing.T) {
 	}
 }
 
-func TestKeyParserSplitsPastedLines(t *testing.T) {
-	p := &keyParser{}
-	p.pending = []byte("use T\rquery\r\x04")
-	var got []string
-	for len(p.pending) > 0 {
-		b, _ := p.Read()
-		got = append(got, string(b))
-	}
-	if strings.Join(got, "|") != "use T|\r|query|\r|\x04" {
-		t.Errorf("pieces %q", got)
-	}
-	if !p.ctrlD.Load() {
-		t.Error("Ctrl-D as the last key was not noticed")
-	}
-}
-
 // `use` says why it cannot read the tables (a locked database, say)
 // instead of claiming the table does not exist.
 func TestUseReportsStorageErrors(t *testing.T) {
