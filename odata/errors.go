@@ -48,6 +48,9 @@ const (
 	CodeAuthorizationServiceMismatch            Code = "AuthorizationServiceMismatch"
 	CodeAuthorizationSourceIPMismatch           Code = "AuthorizationSourceIPMismatch"
 	CodeAuthorizationProtocolMismatch           Code = "AuthorizationProtocolMismatch"
+	CodeInvalidXMLDocument                      Code = "InvalidXmlDocument"
+	CodeCorsPreflightFailure                    Code = "CorsPreflightFailure"
+	CodeOperationTimedOut                       Code = "OperationTimedOut"
 	CodeInternalError                           Code = "InternalError"
 	CodeServerBusy                              Code = "ServerBusy"
 	CodeServiceUnreachable                      Code = "ServiceUnreachable"
@@ -92,6 +95,9 @@ var statuses = map[Code]int{
 	CodeAuthorizationServiceMismatch:            http.StatusForbidden,
 	CodeAuthorizationSourceIPMismatch:           http.StatusForbidden,
 	CodeAuthorizationProtocolMismatch:           http.StatusForbidden,
+	CodeInvalidXMLDocument:                      http.StatusBadRequest,
+	CodeCorsPreflightFailure:                    http.StatusForbidden,
+	CodeOperationTimedOut:                       http.StatusInternalServerError,
 	CodeInternalError:                           http.StatusInternalServerError,
 	CodeServerBusy:                              http.StatusServiceUnavailable,
 	CodeServiceUnreachable:                      http.StatusServiceUnavailable,
