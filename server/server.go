@@ -77,7 +77,7 @@ func (s *Server) requestID() string {
 		n >>= 8
 	}
 	h := hex.EncodeToString(b[:])
-	return s.idPrefix + h[:4] + "-" + h[4:] + "0000"
+	return s.idPrefix + h[:4] + "-" + h[4:]
 }
 
 // request is one request being answered.
