@@ -160,11 +160,17 @@ func (q *request) serve() error {
 		}
 		return errorf(odata.CodeInvalidURI, "%s /%s/ names no operation: use /%s/Tables, /%s/TABLE() or ?restype=service&comp=properties", q.r.Method, account, account, account)
 	}
-	if q.format, err = responseFormat(q.r); err != nil {
-		return err
-	}
 	res, err := parseResource(rest)
 	if err != nil {
+		return err
+	}
+	if query.Get("comp") == "acl" && !res.batch && !res.tables {
+		if res.key != nil {
+			return errorf(odata.CodeInvalidURI, "?comp=acl applies to a table, not to an entity: use /%s/%s?comp=acl", account, res.table)
+		}
+		return q.tableACL(res.table)
+	}
+	if q.format, err = responseFormat(q.r); err != nil {
 		return err
 	}
 	switch {
@@ -175,11 +181,6 @@ func (q *request) serve() error {
 		return q.batch()
 	case res.tables:
 		return q.tablesOp(res)
-	case query.Get("comp") == "acl":
-		if res.key != nil {
-			return errorf(odata.CodeInvalidURI, "?comp=acl applies to a table, not to an entity: use /%s/%s?comp=acl", account, res.table)
-		}
-		return q.tableACL(res.table)
 	case res.key != nil:
 		return q.entityOp(res.table, *res.key)
 	}
