@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/rand"
 	"encoding/hex"
@@ -42,7 +41,7 @@ func (q *request) batch() error {
 	if err != nil || mt != "multipart/mixed" || params["boundary"] == "" {
 		return errorf(odata.CodeInvalidInput, "a batch is sent as Content-Type: multipart/mixed; boundary=batch_... holding one changeset")
 	}
-	body, err := readLimited(q.r.Body, maxBatchRequestBytes)
+	body, err := readSized(q.r.Body, q.r.ContentLength, maxBatchRequestBytes)
 	if err != nil {
 		return err
 	}
@@ -151,22 +150,28 @@ func (q *request) readChangeset(body []byte, boundary string) ([]batchOp, error)
 // a blank line and the body.
 func (q *request) readOperation(raw []byte) (batchOp, error) {
 	var o batchOp
-	tp := textproto.NewReader(bufio.NewReader(bytes.NewReader(raw)))
-	line, err := tp.ReadLine()
-	if err != nil {
-		return o, errorf(odata.CodeInvalidInput, "the operation has no request line (METHOD URL HTTP/1.1)")
-	}
-	method, rest, ok1 := strings.Cut(line, " ")
-	target, _, ok2 := strings.Cut(rest, " ")
+	line, rest := cutLine(raw)
+	method, after, ok1 := strings.Cut(string(line), " ")
+	target, _, ok2 := strings.Cut(after, " ")
 	if !ok1 || !ok2 {
 		return o, errorf(odata.CodeInvalidInput, "the operation's request line %q is not METHOD URL HTTP/1.1", line)
 	}
-	hdr, err := tp.ReadMIMEHeader()
-	if err != nil && len(hdr) == 0 {
-		return o, errorf(odata.CodeInvalidInput, "the operation's headers cannot be read: %v", err)
+	hdr := http.Header{}
+	for {
+		if len(rest) == 0 {
+			break
+		}
+		line, rest = cutLine(rest)
+		if len(line) == 0 {
+			break // the blank line before the body
+		}
+		k, v, ok := bytes.Cut(line, []byte(":"))
+		if !ok {
+			return o, errorf(odata.CodeInvalidInput, "the operation's header line %q is not Name: value", line)
+		}
+		hdr.Add(textproto.CanonicalMIMEHeaderKey(string(bytes.TrimSpace(k))), string(bytes.TrimSpace(v)))
 	}
-	body, _ := io.ReadAll(tp.R)
-	body = bytes.TrimSpace(body)
+	body := bytes.TrimSpace(rest)
 	u, err := url.Parse(target)
 	if err != nil {
 		return o, errorf(odata.CodeInvalidURI, "the operation's URL %q is not a URL", target)
@@ -188,7 +193,7 @@ func (q *request) readOperation(raw []byte) (batchOp, error) {
 	}
 	o.table = res.table
 	o.prefer = preferenceOf(hdr.Get("Prefer"))
-	if o.format, err = responseFormat(&http.Request{Header: http.Header(hdr), URL: u}); err != nil {
+	if o.format, err = responseFormat(&http.Request{Header: hdr, URL: u}); err != nil {
 		return o, err
 	}
 	ifMatch := hdr.Get("If-Match")
@@ -241,6 +246,12 @@ func (q *request) readOperation(raw []byte) (batchOp, error) {
 		return o, errorf(odata.CodeUnsupportedHTTPVerb, "a batch operation cannot be %s; use POST, PUT, MERGE or DELETE", method)
 	}
 	return o, nil
+}
+
+// cutLine splits off the first line (ended by LF or CRLF).
+func cutLine(b []byte) (line, rest []byte) {
+	line, rest, _ = bytes.Cut(b, []byte("\n"))
+	return bytes.TrimSuffix(line, []byte("\r")), rest
 }
 
 // preferenceOf reads a Prefer header value as preference does.

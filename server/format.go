@@ -74,13 +74,35 @@ func (q *request) readBody(limit int64) ([]byte, error) {
 			return nil, atomError()
 		}
 	}
-	return readLimited(q.r.Body, limit)
+	return readSized(q.r.Body, q.r.ContentLength, limit)
 }
 
 // readLimited reads r whole, or answers 413 RequestBodyTooLarge when it
 // holds more than limit bytes.
 func readLimited(r io.Reader, limit int64) ([]byte, error) {
-	body, err := io.ReadAll(io.LimitReader(r, limit+1))
+	return readSized(r, -1, limit)
+}
+
+// readSized is readLimited with the body's announced length (-1 when
+// unknown), read into one buffer of that size.
+func readSized(r io.Reader, length, limit int64) ([]byte, error) {
+	if length > limit {
+		return nil, errorf(odata.CodeRequestBodyTooLarge, "the request body is %d bytes, larger than %d (%d MiB); send less in one request", length, limit, limit>>20)
+	}
+	var body []byte
+	var err error
+	if length >= 0 {
+		body = make([]byte, length, length+1)
+		_, err = io.ReadFull(r, body)
+		if err == nil {
+			var one [1]byte
+			if n, _ := r.Read(one[:]); n > 0 {
+				body = append(body, one[0]) // longer than announced: refused below
+			}
+		}
+	} else {
+		body, err = io.ReadAll(io.LimitReader(r, limit+1))
+	}
 	if err != nil {
 		return nil, errorf(odata.CodeInvalidInput, "the request body could not be read: %v", err)
 	}

@@ -27,31 +27,9 @@ func TestJavaScriptSDKAgainstServe(t *testing.T) {
 	}
 	mods := storetest.NodeModules(t)
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "tstable")
-	gobin := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if out, err := exec.Command(gobin, "build", "-o", bin, "../cmd/tstable").CombinedOutput(); err != nil {
-		t.Fatalf("build tstable: %v\n%s", err, out)
-	}
 	db := filepath.Join(dir, "js.db")
 	logFile := filepath.Join(dir, "queries.jsonl")
-	serve := exec.Command(bin, "serve", "--db", db, "--addr", "127.0.0.1:0", "--no-auth", "--log", logFile)
-	stderr, _ := os.Create(filepath.Join(dir, "serve.log"))
-	serve.Stderr = stderr
-	if err := serve.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer serve.Process.Kill()
-	var url string
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		var ok bool
-		if url, _, ok = server.ReadAddress(db); ok {
-			break
-		}
-		if time.Now().After(deadline) {
-			b, _ := os.ReadFile(stderr.Name())
-			t.Fatalf("tstable serve did not write its address:\n%s", b)
-		}
-	}
+	serve, url, stderrPath := startServe(t, db, "--log", logFile)
 	cs := "DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=" + server.DevelopmentKey + ";TableEndpoint=" + url + ";"
 	node := exec.Command("node", "testdata/sdk-e2e.cjs")
 	node.Env = append(os.Environ(), "TSTABLE_CONNECTION_STRING="+cs, "NODE_PATH="+mods)
@@ -84,8 +62,42 @@ func TestJavaScriptSDKAgainstServe(t *testing.T) {
 	if n < 5 {
 		t.Errorf("the query log holds %d lines", n)
 	}
-	b, _ := os.ReadFile(stderr.Name())
+	b, _ := os.ReadFile(stderrPath)
 	if !strings.Contains(string(b), "query Everything \"PartitionKey eq 'page0'\" · partition scan · scanned 7 · returned 7") {
 		t.Errorf("the explain lines on stderr:\n%s", b)
+	}
+}
+
+// startServe builds the tstable command and runs tstable serve on a free
+// loopback port over db, with more flags when given; it returns the
+// process, the table endpoint, and the file its standard error goes to.
+// The process is killed when the test ends, if it has not stopped.
+func startServe(t testing.TB, db string, flags ...string) (*exec.Cmd, string, string) {
+	t.Helper()
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "tstable")
+	gobin := filepath.Join(runtime.GOROOT(), "bin", "go")
+	if out, err := exec.Command(gobin, "build", "-o", bin, "../cmd/tstable").CombinedOutput(); err != nil {
+		t.Fatalf("build tstable: %v\n%s", err, out)
+	}
+	args := append([]string{"serve", "--db", db, "--addr", "127.0.0.1:0", "--no-auth"}, flags...)
+	serve := exec.Command(bin, args...)
+	stderr, err := os.Create(filepath.Join(dir, "serve.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	serve.Stderr = stderr
+	if err := serve.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { serve.Process.Kill(); serve.Wait() })
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if url, _, ok := server.ReadAddress(db); ok {
+			return serve, url, stderr.Name()
+		}
+		if time.Now().After(deadline) {
+			b, _ := os.ReadFile(stderr.Name())
+			t.Fatalf("tstable serve did not write its address:\n%s", b)
+		}
 	}
 }
