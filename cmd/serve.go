@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/tstable/tstable/cmdspec"
 	"github.com/tstable/tstable/server"
+	"github.com/tstable/tstable/server/auth"
 )
 
 func newServeCmd(f *Factory) *cobra.Command {
@@ -37,8 +38,12 @@ x-tstable-query-class, x-tstable-scanned and x-tstable-returned on the
 response. --log FILE also writes those lines as JSON, one object a line,
 which tstable advise TABLE --queries FILE reads.
 
-The account is devstoreaccount1 with the emulator's published key unless
---account and --key say otherwise.`,
+Requests are authenticated as the service does it, with the account's key:
+Shared Key and Shared Key Lite signatures (the SDKs sign with the key of
+their connection string), account and table SAS, and bearer tokens over
+HTTPS. The account is devstoreaccount1 with the emulator's published key
+unless --account and --key say otherwise; --no-auth allows every request.
+CORS preflights are answered for any origin, so browser apps can call it.`,
 		Example: `  tstable serve
   tstable serve --db orders.db --addr 127.0.0.1:10002 --log queries.jsonl
   tstable advise Orders --queries queries.jsonl`,
@@ -59,9 +64,14 @@ The account is devstoreaccount1 with the emulator's published key unless
 				}
 				key = server.DevelopmentKey
 			}
-			// Request authentication plugs in here as a server.Authorizer;
-			// until it does, every request is allowed, as with --no-auth.
+			keyBytes, err := auth.DecodeKey(key)
+			if err != nil {
+				return usageErrorf(c, "--key: %v", err)
+			}
 			var authorizer server.Authorizer = server.AllowAll{}
+			if !noAuth {
+				authorizer = server.KeyAuthorizer(auth.New(account, keyBytes))
+			}
 			log := &server.ExplainLog{Text: f.IO.ErrOut}
 			if logFile != "" {
 				lf, err := os.OpenFile(logFile, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
@@ -76,7 +86,9 @@ The account is devstoreaccount1 with the emulator's published key unless
 				return err
 			}
 			fmt.Fprintf(f.IO.ErrOut, "serving %s at %s\nconnection string: %s\n", t.Path, run.URL(), run.ConnectionString())
-			fmt.Fprintln(f.IO.ErrOut, "every request is allowed (no request authentication in this build): serve on loopback only")
+			if noAuth {
+				fmt.Fprintln(f.IO.ErrOut, "every request is allowed (--no-auth): serve on loopback only")
+			}
 			fmt.Fprintln(f.IO.ErrOut, "(Ctrl-C to stop)")
 			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()

@@ -49,7 +49,6 @@ const (
 	CodeAuthorizationSourceIPMismatch           Code = "AuthorizationSourceIPMismatch"
 	CodeAuthorizationProtocolMismatch           Code = "AuthorizationProtocolMismatch"
 	CodeInvalidXMLDocument                      Code = "InvalidXmlDocument"
-	CodeCorsPreflightFailure                    Code = "CorsPreflightFailure"
 	CodeOperationTimedOut                       Code = "OperationTimedOut"
 	CodeInternalError                           Code = "InternalError"
 	CodeServerBusy                              Code = "ServerBusy"
@@ -96,7 +95,6 @@ var statuses = map[Code]int{
 	CodeAuthorizationSourceIPMismatch:           http.StatusForbidden,
 	CodeAuthorizationProtocolMismatch:           http.StatusForbidden,
 	CodeInvalidXMLDocument:                      http.StatusBadRequest,
-	CodeCorsPreflightFailure:                    http.StatusForbidden,
 	CodeOperationTimedOut:                       http.StatusInternalServerError,
 	CodeInternalError:                           http.StatusInternalServerError,
 	CodeServerBusy:                              http.StatusServiceUnavailable,

@@ -166,6 +166,9 @@ func (q *request) getEntity(table string, key odata.Key) error {
 	if err := q.allow(OpRead, table, key.PartitionKey, key.RowKey); err != nil {
 		return err
 	}
+	if !inRange(q.grant, key.PartitionKey, key.RowKey) {
+		return errorf(odata.CodeAuthorizationFailure, "the entity (%q, %q) lies outside the key range of the table SAS: sign a SAS whose range covers it", key.PartitionKey, key.RowKey)
+	}
 	sel, err := odata.ParseSelect(q.r.URL.Query().Get("$select"))
 	if err != nil {
 		return queryError("$select", q.r.URL.Query().Get("$select"), err)
@@ -264,19 +267,13 @@ func (q *request) keyRange(req *store.QueryRequest) func(*odata.Entity) bool {
 	if !ok {
 		return func(*odata.Entity) bool { return true }
 	}
+	r := keyRangeOf(spk, srk, epk, erk)
 	startKey := odata.Key{PartitionKey: spk, RowKey: srk}
 	if req.Start == nil || less(*req.Start, startKey) {
 		req.Start = &startKey
 	}
 	return func(e *odata.Entity) bool {
-		k := odata.Key{PartitionKey: e.PartitionKey, RowKey: e.RowKey}
-		if less(k, startKey) {
-			return false
-		}
-		if epk == "" {
-			return true
-		}
-		return k.PartitionKey < epk || (k.PartitionKey == epk && (erk == "" || k.RowKey <= erk))
+		return r.Contains(odata.Key{PartitionKey: e.PartitionKey, RowKey: e.RowKey})
 	}
 }
 

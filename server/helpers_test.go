@@ -2,14 +2,16 @@ package server_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/tstable/tstable/tstabletest"
+	"github.com/tstable/tstable/server"
 )
 
 // client sends raw requests to a test server, as any HTTP client would.
@@ -18,9 +20,15 @@ type client struct {
 	url string // http://127.0.0.1:PORT/devstoreaccount1
 }
 
-func newClient(t *testing.T) (*client, *tstabletest.Server) {
-	s := tstabletest.NewServer(t)
-	return &client{t: t, url: s.URL()}, s
+// newClient starts a server that allows every request (as serve
+// --no-auth does), so that raw requests need no signature.
+func newClient(t *testing.T) (*client, *server.Running) {
+	r, err := server.Start(server.Config{Addr: "127.0.0.1:0", DBPath: filepath.Join(t.TempDir(), "t.db")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Shutdown(context.Background()) })
+	return &client{t: t, url: r.URL()}, r
 }
 
 // response is what the client saw.

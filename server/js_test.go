@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -76,11 +75,14 @@ func startServe(t testing.TB, db string, flags ...string) (*exec.Cmd, string, st
 	t.Helper()
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "tstable")
-	gobin := filepath.Join(runtime.GOROOT(), "bin", "go")
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("building tstable needs go on PATH: %v", err)
+	}
 	if out, err := exec.Command(gobin, "build", "-o", bin, "../cmd/tstable").CombinedOutput(); err != nil {
 		t.Fatalf("build tstable: %v\n%s", err, out)
 	}
-	args := append([]string{"serve", "--db", db, "--addr", "127.0.0.1:0", "--no-auth"}, flags...)
+	args := append([]string{"serve", "--db", db, "--addr", "127.0.0.1:0"}, flags...)
 	serve := exec.Command(bin, args...)
 	stderr, err := os.Create(filepath.Join(dir, "serve.log"))
 	if err != nil {

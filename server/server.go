@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/server/auth"
 	"github.com/tstable/tstable/store"
 )
 
@@ -106,6 +107,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.Set("x-ms-client-request-id", id)
 	}
 	h.Set("Server", "tstable")
+	auth.AddCORSHeaders(w, r)
+	if auth.Preflight(w, r) {
+		return
+	}
 	if err := q.serve(); err != nil {
 		if q.isXML() {
 			writeXMLError(w, r, err)
@@ -135,9 +140,6 @@ func (q *request) method() string {
 
 // serve routes the request to its operation.
 func (q *request) serve() error {
-	if q.r.Method == http.MethodOptions {
-		return errorf(odata.CodeCorsPreflightFailure, "CORS is not enabled on this server: call it from a program, not from a web page")
-	}
 	account, rest, err := q.splitPath()
 	if err != nil {
 		return err
@@ -208,6 +210,9 @@ func (q *request) badVerb(what, allowed string) error {
 
 // allow checks the grant, answering 403 AuthorizationPermissionMismatch.
 func (q *request) allow(op Op, table, pk, rk string) error {
+	if c, ok := q.grant.(checker); ok {
+		return c.Check(op, table, pk, rk)
+	}
 	if q.grant.Allows(op, table, pk, rk) {
 		return nil
 	}

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/tstable/tstable/server"
+	"github.com/tstable/tstable/server/auth"
 )
 
 // Server is a running table service for one test.
@@ -29,12 +30,19 @@ type Server struct {
 }
 
 // NewServer starts a server over a new database in t's temporary folder,
-// serving the emulator's account (devstoreaccount1) with every request
-// allowed. It is closed when the test ends, if not before.
+// serving the emulator's account (devstoreaccount1, with its published
+// key). Requests are authenticated as the service authenticates them:
+// signed with the key of the connection string (as the SDKs sign), or
+// with a SAS made from it. It is closed when the test ends, if not before.
 func NewServer(t testing.TB) *Server {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "tstable.db")
-	r, err := server.Start(server.Config{Addr: "127.0.0.1:0", DBPath: path})
+	key, err := auth.DecodeKey(server.DevelopmentKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := server.Start(server.Config{Addr: "127.0.0.1:0", DBPath: path,
+		Authorizer: server.KeyAuthorizer(auth.New(server.DefaultAccount, key))})
 	if err != nil {
 		t.Fatalf("start the table service: %v", err)
 	}
