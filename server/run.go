@@ -62,6 +62,9 @@ func Start(cfg Config) (*Running, error) {
 	}
 	db, err := store.Open(cfg.DBPath, nil)
 	if err != nil {
+		if url, _, ok := ReadAddress(cfg.DBPath); ok && odata.IsCode(err, odata.CodeDatabaseLocked) {
+			return nil, odata.Errorf(odata.CodeDatabaseLocked, "database %s is already served at %s; use that server, or stop it first", cfg.DBPath, url)
+		}
 		return nil, err
 	}
 	l, err := net.Listen("tcp", cfg.Addr)

@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -98,6 +99,10 @@ func TestAddressFile(t *testing.T) {
 	url, account, ok := server.ReadAddress(s.DBPath)
 	if !ok || url != s.URL() || account != "devstoreaccount1" {
 		t.Fatalf("ReadAddress = %q %q %v, want %q", url, account, ok, s.URL())
+	}
+	_, err := server.Start(server.Config{Addr: "127.0.0.1:0", DBPath: s.DBPath})
+	if !odata.IsCode(err, odata.CodeDatabaseLocked) || !strings.Contains(err.Error(), "already served at "+s.URL()) {
+		t.Errorf("a second server on the same file: %v", err)
 	}
 	s.Close()
 	if _, _, ok := server.ReadAddress(s.DBPath); ok {
