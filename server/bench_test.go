@@ -11,11 +11,13 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
 	"github.com/tstable/tstable/server"
@@ -95,11 +97,42 @@ func benchEntity(i int) []byte {
 	return b
 }
 
+// serverTimes collects the Server-Timing of each response (tstable
+// serve's time to answer, without the client's and the network's).
+type serverTimes struct {
+	mu sync.Mutex
+	d  []time.Duration
+}
+
+func (s *serverTimes) Do(req *policy.Request) (*http.Response, error) {
+	resp, err := req.Next()
+	if resp != nil {
+		if _, v, ok := strings.Cut(resp.Header.Get("Server-Timing"), "dur="); ok {
+			if ms, perr := strconv.ParseFloat(v, 64); perr == nil {
+				s.mu.Lock()
+				s.d = append(s.d, time.Duration(ms*float64(time.Millisecond)))
+				s.mu.Unlock()
+			}
+		}
+	}
+	return resp, err
+}
+
+// take returns the times collected since the last call, and forgets them.
+func (s *serverTimes) take() benchResult {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := benchResult{latencies: s.d}
+	s.d = nil
+	return r
+}
+
 // benchClient connects the Go SDK to a service, with as many kept-alive
 // connections as requests in flight.
-func benchClient(t *testing.T, cs string) *aztables.Client {
+func benchClient(t *testing.T, cs string, times *serverTimes) *aztables.Client {
 	opts := &aztables.ClientOptions{}
 	opts.Transport = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: benchParallel, MaxConnsPerHost: benchParallel}}
+	opts.PerCallPolicies = []policy.Policy{times}
 	svc, err := aztables.NewServiceClientFromConnectionString(cs, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -168,25 +201,29 @@ func TestBenchServe(t *testing.T) {
 		t.Skip("set TSTABLE_BENCH_SERVE=1 (make bench-serve)")
 	}
 	_, url, _ := startServe(t, filepath.Join(t.TempDir(), "bench.db"))
-	ts := benchClient(t, "DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey="+server.DevelopmentKey+";TableEndpoint="+url+";")
-	az := benchClient(t, storetest.StartAzurite(t))
-	sdk := benchClient(t, instantService(t))
+	tsTimes := &serverTimes{}
+	ts := benchClient(t, "DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey="+server.DevelopmentKey+";TableEndpoint="+url+";", tsTimes)
+	az := benchClient(t, storetest.StartAzurite(t), &serverTimes{})
+	sdk := benchClient(t, instantService(t), &serverTimes{})
 
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d entities in %d partitions, %d requests in flight, Go SDK (aztables)\n", benchEntities, benchPartitions, benchParallel)
-	fmt.Fprintf(&b, "%-20s %14s %10s %10s   %14s %10s %10s   %7s\n", "workload", "tstable ent/s", "median", "p99", "Azurite ent/s", "median", "p99", "ratio")
+	fmt.Fprintf(&b, "%-20s %14s %10s %10s   %14s %10s %10s   %7s   %s\n", "workload", "tstable ent/s", "median", "p99", "Azurite ent/s", "median", "p99", "ratio", "tstable's own time a request: median, p99")
 	ratios := map[string]float64{}
 	var getMedian time.Duration
 	for _, w := range workloads {
+		tsTimes.take()
 		x := parallel(t, w.n, func(i int) (int64, error) { return w.req(ts, i) })
+		own := tsTimes.take()
 		y := parallel(t, w.n, func(i int) (int64, error) { return w.req(az, i) })
 		ratios[w.name] = x.perSecond() / y.perSecond()
 		if w.name == "point get" {
 			getMedian = x.quantile(0.5)
 		}
-		fmt.Fprintf(&b, "%-20s %14.0f %10s %10s   %14.0f %10s %10s   %6.1fx\n", w.name,
+		fmt.Fprintf(&b, "%-20s %14.0f %10s %10s   %14.0f %10s %10s   %6.1fx   %s, %s\n", w.name,
 			x.perSecond(), ms(x.quantile(0.5)), ms(x.quantile(0.99)),
-			y.perSecond(), ms(y.quantile(0.5)), ms(y.quantile(0.99)), ratios[w.name])
+			y.perSecond(), ms(y.quantile(0.5)), ms(y.quantile(0.99)), ratios[w.name],
+			ms(own.quantile(0.5)), ms(own.quantile(0.99)))
 	}
 	// What the client itself can send: the same transactions against a
 	// service that answers at once, without reading them.

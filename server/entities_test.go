@@ -143,7 +143,8 @@ func TestQueryPages(t *testing.T) {
 	for {
 		r := c.mustDo(200, "GET", path, nil)
 		sizes = append(sizes, count(r.body))
-		if r.header.Get("x-tstable-query-class") != "table-scan" || r.header.Get("x-tstable-returned") != fmt.Sprint(sizes[len(sizes)-1]) {
+		if r.header.Get("x-tstable-query-class") != "table-scan" || r.header.Get("x-tstable-returned") != fmt.Sprint(sizes[len(sizes)-1]) ||
+			!strings.HasPrefix(r.header.Get("Server-Timing"), "app;dur=") {
 			t.Errorf("explain headers: %v", r.header)
 		}
 		pk := r.header.Get("x-ms-continuation-NextPartitionKey")

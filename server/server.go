@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -93,8 +94,10 @@ type request struct {
 }
 
 // ServeHTTP implements http.Handler.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	q := &request{s: s, w: w, r: r, start: time.Now()}
+func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	w := &timedWriter{ResponseWriter: rw, start: start}
+	q := &request{s: s, w: w, r: r, start: start}
 	h := w.Header()
 	h.Set("x-ms-request-id", s.requestID())
 	v := r.Header.Get("x-ms-version")
@@ -245,4 +248,30 @@ func (q *request) writeJSON(status int, body []byte) {
 func (q *request) writeNoContent(status int) {
 	q.commonJSONHeaders()
 	q.w.WriteHeader(status)
+}
+
+// timedWriter adds the Server-Timing header (the standard one browsers'
+// developer tools and benchmarks read) with the time the server took to
+// answer, up to the moment it writes the status: the work, not the
+// transfer.
+type timedWriter struct {
+	http.ResponseWriter
+	start   time.Time
+	written bool
+}
+
+func (w *timedWriter) WriteHeader(status int) {
+	if !w.written {
+		w.written = true
+		d := float64(time.Since(w.start).Microseconds()) / 1000
+		w.Header().Set("Server-Timing", "app;dur="+strconv.FormatFloat(d, 'f', 3, 64))
+	}
+	w.ResponseWriter.WriteHeader(status)
+}
+
+func (w *timedWriter) Write(b []byte) (int, error) {
+	if !w.written {
+		w.WriteHeader(http.StatusOK)
+	}
+	return w.ResponseWriter.Write(b)
 }
