@@ -6,6 +6,8 @@
 #   make fuzz-keys    fuzz the shell's key splitter (FUZZTIME, default 10m)
 #   make test-shell   only the shell's terminal tests, in tmux (make test runs them too when tmux is installed)
 #   make test-remote  the backend contract suite and the remote commands against Azurite (installs it with npm)
+#   make test-serve-js  the Azure SDK for JavaScript end to end against tstable serve (installs it with npm)
+#   make bench-serve  tstable serve and Azurite side by side through the Go SDK (installs Azurite with npm)
 
 GO       ?= go
 BIN      ?= bin/tstable
@@ -76,3 +78,14 @@ bench-cli:
 .PHONY: bench-remote
 bench-remote:
 	scripts/bench-remote.sh
+
+# The Azure SDK for JavaScript end to end against tstable serve (needs node/npm).
+.PHONY: test-serve-js
+test-serve-js:
+	TSTABLE_JS_TEST=1 $(GO) test -count=1 -run 'TestJavaScriptSDKAgainstServe' -v ./server/
+
+# tstable serve and Azurite (in memory) side by side through the Go SDK:
+# batch insert, point gets, a partition query, a filtered scan (needs node/npm).
+.PHONY: bench-serve
+bench-serve:
+	TSTABLE_BENCH_SERVE=1 $(GO) test -count=1 -run 'TestBenchServe' -v -timeout 60m ./server/

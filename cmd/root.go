@@ -122,6 +122,7 @@ transactions, and an explanation of what every query reads.`,
 		newLearnCmd(f),
 		newShellCmd(f),
 		newCompactCmd(f),
+		newServeCmd(f),
 		newFilterHelp(),
 	)
 	root.SetVersionTemplate("tstable {{.Version}}\n")

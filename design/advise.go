@@ -3,6 +3,8 @@ package design
 import (
 	"bufio"
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -12,11 +14,13 @@ import (
 	"github.com/tstable/tstable/store"
 )
 
-// QueryLine is one query of a workload file: a $filter and its line.
+// QueryLine is one query of a workload file: a $filter and its line, and
+// for a line of a query log the table it was run on.
 type QueryLine struct {
 	Line   int
 	Text   string
 	Filter *odata.Filter
+	Table  string // "" for a plain $filter line, which applies to any table
 }
 
 // LineError is a workload line that does not parse.
@@ -29,10 +33,15 @@ func (e *LineError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e
 func (e *LineError) Unwrap() error { return e.Err }
 
 // ParseQueries reads a workload: one $filter a line; blank lines and lines
-// starting with # are skipped. The first line that does not parse is
+// starting with # are skipped. It also reads the query log tstable serve
+// --log writes, one JSON object a line ({"table":…,"filter":…,…}), told
+// apart by the '{' a line starts with: each filter is kept once per table,
+// and queries without a filter are left out (there is nothing to advise on
+// reading a whole table on purpose). The first line that does not parse is
 // returned as a *LineError wrapping the parser's error.
 func ParseQueries(r io.Reader) ([]QueryLine, error) {
 	var out []QueryLine
+	seen := map[[2]string]bool{}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	n := 0
@@ -42,11 +51,27 @@ func ParseQueries(r io.Reader) ([]QueryLine, error) {
 		if text == "" || strings.HasPrefix(text, "#") {
 			continue
 		}
+		table := ""
+		if strings.HasPrefix(text, "{") {
+			var logged struct {
+				Table  string  `json:"table"`
+				Filter *string `json:"filter"`
+			}
+			if err := json.Unmarshal([]byte(text), &logged); err != nil || logged.Filter == nil {
+				return nil, &LineError{Line: n, Err: errors.New(`not a line of a query log: expected {"table":…,"filter":…} as tstable serve --log writes it`)}
+			}
+			table, text = logged.Table, strings.TrimSpace(*logged.Filter)
+			k := [2]string{strings.ToLower(table), text}
+			if text == "" || seen[k] {
+				continue
+			}
+			seen[k] = true
+		}
 		f, err := odata.ParseFilter(text)
 		if err != nil {
 			return nil, &LineError{Line: n, Err: err}
 		}
-		out = append(out, QueryLine{Line: n, Text: text, Filter: f})
+		out = append(out, QueryLine{Line: n, Text: text, Filter: f, Table: table})
 	}
 	return out, sc.Err()
 }
@@ -134,6 +159,9 @@ type Advice struct {
 func Advise(ctx context.Context, b store.Backend, table string, queries []QueryLine) (*Advice, error) {
 	a := &Advice{Table: table, Queries: []QueryAdvice{}, Proposals: []ProposalSummary{}}
 	for _, q := range queries {
+		if q.Table != "" && !strings.EqualFold(q.Table, table) {
+			continue // logged for another table
+		}
 		qa, err := adviseOne(ctx, b, table, q)
 		if err != nil {
 			return nil, fmt.Errorf("line %d: %w", q.Line, err)

@@ -101,6 +101,32 @@ func TestParseQueriesReportsTheLine(t *testing.T) {
 	}
 }
 
+// The query log of tstable serve --log is a workload too: each table's
+// filters once, other tables' lines left to their own advice.
+func TestAdviseReadsTheServeQueryLog(t *testing.T) {
+	log := `{"time":"2026-01-01T00:00:00Z","table":"Employees","filter":"LastName eq 'Jones'","class":"table-scan","scanned":200,"returned":2,"ms":1.5}
+{"time":"2026-01-01T00:00:01Z","table":"employees","filter":"LastName eq 'Jones'","class":"table-scan","scanned":200,"returned":2,"ms":1.2}
+{"time":"2026-01-01T00:00:02Z","table":"Orders","filter":"Status eq 'open'","class":"table-scan","scanned":9,"returned":1,"ms":0.3}
+{"time":"2026-01-01T00:00:03Z","table":"Employees","filter":"","class":"table-scan","scanned":200,"returned":200,"ms":3}
+`
+	qs, err := ParseQueries(strings.NewReader(log))
+	if err != nil || len(qs) != 2 || qs[0].Table != "Employees" || qs[0].Line != 1 || qs[1].Table != "Orders" {
+		t.Fatalf("ParseQueries = %+v, %v", qs, err)
+	}
+	a, err := Advise(context.Background(), loaded(t, "Employees", sampleTable(t, "employees", "Employees", 200)), "Employees", qs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Queries) != 1 || a.Queries[0].Filter != "LastName eq 'Jones'" || a.Queries[0].Proposal == nil {
+		t.Errorf("advice on the log: %+v", a.Queries)
+	}
+	_, err = ParseQueries(strings.NewReader("{\"table\":\"T\"}\n"))
+	var le *LineError
+	if !errors.As(err, &le) || le.Line != 1 || !strings.Contains(err.Error(), "query log") {
+		t.Errorf("a log line without a filter: %v", err)
+	}
+}
+
 func TestAdviseProposesTheEmailIndexWhereThereIsNone(t *testing.T) {
 	var only []*odata.Entity
 	for _, e := range sampleTable(t, "employees", "Employees", 200) {

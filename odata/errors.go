@@ -48,6 +48,8 @@ const (
 	CodeAuthorizationServiceMismatch            Code = "AuthorizationServiceMismatch"
 	CodeAuthorizationSourceIPMismatch           Code = "AuthorizationSourceIPMismatch"
 	CodeAuthorizationProtocolMismatch           Code = "AuthorizationProtocolMismatch"
+	CodeInvalidXMLDocument                      Code = "InvalidXmlDocument"
+	CodeOperationTimedOut                       Code = "OperationTimedOut"
 	CodeInternalError                           Code = "InternalError"
 	CodeServerBusy                              Code = "ServerBusy"
 	CodeServiceUnreachable                      Code = "ServiceUnreachable"
@@ -92,6 +94,8 @@ var statuses = map[Code]int{
 	CodeAuthorizationServiceMismatch:            http.StatusForbidden,
 	CodeAuthorizationSourceIPMismatch:           http.StatusForbidden,
 	CodeAuthorizationProtocolMismatch:           http.StatusForbidden,
+	CodeInvalidXMLDocument:                      http.StatusBadRequest,
+	CodeOperationTimedOut:                       http.StatusInternalServerError,
 	CodeInternalError:                           http.StatusInternalServerError,
 	CodeServerBusy:                              http.StatusServiceUnavailable,
 	CodeServiceUnreachable:                      http.StatusServiceUnavailable,

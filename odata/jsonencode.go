@@ -54,6 +54,12 @@ func AppendPropertyJSON(dst []byte, name string, v Value) []byte {
 	}
 	dst = appendJSONString(dst, name)
 	dst = append(dst, ':')
+	return AppendValueJSON(dst, v)
+}
+
+// AppendValueJSON appends a property's value as the service writes it,
+// without its type annotation.
+func AppendValueJSON(dst []byte, v Value) []byte {
 	switch v.Type {
 	case EdmString, EdmGuid:
 		dst = appendJSONString(dst, v.Str)

@@ -2,17 +2,22 @@ package remote
 
 import (
 	"context"
+	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
 	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/server"
 	"github.com/tstable/tstable/store"
 )
 
 // Query implements store.Backend. The filter is sent as tstable writes it
 // (the same language); the plan comes from tstable's planner, since the
-// service does not say what it read, and Scanned is -1 (unknown). Next
+// service does not say what it read. Scanned is -1 (unknown), except
+// against tstable serve, whose responses say how many entities each page
+// scanned (the x-tstable-scanned header): then it is their sum. Next
 // carries the service's own NextPartitionKey and NextRowKey, which the
 // command line wraps in its opaque token; a later call passes them back
 // as Start.
@@ -40,6 +45,13 @@ func (b *Backend) Query(ctx context.Context, table string, req store.QueryReques
 		opts.NextRowKey = to.Ptr(req.Start.RowKey)
 	}
 	c := b.svc.NewClient(table)
+	var scanned int64
+	known := true
+	defer func() {
+		if known {
+			res.Scanned = scanned
+		}
+	}()
 	for {
 		top := odata.MaxTop
 		if limit > 0 {
@@ -54,6 +66,11 @@ func (b *Backend) Query(ctx context.Context, table string, req store.QueryReques
 			return nil, mapError(err, table, nil)
 		}
 		raws := page.Entities
+		if n, ok := scannedOf(sink.header); ok {
+			scanned += n
+		} else {
+			known = false
+		}
 		if sink.body != nil {
 			values, err := queryValues(sink.body)
 			if err != nil {
@@ -92,4 +109,15 @@ func (b *Backend) Query(ctx context.Context, table string, req store.QueryReques
 			return res, err
 		}
 	}
+}
+
+// scannedOf reads how many entities a page scanned, from tstable serve's
+// x-tstable-scanned header; ok is false when the response has none.
+func scannedOf(h http.Header) (int64, bool) {
+	v := h.Get(server.HeaderScanned)
+	if v == "" {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	return n, err == nil && n >= 0
 }

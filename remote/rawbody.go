@@ -17,9 +17,12 @@ import (
 
 type bodyKey struct{}
 
-// bodySink receives the body of the response to a request whose context
-// carries it.
-type bodySink struct{ body []byte }
+// bodySink receives the body and headers of the response to a request
+// whose context carries it.
+type bodySink struct {
+	body   []byte
+	header http.Header
+}
 
 func withBodySink(ctx context.Context) (context.Context, *bodySink) {
 	s := &bodySink{}
@@ -44,6 +47,7 @@ func (rawBodyPolicy) Do(req *policy.Request) (*http.Response, error) {
 		return nil, rerr
 	}
 	sink.body = body
+	sink.header = resp.Header
 	resp.Body = io.NopCloser(bytes.NewReader(body))
 	return resp, nil
 }

@@ -18,7 +18,7 @@ func (db *DB) Batch(ctx context.Context, table string, ops []Operation) ([]*odat
 		return nil, err
 	}
 	out := make([]*odata.Entity, len(prepared))
-	err = db.bolt.Update(func(tx *bolt.Tx) error {
+	err = db.update(func(tx *bolt.Tx) error {
 		b, err := tableBucket(tx, table)
 		if err != nil {
 			return err

@@ -26,8 +26,9 @@ type Options struct {
 
 // DB is the local backend: one bbolt file holding many tables.
 type DB struct {
-	bolt *bolt.DB
-	path string
+	bolt    *bolt.DB
+	path    string
+	commits committer
 }
 
 var _ Backend = (*DB)(nil)

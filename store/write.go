@@ -100,7 +100,7 @@ func (db *DB) Write(ctx context.Context, table string, op Operation) (*odata.Ent
 		return nil, err
 	}
 	var out *odata.Entity
-	err = db.bolt.Update(func(tx *bolt.Tx) error {
+	err = db.update(func(tx *bolt.Tx) error {
 		b, err := tableBucket(tx, table)
 		if err != nil {
 			return err

@@ -35,18 +35,7 @@ func AzuriteDir() string {
 // ends, and returns its connection string.
 func StartAzurite(t testing.TB) string {
 	t.Helper()
-	dir := AzuriteDir()
-	bin := filepath.Join(dir, "node_modules", ".bin", "azurite-table")
-	if _, err := os.Stat(bin); err != nil {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		cmd := exec.Command("npm", "install", "--no-audit", "--no-fund", "azurite@"+azuriteVersion, "@azure/data-tables@"+dataTablesVersion)
-		cmd.Dir = dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("npm install azurite: %v\n%s", err, out)
-		}
-	}
+	bin := filepath.Join(NodeModules(t), ".bin", "azurite-table")
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -79,6 +68,28 @@ func StartAzurite(t testing.TB) string {
 		time.Sleep(100 * time.Millisecond)
 	}
 	return "DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=" + AzuriteKey + ";TableEndpoint=" + endpoint + ";"
+}
+
+// NodeModules installs Azurite and the Azure SDK for JavaScript
+// (@azure/data-tables) into AzuriteDir with npm when they are missing, and
+// returns the node_modules folder (for NODE_PATH).
+func NodeModules(t testing.TB) string {
+	t.Helper()
+	dir := AzuriteDir()
+	mods := filepath.Join(dir, "node_modules")
+	_, errA := os.Stat(filepath.Join(mods, ".bin", "azurite-table"))
+	_, errS := os.Stat(filepath.Join(mods, "@azure", "data-tables", "package.json"))
+	if errA != nil || errS != nil {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command("npm", "install", "--no-audit", "--no-fund", "azurite@"+azuriteVersion, "@azure/data-tables@"+dataTablesVersion)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("npm install azurite and @azure/data-tables: %v\n%s", err, out)
+		}
+	}
+	return mods
 }
 
 // NeedRemote skips the test unless TSTABLE_REMOTE_TEST=1 (make test-remote).

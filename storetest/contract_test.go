@@ -6,6 +6,7 @@ import (
 
 	"github.com/tstable/tstable/remote"
 	"github.com/tstable/tstable/store"
+	"github.com/tstable/tstable/tstabletest"
 )
 
 func TestContractLocal(t *testing.T) {
@@ -25,6 +26,19 @@ func TestContractAzurite(t *testing.T) {
 	cs := StartAzurite(t)
 	Run(t, "Remote", func(t *testing.T) store.Backend {
 		b, err := remote.Open(remote.Config{ConnectionString: cs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	})
+}
+
+// The contract through the Azure SDK for Go against tstable serve, started
+// in-process: the remote backend over HTTP must behave as the local store.
+func TestContractServe(t *testing.T) {
+	s := tstabletest.NewServer(t)
+	Run(t, "Serve", func(t *testing.T) store.Backend {
+		b, err := remote.Open(remote.Config{ConnectionString: s.ConnectionString()})
 		if err != nil {
 			t.Fatal(err)
 		}

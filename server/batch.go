@@ -1,0 +1,342 @@
+package server
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"net/textproto"
+	"net/url"
+	"strings"
+
+	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/store"
+)
+
+// An entity group transaction (POST /$batch) is a multipart/mixed body
+// holding one changeset, itself multipart/mixed, whose parts are HTTP
+// requests (application/http): inserts, updates, merges and deletes on one
+// table. It is answered 202 Accepted with the same shape: a changeset of
+// HTTP responses, one per operation, or, when an operation is refused, a
+// single response whose message starts with the operation's 0-based index
+// ("1:entity ... already exists"); then nothing was changed.
+
+// batchOp is one operation of a changeset, as read.
+type batchOp struct {
+	op        store.Operation
+	table     string
+	contentID string
+	prefer    string
+	format    odata.Metadata
+}
+
+// batch answers POST /$batch.
+func (q *request) batch() error {
+	mt, params, err := mime.ParseMediaType(q.r.Header.Get("Content-Type"))
+	if err != nil || mt != "multipart/mixed" || params["boundary"] == "" {
+		return errorf(odata.CodeInvalidInput, "a batch is sent as Content-Type: multipart/mixed; boundary=batch_... holding one changeset")
+	}
+	body, err := readSized(q.r.Body, q.r.ContentLength, maxBatchRequestBytes)
+	if err != nil {
+		return err
+	}
+	ops, err := q.readChangeset(body, params["boundary"])
+	if err != nil {
+		var se *odata.Error
+		if errors.As(err, &se) && se.Index >= 0 {
+			q.writeBatchFailure(err)
+			return nil
+		}
+		return err
+	}
+	table := ops[0].table
+	plain := make([]store.Operation, len(ops))
+	for i, o := range ops {
+		if !strings.EqualFold(o.table, table) {
+			q.writeBatchFailure(odata.AtIndex(errorf(odata.CodeInvalidInput,
+				"all operations of a batch must be on one table: operation 0 is on %s, this one on %s", table, o.table), i))
+			return nil
+		}
+		if err := q.allowWrite(o.op, table); err != nil {
+			q.writeBatchFailure(odata.AtIndex(err, i))
+			return nil
+		}
+		plain[i] = o.op
+	}
+	stored, err := q.s.b.Batch(q.r.Context(), table, plain)
+	if err != nil {
+		var se *odata.Error
+		switch {
+		case errors.As(err, &se) && se.Index >= 0:
+			q.writeBatchFailure(err)
+		case odata.IsCode(err, odata.CodeTableNotFound):
+			q.writeBatchFailure(odata.AtIndex(err, 0))
+		default:
+			return err
+		}
+		return nil
+	}
+	q.writeBatchSuccess(ops, stored)
+	return nil
+}
+
+// allowWrite checks the grant for one write.
+func (q *request) allowWrite(op store.Operation, table string) error {
+	pk, rk := op.Entity.PartitionKey, op.Entity.RowKey
+	switch op.Kind {
+	case store.OpInsert:
+		return q.allow(OpAdd, table, pk, rk)
+	case store.OpDelete:
+		return q.allow(OpDelete, table, pk, rk)
+	case store.OpInsertOrMerge, store.OpInsertOrReplace:
+		if err := q.allow(OpAdd, table, pk, rk); err != nil {
+			return err
+		}
+	}
+	return q.allow(OpUpdate, table, pk, rk)
+}
+
+// readChangeset reads the batch body: one changeset of operations.
+func (q *request) readChangeset(body []byte, boundary string) ([]batchOp, error) {
+	mr := multipart.NewReader(bytes.NewReader(body), boundary)
+	part, err := mr.NextPart()
+	if err != nil {
+		return nil, errorf(odata.CodeInvalidInput, "the batch body holds no part with boundary %q (%v)", boundary, err)
+	}
+	mt, params, err := mime.ParseMediaType(part.Header.Get("Content-Type"))
+	if err != nil || mt != "multipart/mixed" || params["boundary"] == "" {
+		return nil, errorf(odata.CodeInvalidInput,
+			"the batch's part is not a changeset (Content-Type: multipart/mixed; boundary=changeset_...): a query in a batch is not supported, send it on its own")
+	}
+	cs := multipart.NewReader(part, params["boundary"])
+	var ops []batchOp
+	for i := 0; ; i++ {
+		p, err := cs.NextPart()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, odata.AtIndex(errorf(odata.CodeInvalidInput, "the changeset cannot be read: %v", err), i)
+		}
+		if i >= odata.MaxBatchOperations {
+			return nil, errorf(odata.CodeInvalidInput, "a batch holds at most %d operations; this one has more: split it", odata.MaxBatchOperations)
+		}
+		raw, err := io.ReadAll(p)
+		if err != nil {
+			return nil, odata.AtIndex(errorf(odata.CodeInvalidInput, "the changeset cannot be read: %v", err), i)
+		}
+		o, err := q.readOperation(raw)
+		if err != nil {
+			return nil, odata.AtIndex(err, i)
+		}
+		o.contentID = p.Header.Get("Content-ID")
+		ops = append(ops, o)
+	}
+	if len(ops) == 0 {
+		return nil, errorf(odata.CodeInvalidInput, "the batch's changeset holds no operation")
+	}
+	if next, err := mr.NextPart(); err == nil && next != nil {
+		return nil, errorf(odata.CodeInvalidInput, "a batch holds one changeset; this one has more parts")
+	}
+	return ops, nil
+}
+
+// readOperation reads one application/http part: a request line, headers,
+// a blank line and the body.
+func (q *request) readOperation(raw []byte) (batchOp, error) {
+	var o batchOp
+	line, rest := cutLine(raw)
+	method, after, ok1 := strings.Cut(string(line), " ")
+	target, _, ok2 := strings.Cut(after, " ")
+	if !ok1 || !ok2 {
+		return o, errorf(odata.CodeInvalidInput, "the operation's request line %q is not METHOD URL HTTP/1.1", line)
+	}
+	hdr := http.Header{}
+	for {
+		if len(rest) == 0 {
+			break
+		}
+		line, rest = cutLine(rest)
+		if len(line) == 0 {
+			break // the blank line before the body
+		}
+		k, v, ok := bytes.Cut(line, []byte(":"))
+		if !ok {
+			return o, errorf(odata.CodeInvalidInput, "the operation's header line %q is not Name: value", line)
+		}
+		hdr.Add(textproto.CanonicalMIMEHeaderKey(string(bytes.TrimSpace(k))), string(bytes.TrimSpace(v)))
+	}
+	body := bytes.TrimSpace(rest)
+	u, err := url.Parse(target)
+	if err != nil {
+		return o, errorf(odata.CodeInvalidURI, "the operation's URL %q is not a URL", target)
+	}
+	path := strings.TrimPrefix(u.EscapedPath(), "/")
+	seg, after, _ := strings.Cut(path, "/")
+	if acct, _ := url.PathUnescape(seg); acct != q.s.account {
+		return o, errorf(odata.CodeInvalidURI, "the operation's URL %q is not under /%s/", target, q.s.account)
+	}
+	res, err := parseResource(strings.TrimSuffix(after, "/"))
+	if err != nil {
+		return o, err
+	}
+	if res.batch || res.tables {
+		return o, errorf(odata.CodeInvalidInput, "a batch holds entity operations only; %s %s is not one", method, target)
+	}
+	if m := hdr.Get("X-HTTP-Method"); method == http.MethodPost && m != "" {
+		method = strings.ToUpper(m)
+	}
+	o.table = res.table
+	o.prefer = preferenceOf(hdr.Get("Prefer"))
+	if o.format, err = responseFormat(&http.Request{Header: hdr, URL: u}); err != nil {
+		return o, err
+	}
+	ifMatch := hdr.Get("If-Match")
+	needKey := func() error {
+		if res.key == nil {
+			return errorf(odata.CodeInvalidURI, "%s needs an entity URL: %s(PartitionKey='...',RowKey='...')", method, res.table)
+		}
+		return nil
+	}
+	switch method {
+	case http.MethodPost:
+		if res.key != nil {
+			return o, errorf(odata.CodeInvalidURI, "an insert is POSTed to the table (%s), not to an entity", res.table)
+		}
+		e, err := decodeEntity(body, nil)
+		if err != nil {
+			return o, err
+		}
+		o.op = store.Operation{Kind: store.OpInsert, Entity: e}
+	case http.MethodPut, "MERGE", http.MethodPatch:
+		if err := needKey(); err != nil {
+			return o, err
+		}
+		e, err := decodeEntity(body, res.key)
+		if err != nil {
+			return o, err
+		}
+		merge := method != http.MethodPut
+		kind := store.OpInsertOrReplace
+		switch {
+		case ifMatch != "" && merge:
+			kind = store.OpMerge
+		case ifMatch != "":
+			kind = store.OpReplace
+		case merge:
+			kind = store.OpInsertOrMerge
+		}
+		o.op = store.Operation{Kind: kind, Entity: e, IfMatch: ifMatch}
+	case http.MethodDelete:
+		if err := needKey(); err != nil {
+			return o, err
+		}
+		if ifMatch == "" {
+			return o, errorf(odata.CodeMissingRequiredHeader, "a delete needs an If-Match header: the entity's ETag, or *")
+		}
+		o.op = store.Operation{Kind: store.OpDelete, Entity: &odata.Entity{PartitionKey: res.key.PartitionKey, RowKey: res.key.RowKey}, IfMatch: ifMatch}
+	case http.MethodGet:
+		return o, errorf(odata.CodeInvalidInput, "a changeset holds writes only; send the query on its own")
+	default:
+		return o, errorf(odata.CodeUnsupportedHTTPVerb, "a batch operation cannot be %s; use POST, PUT, MERGE or DELETE", method)
+	}
+	return o, nil
+}
+
+// cutLine splits off the first line (ended by LF or CRLF).
+func cutLine(b []byte) (line, rest []byte) {
+	line, rest, _ = bytes.Cut(b, []byte("\n"))
+	return bytes.TrimSuffix(line, []byte("\r")), rest
+}
+
+// preferenceOf reads a Prefer header value as preference does.
+func preferenceOf(v string) string {
+	return preference(&http.Request{Header: http.Header{"Prefer": {v}}})
+}
+
+// batchWriter writes the response's nested multipart body.
+type batchWriter struct {
+	buf               bytes.Buffer
+	batchID, changeID string
+}
+
+func newBatchWriter() *batchWriter {
+	var b [16]byte
+	rand.Read(b[:])
+	id := hex.EncodeToString(b[:])
+	w := &batchWriter{batchID: "batchresponse_" + id[:16], changeID: "changesetresponse_" + id[16:]}
+	fmt.Fprintf(&w.buf, "--%s\r\nContent-Type: multipart/mixed; boundary=%s\r\n\r\n", w.batchID, w.changeID)
+	return w
+}
+
+// response adds one HTTP response to the changeset.
+func (w *batchWriter) response(status int, header http.Header, body []byte) {
+	fmt.Fprintf(&w.buf, "--%s\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n", w.changeID)
+	fmt.Fprintf(&w.buf, "HTTP/1.1 %d %s\r\n", status, http.StatusText(status))
+	header.Set("X-Content-Type-Options", "nosniff")
+	header.Set("Cache-Control", "no-cache")
+	header.Set("DataServiceVersion", "3.0;")
+	header.Write(&w.buf)
+	w.buf.WriteString("\r\n")
+	w.buf.Write(body)
+	w.buf.WriteString("\r\n")
+}
+
+// finish closes both boundaries and answers 202 Accepted.
+func (w *batchWriter) finish(q *request) {
+	fmt.Fprintf(&w.buf, "--%s--\r\n--%s--\r\n", w.changeID, w.batchID)
+	h := q.w.Header()
+	h.Set("Content-Type", "multipart/mixed; boundary="+w.batchID)
+	h.Set("DataServiceVersion", "3.0;")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Cache-Control", "no-cache")
+	q.w.WriteHeader(http.StatusAccepted)
+	q.w.Write(w.buf.Bytes())
+}
+
+// writeBatchSuccess answers every operation of a committed batch.
+func (q *request) writeBatchSuccess(ops []batchOp, stored []*odata.Entity) {
+	w := newBatchWriter()
+	for i, o := range ops {
+		h := http.Header{}
+		if o.contentID != "" {
+			h.Set("Content-ID", o.contentID)
+		}
+		e := stored[i]
+		if o.op.Kind == store.OpDelete {
+			w.response(http.StatusNoContent, h, nil)
+			continue
+		}
+		loc := q.base + "/" + keyPath(o.table, e.PartitionKey, e.RowKey)
+		h.Set("Location", loc)
+		h.Set("DataServiceId", loc)
+		h.Set("ETag", e.ETag())
+		if o.prefer != "" {
+			h.Set("Preference-Applied", o.prefer)
+		}
+		if o.op.Kind == store.OpInsert && o.prefer != "return-no-content" {
+			h.Set("Content-Type", jsonContentType(o.format))
+			sub := &request{s: q.s, base: q.base, format: o.format}
+			w.response(http.StatusCreated, h, odata.AppendEntityJSONAs(nil, e, o.format, sub.entityLinks(o.table, e, true)))
+			continue
+		}
+		w.response(http.StatusNoContent, h, nil)
+	}
+	w.finish(q)
+}
+
+// writeBatchFailure answers a refused batch: one response, for the
+// failing operation, whose message starts with its index.
+func (q *request) writeBatchFailure(err error) {
+	f := describe(err)
+	w := newBatchWriter()
+	h := http.Header{}
+	h.Set("Content-Type", jsonContentType(odata.MinimalMetadata))
+	w.response(f.status, h, appendErrorJSON(nil, f, q.w.Header().Get("x-ms-request-id"), q.start))
+	w.finish(q)
+}

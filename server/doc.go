@@ -1,0 +1,16 @@
+// Package server speaks the Azure Table service's REST API over HTTP in
+// front of a tstable backend (normally the local bbolt file), path-style as
+// the emulators do: http://127.0.0.1:10002/ACCOUNT/TABLE(...). The Azure
+// SDKs, Storage Explorer and plain HTTP clients can use it as they use the
+// service.
+//
+// Every rule of the service (names, types, limits, ETags, batches) is the
+// store's; this package only translates HTTP to store calls and back: the
+// entity JSON is odata's codec, $filter is odata's parser, paging is the
+// store's own. Each query is explained live: a line on the log, and the
+// x-tstable-query-class, x-tstable-scanned and x-tstable-returned headers
+// on the response.
+//
+// Authentication plugs in through Authorizer; without one every request is
+// allowed.
+package server

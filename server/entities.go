@@ -1,0 +1,282 @@
+package server
+
+import (
+	"bytes"
+	"net/http"
+	"strconv"
+
+	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/store"
+)
+
+// collectionOp answers /T and /T(): query (GET) and insert (POST).
+func (q *request) collectionOp(table string) error {
+	switch q.method() {
+	case http.MethodGet, http.MethodHead:
+		return q.queryEntities(table)
+	case http.MethodPost:
+		return q.insertEntity(table)
+	}
+	return q.badVerb(table, "GET, POST")
+}
+
+// entityOp answers /T(PartitionKey='a',RowKey='b').
+func (q *request) entityOp(table string, key odata.Key) error {
+	switch m := q.method(); m {
+	case http.MethodGet, http.MethodHead:
+		return q.getEntity(table, key)
+	case http.MethodPut, "MERGE", http.MethodPatch:
+		return q.updateEntity(table, key, m != http.MethodPut)
+	case http.MethodDelete:
+		return q.deleteEntity(table, key)
+	}
+	return q.badVerb("an entity", "GET, PUT, MERGE, DELETE")
+}
+
+// decodeEntity reads an entity from a request body. For an entity the URL
+// names, the keys may be left out of the body; given there, they must be
+// the URL's.
+func decodeEntity(body []byte, key *odata.Key) (*odata.Entity, error) {
+	e, err := odata.DecodeEntityJSON(body)
+	if err != nil && key != nil && !(bytes.Contains(body, []byte(`"PartitionKey"`)) && bytes.Contains(body, []byte(`"RowKey"`))) {
+		// Give the body the URL's keys and read it again.
+		if e2, err2 := odata.DecodeEntityJSON(withKeys(body, *key)); err2 == nil {
+			e, err = e2, nil
+		}
+	}
+	if err != nil {
+		return nil, errorf(odata.CodeInvalidInput, "the entity in the request body cannot be read: %v", err)
+	}
+	if key != nil && (e.PartitionKey != key.PartitionKey || e.RowKey != key.RowKey) {
+		return nil, errorf(odata.CodeInvalidInput,
+			"the body names entity (%q, %q) but the URL names (%q, %q); send the same keys, or none in the body",
+			e.PartitionKey, e.RowKey, key.PartitionKey, key.RowKey)
+	}
+	return e, nil
+}
+
+// withKeys inserts the keys a body lacks at the start of its object.
+func withKeys(body []byte, key odata.Key) []byte {
+	i := bytes.IndexByte(body, '{')
+	if i < 0 {
+		return body
+	}
+	var out []byte
+	out = append(out, body[:i+1]...)
+	if !bytes.Contains(body, []byte(`"PartitionKey"`)) {
+		out = append(out, `"PartitionKey":`...)
+		out = odata.AppendJSONString(out, key.PartitionKey)
+		out = append(out, ',')
+	}
+	if !bytes.Contains(body, []byte(`"RowKey"`)) {
+		out = append(out, `"RowKey":`...)
+		out = odata.AppendJSONString(out, key.RowKey)
+		out = append(out, ',')
+	}
+	rest := bytes.TrimSpace(body[i+1:])
+	if bytes.HasPrefix(rest, []byte("}")) {
+		out = out[:len(out)-1] // no members: drop the trailing comma
+	}
+	return append(out, rest...)
+}
+
+// insertEntity answers POST /T: Insert Entity.
+func (q *request) insertEntity(table string) error {
+	body, err := q.readBody(maxEntityRequestBytes)
+	if err != nil {
+		return err
+	}
+	e, err := decodeEntity(body, nil)
+	if err != nil {
+		return err
+	}
+	if err := q.allow(OpAdd, table, e.PartitionKey, e.RowKey); err != nil {
+		return err
+	}
+	stored, err := q.s.b.Write(q.r.Context(), table, store.Operation{Kind: store.OpInsert, Entity: e})
+	if err != nil {
+		return err
+	}
+	q.entityHeaders(table, stored)
+	return q.answerWrite(http.StatusCreated, func() []byte {
+		return odata.AppendEntityJSONAs(nil, stored, q.format, q.entityLinks(table, stored, true))
+	})
+}
+
+// updateEntity answers PUT (Update) and MERGE (Merge): with If-Match the
+// entity must exist and match; without it the write is Insert Or Replace
+// or Insert Or Merge.
+func (q *request) updateEntity(table string, key odata.Key, merge bool) error {
+	body, err := q.readBody(maxEntityRequestBytes)
+	if err != nil {
+		return err
+	}
+	e, err := decodeEntity(body, &key)
+	if err != nil {
+		return err
+	}
+	ifMatch := q.r.Header.Get("If-Match")
+	kind := store.OpInsertOrReplace
+	switch {
+	case ifMatch != "" && merge:
+		kind = store.OpMerge
+	case ifMatch != "":
+		kind = store.OpReplace
+	case merge:
+		kind = store.OpInsertOrMerge
+	}
+	if err := q.allow(OpUpdate, table, key.PartitionKey, key.RowKey); err != nil {
+		return err
+	}
+	if ifMatch == "" {
+		if err := q.allow(OpAdd, table, key.PartitionKey, key.RowKey); err != nil {
+			return err
+		}
+	}
+	stored, err := q.s.b.Write(q.r.Context(), table, store.Operation{Kind: kind, Entity: e, IfMatch: ifMatch})
+	if err != nil {
+		return err
+	}
+	if etag := stored.ETag(); etag != "" {
+		q.w.Header().Set("ETag", etag)
+	}
+	q.writeNoContent(http.StatusNoContent)
+	return nil
+}
+
+// deleteEntity answers DELETE: If-Match (an ETag or *) is required.
+func (q *request) deleteEntity(table string, key odata.Key) error {
+	ifMatch := q.r.Header.Get("If-Match")
+	if ifMatch == "" {
+		return errorf(odata.CodeMissingRequiredHeader, "Delete Entity needs an If-Match header: the entity's ETag, or * to delete whatever version is stored")
+	}
+	if err := q.allow(OpDelete, table, key.PartitionKey, key.RowKey); err != nil {
+		return err
+	}
+	e := &odata.Entity{PartitionKey: key.PartitionKey, RowKey: key.RowKey}
+	if _, err := q.s.b.Write(q.r.Context(), table, store.Operation{Kind: store.OpDelete, Entity: e, IfMatch: ifMatch}); err != nil {
+		return err
+	}
+	q.writeNoContent(http.StatusNoContent)
+	return nil
+}
+
+// getEntity answers GET /T(PartitionKey='a',RowKey='b'), with $select.
+func (q *request) getEntity(table string, key odata.Key) error {
+	if err := q.allow(OpRead, table, key.PartitionKey, key.RowKey); err != nil {
+		return err
+	}
+	if !inRange(q.grant, key.PartitionKey, key.RowKey) {
+		return errorf(odata.CodeAuthorizationFailure, "the entity (%q, %q) lies outside the key range of the table SAS: sign a SAS whose range covers it", key.PartitionKey, key.RowKey)
+	}
+	sel, err := odata.ParseSelect(q.r.URL.Query().Get("$select"))
+	if err != nil {
+		return queryError("$select", q.r.URL.Query().Get("$select"), err)
+	}
+	e, err := q.s.b.Get(q.r.Context(), table, key.PartitionKey, key.RowKey)
+	if err != nil {
+		return err
+	}
+	e = odata.Project(e, sel)
+	q.w.Header().Set("ETag", e.ETag())
+	q.writeJSON(http.StatusOK, odata.AppendEntityJSONAs(nil, e, q.format, q.entityLinks(table, e, true)))
+	return nil
+}
+
+// queryEntities answers GET /T(): $filter, $select and $top, at most 1000
+// entities a page, resumed from NextPartitionKey and NextRowKey and
+// continued with the x-ms-continuation-* headers. It is explained in the
+// x-tstable-* headers and on the log.
+func (q *request) queryEntities(table string) error {
+	if err := q.allow(OpRead, table, "", ""); err != nil {
+		return err
+	}
+	params := q.r.URL.Query()
+	var req store.QueryRequest
+	filterText := params.Get("$filter")
+	if filterText != "" {
+		f, err := odata.ParseFilter(filterText)
+		if err != nil {
+			return queryError("$filter", filterText, err)
+		}
+		req.Query.Filter = f
+	}
+	sel, err := odata.ParseSelect(params.Get("$select"))
+	if err != nil {
+		return queryError("$select", params.Get("$select"), err)
+	}
+	req.Query.Select = sel
+	if req.PageSize, err = parseTop(params.Get("$top")); err != nil {
+		return err
+	}
+	if pk := params.Get("NextPartitionKey"); pk != "" {
+		start := &odata.Key{}
+		if start.PartitionKey, err = decodeNext("NextPartitionKey", pk); err != nil {
+			return err
+		}
+		if rk := params.Get("NextRowKey"); rk != "" {
+			if start.RowKey, err = decodeNext("NextRowKey", rk); err != nil {
+				return err
+			}
+		}
+		req.Start = start
+	}
+	inRange := q.keyRange(&req)
+	body := []byte(`{`)
+	if q.format != odata.NoMetadata {
+		body = append(body, `"odata.metadata":`...)
+		body = odata.AppendJSONString(body, q.base+"/$metadata#"+table)
+		body = append(body, ',')
+	}
+	body = append(body, `"value":[`...)
+	n := 0
+	res, err := q.s.b.Query(q.r.Context(), table, req, func(e *odata.Entity) error {
+		if !inRange(e) {
+			return nil
+		}
+		if n > 0 {
+			body = append(body, ',')
+		}
+		n++
+		body = odata.AppendEntityJSONAs(body, e, q.format, q.entityLinks(table, e, false))
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	body = append(body, "]}"...)
+	h := q.w.Header()
+	if res.Next != nil {
+		h.Set("x-ms-continuation-NextPartitionKey", encodeNext(res.Next.PartitionKey))
+		h.Set("x-ms-continuation-NextRowKey", encodeNext(res.Next.RowKey))
+	}
+	x := Explained{Method: q.r.Method, Table: table, Filter: filterText, Class: res.Plan.Class,
+		Scanned: res.Scanned, Returned: int64(n), Elapsed: timeSince(q.start)}
+	h.Set(HeaderQueryClass, string(x.Class))
+	h.Set(HeaderScanned, strconv.FormatInt(x.Scanned, 10))
+	h.Set(HeaderReturned, strconv.FormatInt(x.Returned, 10))
+	q.s.log.Write(x)
+	q.writeJSON(http.StatusOK, body)
+	return nil
+}
+
+// keyRange applies a table SAS's key range to a query: the query starts
+// no earlier than the range, and entities outside it are left out.
+func (q *request) keyRange(req *store.QueryRequest) func(*odata.Entity) bool {
+	spk, srk, epk, erk, ok := q.grant.KeyRange()
+	if !ok {
+		return func(*odata.Entity) bool { return true }
+	}
+	r := keyRangeOf(spk, srk, epk, erk)
+	startKey := odata.Key{PartitionKey: spk, RowKey: srk}
+	if req.Start == nil || less(*req.Start, startKey) {
+		req.Start = &startKey
+	}
+	return func(e *odata.Entity) bool {
+		return r.Contains(odata.Key{PartitionKey: e.PartitionKey, RowKey: e.RowKey})
+	}
+}
+
+func less(a, b odata.Key) bool {
+	return a.PartitionKey < b.PartitionKey || (a.PartitionKey == b.PartitionKey && a.RowKey < b.RowKey)
+}

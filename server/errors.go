@@ -1,0 +1,101 @@
+package server
+
+import (
+	"context"
+	"encoding/xml"
+	"errors"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/tstable/tstable/odata"
+)
+
+// errorf makes a coded error; its HTTP status is its code's.
+func errorf(code odata.Code, format string, args ...any) error {
+	return odata.Errorf(code, format, args...)
+}
+
+// queryError is a query option that does not parse: 400 InvalidInput,
+// naming the option, its text and the column of the problem.
+func queryError(param, text string, err error) error {
+	return errorf(odata.CodeInvalidInput, "%s %q: %v", param, text, err)
+}
+
+// failure is what an error tells a client: the service's code, the HTTP
+// status that goes with it, the message, and a batch operation's index
+// (-1 when there is none).
+type failure struct {
+	code    odata.Code
+	status  int
+	message string
+	index   int
+}
+
+// describe turns any error into what the client is told. An error that
+// carries no code is the server's own fault: 500 InternalError.
+func describe(err error) failure {
+	var e *odata.Error
+	if errors.As(err, &e) {
+		return failure{code: e.Code, status: e.Status(), message: e.Message, index: e.Index}
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return failure{code: odata.CodeOperationTimedOut, status: odata.CodeOperationTimedOut.Status(), message: "the request was cancelled before it finished", index: -1}
+	}
+	return failure{code: odata.CodeInternalError, status: odata.CodeInternalError.Status(), message: "the server failed to answer: " + err.Error(), index: -1}
+}
+
+// errorValue is the message as the service words it: "N:" before it for a
+// batch operation, then the request id and time on their own lines.
+func errorValue(f failure, requestID string, now time.Time) string {
+	msg := f.message
+	if f.index >= 0 {
+		msg = strconv.Itoa(f.index) + ":" + msg
+	}
+	return msg + "\nRequestId:" + requestID + "\nTime:" + now.UTC().Format("2006-01-02T15:04:05.0000000Z")
+}
+
+// appendErrorJSON appends the service's JSON error document.
+func appendErrorJSON(dst []byte, f failure, requestID string, now time.Time) []byte {
+	dst = append(dst, `{"odata.error":{"code":`...)
+	dst = odata.AppendJSONString(dst, string(f.code))
+	dst = append(dst, `,"message":{"lang":"en-US","value":`...)
+	dst = odata.AppendJSONString(dst, errorValue(f, requestID, now))
+	return append(dst, "}}}"...)
+}
+
+// writeError answers err in JSON, as the service answers its OData
+// operations, with the x-ms-error-code header.
+func writeError(w http.ResponseWriter, r *http.Request, err error) {
+	f := describe(err)
+	h := w.Header()
+	h.Set("x-ms-error-code", string(f.code))
+	h.Set("Content-Type", jsonContentType(odata.MinimalMetadata))
+	h.Set("DataServiceVersion", "3.0;")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Cache-Control", "no-cache")
+	w.WriteHeader(f.status)
+	if r.Method != http.MethodHead {
+		w.Write(appendErrorJSON(nil, f, h.Get("x-ms-request-id"), time.Now()))
+	}
+}
+
+// writeXMLError answers err in XML, as the service answers the operations
+// that are not OData (ACLs and service properties).
+func writeXMLError(w http.ResponseWriter, r *http.Request, err error) {
+	f := describe(err)
+	h := w.Header()
+	h.Set("x-ms-error-code", string(f.code))
+	h.Set("Content-Type", "application/xml")
+	w.WriteHeader(f.status)
+	if r.Method == http.MethodHead {
+		return
+	}
+	doc := struct {
+		XMLName xml.Name `xml:"Error"`
+		Code    string   `xml:"Code"`
+		Message string   `xml:"Message"`
+	}{Code: string(f.code), Message: errorValue(f, h.Get("x-ms-request-id"), time.Now())}
+	w.Write([]byte(xml.Header))
+	xml.NewEncoder(w).Encode(doc)
+}

@@ -1,0 +1,141 @@
+package server_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// Every refused request answers the service's status and code, with the
+// service's error headers, and changes nothing.
+func TestRefusedRequestsChangeNothing(t *testing.T) {
+	c, _ := newClient(t)
+	c.createTable("Orders")
+	first := c.insert("Orders", `{"PartitionKey":"p","RowKey":"1","Status":"open"}`)
+	etag := first.header.Get("ETag")
+	c.mustDo(204, "PUT", "/Orders(PartitionKey='p',RowKey='1')", []byte(`{"Status":"closed"}`), "If-Match", etag)
+
+	batchOf := func(n int, pk func(i int) string, payload func(i int) string) (string, []byte) {
+		var ops []string
+		for i := 0; i < n; i++ {
+			ops = append(ops, "POST /Orders\nPrefer: return-no-content\n\n"+fmt.Sprintf(`{"PartitionKey":%q,"RowKey":"b%03d"%s}`, pk(i), i, payload(i)))
+		}
+		return batchBody(c.url, ops)
+	}
+	same := func(int) string { return "p" }
+	none := func(int) string { return "" }
+	ct101, body101 := batchOf(101, same, none)
+	ctParts, bodyParts := batchOf(3, func(i int) string { return fmt.Sprintf("p%d", i) }, none)
+	big := strings.Repeat("x", 30000) // 60 KB as UTF-16
+	ctBig, bodyBig := batchOf(80, same, func(int) string { return `,"A":"` + big + `"` })
+	ctMissing, bodyMissing := batchBody(c.url, []string{"POST /Nowhere\n\n{\"PartitionKey\":\"p\",\"RowKey\":\"x\"}"})
+	ctDup, bodyDup := batchBody(c.url, []string{
+		"POST /Orders\n\n{\"PartitionKey\":\"p\",\"RowKey\":\"d\"}",
+		"POST /Orders\n\n{\"PartitionKey\":\"p\",\"RowKey\":\"d\"}",
+	})
+	ctExists, bodyExists := batchBody(c.url, []string{
+		"POST /Orders\n\n{\"PartitionKey\":\"p\",\"RowKey\":\"new\"}",
+		"POST /Orders\n\n{\"PartitionKey\":\"p\",\"RowKey\":\"1\"}",
+	})
+	hugeValue := `{"PartitionKey":"p","RowKey":"h","A":"` + strings.Repeat("y", 5<<20) + `"}`
+	var tooBig strings.Builder
+	tooBig.WriteString(`{"PartitionKey":"p","RowKey":"big"`)
+	for i := 0; i < 20; i++ {
+		fmt.Fprintf(&tooBig, `,"P%d":"%s"`, i, big)
+	}
+	tooBig.WriteString("}")
+
+	cases := []struct {
+		name    string
+		method  string
+		path    string
+		body    string
+		headers []string
+		status  int
+		code    string
+		message string // a part of the message
+	}{
+		{"malformed JSON", "POST", "/Orders", `{"PartitionKey":"p","RowKey":"2",`, nil, 400, "InvalidInput", "at byte"},
+		{"unknown odata.type", "POST", "/Orders", `{"PartitionKey":"p","RowKey":"2","A@odata.type":"Edm.Decimal","A":"1"}`, nil, 400, "InvalidInput", `"A"`},
+		{"nested object", "POST", "/Orders", `{"PartitionKey":"p","RowKey":"2","A":{"b":1}}`, nil, 400, "InvalidInput", "nested"},
+		{"bad key", "POST", "/Orders", `{"PartitionKey":"p/q","RowKey":"2"}`, nil, 400, "OutOfRangeInput", "PartitionKey"},
+		{"bad $filter", "GET", "/Orders()?$filter=Status%20eq", "", nil, 400, "InvalidInput", "column 10"},
+		{"bad $select", "GET", "/Orders()?$select=a-b", "", nil, 400, "InvalidInput", "$select"},
+		{"$top out of range", "GET", "/Orders()?$top=0", "", nil, 400, "InvalidQueryParameterValue", "$top"},
+		{"forged continuation", "GET", "/Orders()?NextPartitionKey=abc", "", nil, 400, "InvalidInput", "continuation"},
+		{"missing table insert", "POST", "/Nowhere", `{"PartitionKey":"p","RowKey":"2"}`, nil, 404, "TableNotFound", "Nowhere"},
+		{"missing table query", "GET", "/Nowhere()", "", nil, 404, "TableNotFound", "Nowhere"},
+		{"missing table delete", "DELETE", "/Tables('Nowhere')", "", nil, 404, "ResourceNotFound", "Nowhere"},
+		{"missing entity", "GET", "/Orders(PartitionKey='p',RowKey='zz')", "", nil, 404, "ResourceNotFound", "zz"},
+		{"existing entity", "POST", "/Orders", `{"PartitionKey":"p","RowKey":"1"}`, nil, 409, "EntityAlreadyExists", ""},
+		{"existing table", "POST", "/Tables", `{"TableName":"orders"}`, nil, 409, "TableAlreadyExists", ""},
+		{"bad table name", "POST", "/Tables", `{"TableName":"a-b"}`, nil, 400, "InvalidResourceName", ""},
+		{"stale ETag", "PUT", "/Orders(PartitionKey='p',RowKey='1')", `{"Status":"x"}`, []string{"If-Match", etag}, 412, "UpdateConditionNotSatisfied", ""},
+		{"stale ETag merge", "MERGE", "/Orders(PartitionKey='p',RowKey='1')", `{"Status":"x"}`, []string{"If-Match", etag}, 412, "UpdateConditionNotSatisfied", ""},
+		{"stale ETag delete", "DELETE", "/Orders(PartitionKey='p',RowKey='1')", "", []string{"If-Match", etag}, 412, "UpdateConditionNotSatisfied", ""},
+		{"delete without If-Match", "DELETE", "/Orders(PartitionKey='p',RowKey='1')", "", nil, 400, "MissingRequiredHeader", "If-Match"},
+		{"keys differ from URL", "PUT", "/Orders(PartitionKey='p',RowKey='1')", `{"PartitionKey":"p","RowKey":"9"}`, nil, 400, "InvalidInput", "URL"},
+		{"Atom body", "POST", "/Orders", `<entry/>`, []string{"Content-Type", "application/atom+xml"}, 415, "AtomFormatNotSupported", "JSON"},
+		{"Atom only", "GET", "/Orders()", "", []string{"Accept", "application/atom+xml"}, 415, "AtomFormatNotSupported", "JSON"},
+		{"oversize body", "POST", "/Orders", hugeValue, nil, 413, "RequestBodyTooLarge", ""},
+		{"entity over 1 MiB", "POST", "/Orders", tooBig.String(), nil, 400, "EntityTooLarge", "1 MiB"},
+		{"wrong account", "GET", "//other/Tables", "", nil, 400, "InvalidUri", "devstoreaccount1"},
+		{"bad entity path", "GET", "/Orders(PartitionKey='p')", "", nil, 400, "InvalidUri", "RowKey"},
+		{"bad verb", "PATCH", "/Tables", "", nil, 405, "UnsupportedHttpVerb", ""},
+		{"batch over 100", "POST", "/$batch", string(body101), []string{"Content-Type", ct101}, 400, "InvalidInput", "100"},
+		{"batch over 4 MiB", "POST", "/$batch", string(bodyBig), []string{"Content-Type", ctBig}, 413, "RequestBodyTooLarge", "4 MiB"},
+		{"batch not multipart", "POST", "/$batch", `{}`, nil, 400, "InvalidInput", "multipart/mixed"},
+	}
+	before := c.snapshot("Orders")
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c.t = t
+			r := c.do(tc.method, tc.path, []byte(tc.body), tc.headers...)
+			if r.status != tc.status || r.errorCode() != tc.code {
+				t.Fatalf("%d %s, want %d %s", r.status, r.body, tc.status, tc.code)
+			}
+			if got := r.header.Get("x-ms-error-code"); got != tc.code {
+				t.Errorf("x-ms-error-code %q, want %q", got, tc.code)
+			}
+			for _, h := range []string{"x-ms-request-id", "x-ms-version", "Date"} {
+				if r.header.Get(h) == "" {
+					t.Errorf("no %s header", h)
+				}
+			}
+			if msg := r.errorMessage(); !strings.Contains(msg, tc.message) || !strings.Contains(msg, "RequestId:"+r.header.Get("x-ms-request-id")) {
+				t.Errorf("message %q: want %q in it and the request id", msg, tc.message)
+			}
+		})
+	}
+	c.t = t
+	// Refused operations inside a batch: 202 with the failing operation's
+	// response, its index first in the message.
+	batches := []struct {
+		name, ct string
+		body     []byte
+		status   string
+		code     string
+		index    string
+	}{
+		{"two partitions", ctParts, bodyParts, "HTTP/1.1 400", "CommandsInBatchActOnDifferentPartitions", `"value":"1:`},
+		{"missing table", ctMissing, bodyMissing, "HTTP/1.1 404", "TableNotFound", `"value":"0:`},
+		{"same entity twice", ctDup, bodyDup, "HTTP/1.1 400", "InvalidDuplicateRow", `"value":"1:`},
+		{"entity exists", ctExists, bodyExists, "HTTP/1.1 409", "EntityAlreadyExists", `"value":"1:`},
+	}
+	for _, tc := range batches {
+		t.Run("batch "+tc.name, func(t *testing.T) {
+			c.t = t
+			r := c.do("POST", "/$batch", tc.body, "Content-Type", tc.ct)
+			if r.status != 202 || !strings.Contains(r.body, tc.status) || !strings.Contains(r.body, `"code":"`+tc.code+`"`) || !strings.Contains(r.body, tc.index) {
+				t.Fatalf("%d\n%s\nwant 202 holding %s %s %s", r.status, r.body, tc.status, tc.code, tc.index)
+			}
+		})
+	}
+	c.t = t
+	if after := c.snapshot("Orders"); after != before {
+		t.Errorf("refused requests changed the table:\nbefore %s\nafter  %s", before, after)
+	}
+	if r := c.mustDo(200, "GET", "/Tables", nil); strings.Contains(r.body, "Nowhere") {
+		t.Errorf("a refused request created a table: %s", r.body)
+	}
+}

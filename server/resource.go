@@ -1,0 +1,122 @@
+package server
+
+import (
+	"net/url"
+	"strings"
+
+	"github.com/tstable/tstable/odata"
+)
+
+// resource is what the path after the account names.
+type resource struct {
+	batch  bool       // $batch
+	tables bool       // Tables or Tables('name')
+	table  string     // the table (for Tables('name'), the name in quotes)
+	named  bool       // Tables('name')
+	key    *odata.Key // T(PartitionKey='a',RowKey='b')
+}
+
+// parseResource reads the path after the account: Tables, Tables('t'),
+// $batch, T, T() or T(PartitionKey='a',RowKey='b'). Keys are percent-
+// decoded, then read as OData string literals (a quote doubled inside).
+func parseResource(escaped string) (*resource, error) {
+	bad := func(why string) error {
+		return errorf(odata.CodeInvalidURI, "the path %q is not a table resource: %s", escaped, why)
+	}
+	if strings.Contains(escaped, "/") {
+		return nil, bad("expected one segment after the account, such as Tables, $batch, TABLE() or TABLE(PartitionKey='a',RowKey='b')")
+	}
+	seg, err := url.PathUnescape(escaped)
+	if err != nil {
+		return nil, bad("it has a malformed percent-encoding")
+	}
+	if seg == "$batch" {
+		return &resource{batch: true}, nil
+	}
+	name, args, hasArgs := strings.Cut(seg, "(")
+	res := &resource{table: name}
+	if name == "" {
+		return nil, bad("it names no table")
+	}
+	if strings.EqualFold(name, "Tables") {
+		res.tables = true
+	}
+	if !hasArgs {
+		return res, nil
+	}
+	args, ok := strings.CutSuffix(args, ")")
+	if !ok {
+		return nil, bad("the '(' is not closed by a ')' at the end")
+	}
+	if args == "" {
+		if res.tables {
+			return nil, bad("Tables() is not a resource; use Tables")
+		}
+		return res, nil
+	}
+	if res.tables {
+		v, rest, err := quoted(args)
+		if err != nil || rest != "" {
+			return nil, bad("expected Tables('name')")
+		}
+		res.table, res.named = v, true
+		return res, nil
+	}
+	var pk, rk *string
+	for args != "" {
+		k, rest, ok := strings.Cut(args, "=")
+		if !ok {
+			return nil, bad("expected PartitionKey='...',RowKey='...' in the parentheses")
+		}
+		v, rest, err := quoted(rest)
+		if err != nil {
+			return nil, bad("the value of " + k + " is not a quoted string ('...', a quote inside doubled)")
+		}
+		switch strings.TrimSpace(k) {
+		case odata.PartitionKey:
+			pk = &v
+		case odata.RowKey:
+			rk = &v
+		default:
+			return nil, bad("unexpected key " + k + "; expected PartitionKey and RowKey")
+		}
+		rest = strings.TrimSpace(rest)
+		if rest != "" {
+			if rest[0] != ',' {
+				return nil, bad("expected ',' between PartitionKey and RowKey")
+			}
+			rest = strings.TrimSpace(rest[1:])
+		}
+		args = rest
+	}
+	if pk == nil || rk == nil {
+		return nil, bad("an entity needs both PartitionKey='...' and RowKey='...'")
+	}
+	res.key = &odata.Key{PartitionKey: *pk, RowKey: *rk}
+	return res, nil
+}
+
+// quoted reads an OData string literal at the start of s (” is a quote)
+// and returns its value and what follows it.
+func quoted(s string) (string, string, error) {
+	s = strings.TrimSpace(s)
+	if !strings.HasPrefix(s, "'") {
+		return "", "", errNotQuoted
+	}
+	var b strings.Builder
+	for i := 1; i < len(s); i++ {
+		if s[i] != '\'' {
+			b.WriteByte(s[i])
+			continue
+		}
+		if i+1 < len(s) && s[i+1] == '\'' {
+			b.WriteByte('\'')
+			i++
+			continue
+		}
+		return b.String(), s[i+1:], nil
+	}
+	return "", "", errNotQuoted
+}
+
+var errNotQuoted = errorf(odata.CodeInvalidURI, "not a quoted string")

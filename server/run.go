@@ -1,0 +1,127 @@
+package server
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/store"
+)
+
+// DevelopmentKey is the emulators' well-known account key (published with
+// Azurite), the default key of tstable serve: connection strings written
+// for the emulator work unchanged.
+const DevelopmentKey = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=="
+
+// Config is what Start needs: where to listen, which database to open, and
+// who may call.
+type Config struct {
+	// Addr is the host:port to listen on ("127.0.0.1:10002"; port 0 picks
+	// a free one).
+	Addr string
+	// DBPath is the database file, opened for writing for as long as the
+	// server runs.
+	DBPath string
+	// Account and Key are the account's name and base64 key (the
+	// emulator's when empty).
+	Account string
+	Key     string
+	// Authorizer checks each request; nil allows every request.
+	Authorizer Authorizer
+	// Log receives the explanation of each query; nil logs nothing.
+	Log *ExplainLog
+}
+
+// Running is a started server: its address, and how to stop it.
+type Running struct {
+	srv     *http.Server
+	db      *store.DB
+	l       net.Listener
+	cfg     Config
+	url     string
+	done    chan error
+	handler *Server
+}
+
+// Start opens the database, listens and serves in the background. The
+// address file (PATH.serve) names the server until Shutdown.
+func Start(cfg Config) (*Running, error) {
+	if cfg.Account == "" {
+		cfg.Account = DefaultAccount
+	}
+	if cfg.Key == "" {
+		cfg.Key = DevelopmentKey
+	}
+	if _, err := base64.StdEncoding.DecodeString(cfg.Key); err != nil {
+		return nil, errorf(odata.CodeInvalidInput, "the account key is not base64: pass the key as the portal shows it")
+	}
+	db, err := store.Open(cfg.DBPath, nil)
+	if err != nil {
+		if url, _, ok := ReadAddress(cfg.DBPath); ok && odata.IsCode(err, odata.CodeDatabaseLocked) {
+			return nil, odata.Errorf(odata.CodeDatabaseLocked, "database %s is already served at %s; use that server, or stop it first", cfg.DBPath, url)
+		}
+		return nil, err
+	}
+	l, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("cannot listen on %s: %w (is another server using the port? pick one with --addr)", cfg.Addr, err)
+	}
+	h := New(db, Options{Account: cfg.Account, Authorizer: cfg.Authorizer, Log: cfg.Log})
+	r := &Running{
+		srv:     &http.Server{Handler: h, ReadHeaderTimeout: 30 * time.Second},
+		db:      db,
+		l:       l,
+		cfg:     cfg,
+		url:     "http://" + l.Addr().String() + "/" + cfg.Account,
+		done:    make(chan error, 1),
+		handler: h,
+	}
+	if err := writeAddress(cfg.DBPath, r.url, cfg.Account); err != nil {
+		l.Close()
+		db.Close()
+		return nil, fmt.Errorf("cannot write the address file %s: %w", AddressPath(cfg.DBPath), err)
+	}
+	go func() {
+		err := r.srv.Serve(l)
+		if errors.Is(err, http.ErrServerClosed) {
+			err = nil
+		}
+		r.done <- err
+	}()
+	return r, nil
+}
+
+// URL is the table endpoint: http://host:port/ACCOUNT.
+func (r *Running) URL() string { return r.url }
+
+// Addr is the address the server listens on.
+func (r *Running) Addr() net.Addr { return r.l.Addr() }
+
+// Handler is the server answering the requests.
+func (r *Running) Handler() *Server { return r.handler }
+
+// ConnectionString is what an SDK connects with.
+func (r *Running) ConnectionString() string {
+	return "DefaultEndpointsProtocol=http;AccountName=" + r.cfg.Account + ";AccountKey=" + r.cfg.Key +
+		";TableEndpoint=" + r.url + ";"
+}
+
+// Done delivers the error that stopped the server (nil after Shutdown).
+func (r *Running) Done() <-chan error { return r.done }
+
+// Shutdown stops accepting requests, lets those in flight finish (until
+// ctx ends), closes the database and removes the address file.
+func (r *Running) Shutdown(ctx context.Context) error {
+	err := r.srv.Shutdown(ctx)
+	removeAddress(r.cfg.DBPath)
+	if cerr := r.db.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}

@@ -1,0 +1,277 @@
+package server
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/server/auth"
+	"github.com/tstable/tstable/store"
+)
+
+// DefaultAccount is the account the emulators serve, and tstable serve
+// by default: connection strings written for Azurite work unchanged.
+const DefaultAccount = "devstoreaccount1"
+
+// DefaultVersion is the x-ms-version answered when a request names none.
+const DefaultVersion = "2019-02-02"
+
+// Options tunes a Server.
+type Options struct {
+	// Account is the account name the paths start with (DefaultAccount
+	// when empty). ACCOUNT-secondary is accepted too, as the emulators do
+	// for the statistics a client reads from the secondary endpoint.
+	Account string
+	// Authorizer decides what each request may do; nil allows everything.
+	Authorizer Authorizer
+	// Log receives one line per query, for people (nil: none).
+	Log *ExplainLog
+}
+
+// Server answers the Table service's REST API from a backend. It is safe
+// for concurrent use; the backend serializes what must be serialized.
+type Server struct {
+	b       store.Backend
+	account string
+	auth    Authorizer
+	log     *ExplainLog
+
+	mu       sync.Mutex
+	props    []byte            // service properties as set (XML), nil for the defaults
+	acls     map[string][]byte // lower-cased table → signed identifiers as set (XML)
+	idPrefix string
+	idSeq    uint64
+}
+
+// New returns a Server over b.
+func New(b store.Backend, opts Options) *Server {
+	s := &Server{b: b, account: opts.Account, auth: opts.Authorizer, log: opts.Log, acls: map[string][]byte{}}
+	if s.account == "" {
+		s.account = DefaultAccount
+	}
+	if s.auth == nil {
+		s.auth = AllowAll{}
+	}
+	var p [8]byte
+	rand.Read(p[:])
+	s.idPrefix = hex.EncodeToString(p[:4]) + "-" + hex.EncodeToString(p[4:6]) + "-" + hex.EncodeToString(p[6:8]) + "-"
+	return s
+}
+
+// Account is the account the server answers for.
+func (s *Server) Account() string { return s.account }
+
+// requestID returns a new x-ms-request-id, shaped like a GUID.
+func (s *Server) requestID() string {
+	s.mu.Lock()
+	s.idSeq++
+	n := s.idSeq
+	s.mu.Unlock()
+	var b [8]byte
+	for i := 7; i >= 0; i-- {
+		b[i] = byte(n)
+		n >>= 8
+	}
+	h := hex.EncodeToString(b[:])
+	return s.idPrefix + h[:4] + "-" + h[4:]
+}
+
+// request is one request being answered.
+type request struct {
+	s      *Server
+	w      http.ResponseWriter
+	r      *http.Request
+	grant  Grant
+	format odata.Metadata
+	base   string // the service root: http://host/account
+	start  time.Time
+}
+
+// ServeHTTP implements http.Handler.
+func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	w := &timedWriter{ResponseWriter: rw, start: start}
+	q := &request{s: s, w: w, r: r, start: start}
+	h := w.Header()
+	h.Set("x-ms-request-id", s.requestID())
+	v := r.Header.Get("x-ms-version")
+	if v == "" {
+		v = DefaultVersion
+	}
+	h.Set("x-ms-version", v)
+	h.Set("Date", q.start.UTC().Format(http.TimeFormat))
+	if id := r.Header.Get("x-ms-client-request-id"); id != "" {
+		h.Set("x-ms-client-request-id", id)
+	}
+	h.Set("Server", "tstable")
+	auth.AddCORSHeaders(w, r)
+	if auth.Preflight(w, r) {
+		return
+	}
+	if err := q.serve(); err != nil {
+		if q.isXML() {
+			writeXMLError(w, r, err)
+		} else {
+			writeError(w, r, err)
+		}
+	}
+}
+
+// isXML tells whether the request is one of the service's XML operations
+// (properties, statistics, ACLs), whose errors are XML too.
+func (q *request) isXML() bool {
+	comp := q.r.URL.Query().Get("comp")
+	return comp == "properties" || comp == "stats" || comp == "acl"
+}
+
+// method is the request's method, after X-HTTP-Method tunnelling
+// (POST with X-HTTP-Method: MERGE, as some clients send a merge).
+func (q *request) method() string {
+	if q.r.Method == http.MethodPost {
+		if m := strings.ToUpper(q.r.Header.Get("X-HTTP-Method")); m != "" {
+			return m
+		}
+	}
+	return q.r.Method
+}
+
+// serve routes the request to its operation.
+func (q *request) serve() error {
+	account, rest, err := q.splitPath()
+	if err != nil {
+		return err
+	}
+	q.base = "http://" + q.r.Host + "/" + account
+	grant, err := q.s.auth.Authorize(q.r)
+	if err != nil {
+		return err
+	}
+	q.grant = grant
+	query := q.r.URL.Query()
+	if rest == "" {
+		if query.Get("restype") == "service" {
+			switch query.Get("comp") {
+			case "properties":
+				return q.serviceProperties()
+			case "stats":
+				return q.serviceStats()
+			}
+		}
+		return errorf(odata.CodeInvalidURI, "%s /%s/ names no operation: use /%s/Tables, /%s/TABLE() or ?restype=service&comp=properties", q.r.Method, account, account, account)
+	}
+	res, err := parseResource(rest)
+	if err != nil {
+		return err
+	}
+	if query.Get("comp") == "acl" && !res.batch && !res.tables {
+		if res.key != nil {
+			return errorf(odata.CodeInvalidURI, "?comp=acl applies to a table, not to an entity: use /%s/%s?comp=acl", account, res.table)
+		}
+		return q.tableACL(res.table)
+	}
+	if q.format, err = responseFormat(q.r); err != nil {
+		return err
+	}
+	switch {
+	case res.batch:
+		if q.method() != http.MethodPost {
+			return q.badVerb("$batch", "POST")
+		}
+		return q.batch()
+	case res.tables:
+		return q.tablesOp(res)
+	case res.key != nil:
+		return q.entityOp(res.table, *res.key)
+	}
+	return q.collectionOp(res.table)
+}
+
+// splitPath returns the account and the rest of the path (still escaped),
+// or InvalidUri when the path does not start with the account.
+func (q *request) splitPath() (account, rest string, err error) {
+	p := strings.TrimPrefix(q.r.URL.EscapedPath(), "/")
+	seg, rest, _ := strings.Cut(p, "/")
+	account, uerr := url.PathUnescape(seg)
+	if uerr != nil || (account != q.s.account && account != q.s.account+"-secondary") {
+		return "", "", errorf(odata.CodeInvalidURI,
+			"the path %q does not start with the account this server serves: use http://%s/%s/...", q.r.URL.Path, q.r.Host, q.s.account)
+	}
+	return account, strings.TrimSuffix(rest, "/"), nil
+}
+
+// badVerb answers a method the resource does not take.
+func (q *request) badVerb(what, allowed string) error {
+	q.w.Header().Set("Allow", allowed)
+	return errorf(odata.CodeUnsupportedHTTPVerb, "%s does not take %s; use %s", what, q.method(), allowed)
+}
+
+// allow checks the grant, answering 403 AuthorizationPermissionMismatch.
+func (q *request) allow(op Op, table, pk, rk string) error {
+	if c, ok := q.grant.(checker); ok {
+		return c.Check(op, table, pk, rk)
+	}
+	if q.grant.Allows(op, table, pk, rk) {
+		return nil
+	}
+	where := "the account"
+	if table != "" {
+		where = "table " + table
+	}
+	return errorf(odata.CodeAuthorizationPermissionMismatch, "the credentials of this request do not allow %s on %s", op, where)
+}
+
+// commonJSONHeaders sets the headers of every JSON response.
+func (q *request) commonJSONHeaders() {
+	h := q.w.Header()
+	h.Set("DataServiceVersion", "3.0;")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Cache-Control", "no-cache")
+}
+
+// writeJSON answers status with a JSON body at the request's level.
+func (q *request) writeJSON(status int, body []byte) {
+	q.commonJSONHeaders()
+	q.w.Header().Set("Content-Type", jsonContentType(q.format))
+	q.w.WriteHeader(status)
+	if q.r.Method != http.MethodHead {
+		q.w.Write(body)
+	}
+}
+
+// writeNoContent answers 204 (or another status) without a body.
+func (q *request) writeNoContent(status int) {
+	q.commonJSONHeaders()
+	q.w.WriteHeader(status)
+}
+
+// timedWriter adds the Server-Timing header (the standard one browsers'
+// developer tools and benchmarks read) with the time the server took to
+// answer, up to the moment it writes the status: the work, not the
+// transfer.
+type timedWriter struct {
+	http.ResponseWriter
+	start   time.Time
+	written bool
+}
+
+func (w *timedWriter) WriteHeader(status int) {
+	if !w.written {
+		w.written = true
+		d := float64(time.Since(w.start).Microseconds()) / 1000
+		w.Header().Set("Server-Timing", "app;dur="+strconv.FormatFloat(d, 'f', 3, 64))
+	}
+	w.ResponseWriter.WriteHeader(status)
+}
+
+func (w *timedWriter) Write(b []byte) (int, error) {
+	if !w.written {
+		w.WriteHeader(http.StatusOK)
+	}
+	return w.ResponseWriter.Write(b)
+}

@@ -1,0 +1,208 @@
+// End-to-end test of tstable serve through the Azure SDK for JavaScript
+// (@azure/data-tables). Run by server/js_test.go (make test-serve-js) with
+// TSTABLE_CONNECTION_STRING set and NODE_PATH pointing at the SDK.
+"use strict";
+const assert = require("node:assert/strict");
+const { TableServiceClient, TableClient, odata } = require("@azure/data-tables");
+
+const cs = process.env.TSTABLE_CONNECTION_STRING;
+const opts = { allowInsecureConnection: true };
+let passed = 0;
+let failed = 0;
+
+async function check(name, fn) {
+  try {
+    await fn();
+    passed++;
+    console.log(`ok   ${name}`);
+  } catch (err) {
+    failed++;
+    console.log(`FAIL ${name}\n     ${(err && err.stack) || err}`);
+  }
+}
+
+async function expectError(promise, status, code) {
+  try {
+    await promise;
+  } catch (err) {
+    assert.equal(err.statusCode, status, `status of ${err.message}`);
+    // The SDK keeps the service's code in the x-ms-error-code header, or
+    // (in a transaction) on the error itself.
+    const got = err.code ?? err.response?.headers?.get("x-ms-error-code");
+    if (code) assert.equal(got, code, `code of ${err.message}`);
+    return err;
+  }
+  assert.fail(`expected a ${status} ${code || ""} error`);
+}
+
+async function names(svc, filter) {
+  const out = [];
+  for await (const t of svc.listTables(filter ? { queryOptions: { filter } } : undefined)) out.push(t.name);
+  return out;
+}
+
+async function main() {
+  const svc = TableServiceClient.fromConnectionString(cs, opts);
+  const table = TableClient.fromConnectionString(cs, "Everything", opts);
+
+  await check("create, list and delete tables", async () => {
+    await svc.createTable("Everything");
+    await svc.createTable("Scratch");
+    await svc.createTable("Scratch"); // the SDK lets an existing table be
+    const all = await names(svc);
+    assert.ok(all.includes("Everything") && all.includes("Scratch"), all.join(","));
+    assert.deepEqual(await names(svc, odata`TableName eq ${"Scratch"}`), ["Scratch"]);
+    await svc.deleteTable("Scratch");
+    assert.ok(!(await names(svc)).includes("Scratch"));
+  });
+
+  const when = new Date("2014-08-22T00:50:32.123Z");
+  const entity = {
+    partitionKey: "types",
+    rowKey: "o'brien 1",
+    Name: "Zoë 'quoted'",
+    Age: -42,
+    Big: BigInt("9007199254740993"),
+    Ratio: 2.5,
+    Whole: { value: "3", type: "Double" },
+    Active: true,
+    Hired: when,
+    Id: { value: "6f9619ff-8b86-d011-b42d-00cf4fc964ff", type: "Guid" },
+    Badge: new Uint8Array([0, 1, 2, 255]),
+    Small: { value: "7", type: "Int32" },
+  };
+
+  await check("every Edm type round-trips", async () => {
+    const created = await table.createEntity(entity);
+    assert.ok(created.etag && created.etag.startsWith('W/"datetime'), created.etag);
+    const got = await table.getEntity("types", "o'brien 1");
+    assert.equal(got.Name, "Zoë 'quoted'");
+    assert.equal(got.Age, -42);
+    assert.equal(got.Big, BigInt("9007199254740993"));
+    assert.equal(got.Ratio, 2.5);
+    assert.equal(got.Whole, 3);
+    assert.equal(got.Active, true);
+    assert.equal(got.Hired.toISOString(), when.toISOString());
+    assert.deepEqual(got.Id, { value: "6f9619ff-8b86-d011-b42d-00cf4fc964ff", type: "Guid" });
+    assert.deepEqual(Array.from(got.Badge), [0, 1, 2, 255]);
+    assert.equal(got.Small, 7);
+    assert.equal(got.etag, created.etag);
+    assert.ok(got.timestamp);
+    await expectError(table.createEntity(entity), 409, "EntityAlreadyExists");
+  });
+
+  await check("update, merge, upsert and delete with ETags", async () => {
+    const before = await table.getEntity("types", "o'brien 1");
+    const merged = await table.updateEntity({ partitionKey: "types", rowKey: "o'brien 1", Age: 43 }, "Merge", { etag: before.etag });
+    let got = await table.getEntity("types", "o'brien 1");
+    assert.equal(got.Age, 43);
+    assert.equal(got.Name, "Zoë 'quoted'");
+    assert.equal(got.etag, merged.etag);
+    // A stale ETag is refused, and changes nothing.
+    await expectError(table.updateEntity({ partitionKey: "types", rowKey: "o'brien 1", Age: 1 }, "Replace", { etag: before.etag }), 412, "UpdateConditionNotSatisfied");
+    await expectError(table.deleteEntity("types", "o'brien 1", { etag: before.etag }), 412, "UpdateConditionNotSatisfied");
+    assert.equal((await table.getEntity("types", "o'brien 1")).Age, 43);
+    await table.updateEntity({ partitionKey: "types", rowKey: "o'brien 1", Only: "this" }, "Replace");
+    got = await table.getEntity("types", "o'brien 1");
+    assert.equal(got.Only, "this");
+    assert.equal(got.Name, undefined);
+    await table.upsertEntity({ partitionKey: "types", rowKey: "new", A: 1 }, "Merge");
+    await table.upsertEntity({ partitionKey: "types", rowKey: "new", B: 2 }, "Merge");
+    await table.upsertEntity({ partitionKey: "types", rowKey: "new2", A: 1 }, "Replace");
+    got = await table.getEntity("types", "new");
+    assert.equal(got.A, 1);
+    assert.equal(got.B, 2);
+    await table.deleteEntity("types", "new");
+    await table.deleteEntity("types", "new2");
+    await expectError(table.getEntity("types", "new"), 404, "ResourceNotFound");
+    await expectError(table.updateEntity({ partitionKey: "types", rowKey: "missing", A: 1 }, "Merge", { etag: "*" }), 404, "ResourceNotFound");
+  });
+
+  await check("transactions: one that commits, one that fails whole", async () => {
+    const ok = await table.submitTransaction([
+      ["create", { partitionKey: "tx", rowKey: "1", N: 1 }],
+      ["create", { partitionKey: "tx", rowKey: "2", N: 2 }],
+      ["upsert", { partitionKey: "tx", rowKey: "3", N: 3 }, "Replace"],
+    ]);
+    assert.equal(ok.status, 202);
+    assert.equal(ok.subResponses.length, 3);
+    const err = await expectError(
+      table.submitTransaction([
+        ["create", { partitionKey: "tx", rowKey: "4", N: 4 }],
+        ["create", { partitionKey: "tx", rowKey: "2", N: 2 }],
+        ["delete", { partitionKey: "tx", rowKey: "1" }],
+      ]),
+      409,
+      "EntityAlreadyExists",
+    );
+    assert.match(err.message, /^1:/);
+    await expectError(table.getEntity("tx", "4"), 404, "ResourceNotFound");
+    assert.equal((await table.getEntity("tx", "1")).N, 1);
+    await table.submitTransaction([
+      ["update", { partitionKey: "tx", rowKey: "1", N: 10 }, "Merge"],
+      ["delete", { partitionKey: "tx", rowKey: "2" }],
+    ]);
+    assert.equal((await table.getEntity("tx", "1")).N, 10);
+    await expectError(table.getEntity("tx", "2"), 404);
+  });
+
+  await check("listEntities: odata filters and paging through several pages", async () => {
+    for (let b = 0; b < 25; b++) {
+      const actions = [];
+      for (let i = 0; i < 100; i++) {
+        const n = b * 100 + i;
+        actions.push(["create", { partitionKey: `page${b % 5}`, rowKey: String(n).padStart(5, "0"), N: n, Even: n % 2 === 0, At: new Date(Date.UTC(2020, 0, 1) + n * 1000) }]);
+      }
+      await table.submitTransaction(actions);
+    }
+    let pages = 0;
+    let count = 0;
+    for await (const page of table.listEntities({ queryOptions: { filter: odata`PartitionKey ge ${"page"} and PartitionKey lt ${"pagf"}` } }).byPage({ maxPageSize: 1000 })) {
+      pages++;
+      assert.ok(page.length <= 1000, `a page of ${page.length}`);
+      count += page.length;
+    }
+    assert.equal(count, 2500);
+    assert.ok(pages >= 3, `${pages} pages`);
+    const sel = [];
+    for await (const e of table.listEntities({ queryOptions: { filter: odata`PartitionKey eq ${"page2"} and N ge ${1200} and Even eq ${true}`, select: ["N"] } })) sel.push(e);
+    assert.equal(sel.length, 150);
+    assert.ok(sel.every((e) => e.N >= 1200 && e.N % 2 === 0 && e.Even === undefined));
+    const after = new Date(Date.UTC(2020, 0, 1) + 2490 * 1000);
+    const late = [];
+    for await (const e of table.listEntities({ queryOptions: { filter: odata`At gt ${after}` } })) late.push(e.N);
+    assert.deepEqual(late.sort((a, b) => a - b), [2491, 2492, 2493, 2494, 2495, 2496, 2497, 2498, 2499]);
+    const small = [];
+    for await (const page of table.listEntities({ queryOptions: { filter: odata`PartitionKey eq ${"page0"}` } }).byPage({ maxPageSize: 7 })) {
+      small.push(page.length);
+      if (small.length === 3) break;
+    }
+    assert.deepEqual(small, [7, 7, 7]);
+    await expectError(table.listEntities({ queryOptions: { filter: "N eq" } }).next(), 400, "InvalidInput");
+  });
+
+  await check("service properties, statistics and access policies", async () => {
+    const props = await svc.getProperties();
+    assert.ok(props.hourMetrics);
+    await svc.setProperties({ cors: [{ allowedOrigins: "*", allowedMethods: "GET", allowedHeaders: "*", exposedHeaders: "*", maxAgeInSeconds: 10 }] });
+    assert.equal((await svc.getProperties()).cors.length, 1);
+    assert.equal((await svc.getStatistics()).geoReplication.status, "live");
+    await table.setAccessPolicy([{ id: "readers", accessPolicy: { permission: "r", start: new Date(), expiry: new Date(Date.now() + 3600e3) } }]);
+    const acl = await table.getAccessPolicy();
+    assert.equal(acl[0].id, "readers");
+    assert.equal(acl[0].accessPolicy.permission, "r");
+  });
+
+  await check("delete the table", async () => {
+    await svc.deleteTable("Everything");
+    await expectError(table.getEntity("tx", "1"), 404, "TableNotFound");
+  });
+
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exit(failed === 0 ? 0 : 1);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

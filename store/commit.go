@@ -1,0 +1,113 @@
+package store
+
+import (
+	"fmt"
+	"sync"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Group commit. Every write transaction ends with an fsync, and bbolt runs
+// one writer at a time, so concurrent writers (a server's clients) would
+// wait for each other's fsync in turn. Instead, writers that arrive while a
+// transaction is committing queue up, and the next of them to run commits
+// all of them in one transaction and one fsync. A lone writer commits at
+// once, as before. Each write still sees the writes queued before it, in
+// arrival order, exactly as if they had committed one by one; one that
+// fails is taken out (the transaction is rolled back and the others run
+// again without it), so a refused write never undoes another, and nobody
+// is answered before its write is on disk.
+
+// committer queues the writers of one DB.
+type committer struct {
+	mu      sync.Mutex
+	running bool
+	pending []*commitReq
+}
+
+// commitReq is one writer's transaction function and its outcome.
+type commitReq struct {
+	fn   func(*bolt.Tx) error
+	err  error
+	wake chan bool // true: lead the next group; false: done, err is set
+}
+
+// update runs fn in a write transaction, shared with concurrent writers,
+// and returns fn's error or the commit's.
+func (db *DB) update(fn func(*bolt.Tx) error) error {
+	r := &commitReq{fn: fn, wake: make(chan bool, 1)}
+	c := &db.commits
+	c.mu.Lock()
+	c.pending = append(c.pending, r)
+	if c.running {
+		c.mu.Unlock()
+		if lead := <-r.wake; !lead {
+			return r.err
+		}
+		c.mu.Lock()
+	}
+	c.running = true
+	group := c.pending
+	c.pending = nil
+	c.mu.Unlock()
+
+	db.commitGroup(group, r)
+
+	c.mu.Lock()
+	if len(c.pending) > 0 {
+		c.pending[0].wake <- true // it leads the writers that queued meanwhile
+	} else {
+		c.running = false
+	}
+	c.mu.Unlock()
+	return r.err
+}
+
+// commitGroup runs the group's functions in one transaction, taking out
+// each one that fails, and wakes every member but self with its outcome.
+func (db *DB) commitGroup(group []*commitReq, self *commitReq) {
+	out := make([]bool, len(group)) // failed, and taken out
+	left := len(group)
+	for left > 0 {
+		failed := -1
+		err := db.bolt.Update(func(tx *bolt.Tx) error {
+			for i, r := range group {
+				if out[i] {
+					continue
+				}
+				if err := run(r.fn, tx); err != nil {
+					failed = i
+					return err
+				}
+			}
+			return nil
+		})
+		if failed >= 0 {
+			group[failed].err, out[failed] = err, true
+			left--
+			continue
+		}
+		for i, r := range group {
+			if !out[i] {
+				r.err = err // nil, or the commit's own failure
+			}
+		}
+		break
+	}
+	for _, r := range group {
+		if r != self {
+			r.wake <- false
+		}
+	}
+}
+
+// run calls fn, turning a panic into an error, so that one writer's bug
+// does not leave the others waiting for ever.
+func run(fn func(*bolt.Tx) error, tx *bolt.Tx) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("the write failed inside the store: %v", p)
+		}
+	}()
+	return fn(tx)
+}
