@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/tstable/tstable/cmdspec"
+	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store"
 )
 
@@ -29,7 +30,10 @@ compacting, so other commands wait or fail with DatabaseLocked meanwhile.`,
 			if err != nil {
 				return err
 			}
-			if t.IsRemote() {
+			switch {
+			case t.Served != "":
+				return odata.Errorf(odata.CodeDatabaseLocked, "%s is served at %s; stop that server to compact it", t.Path, t.Served)
+			case t.IsRemote():
 				return usageErrorf(c, "compact rewrites a local database file; the service manages its own storage")
 			}
 			if err := f.needDatabase("", ""); err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/tstable/tstable/cmdspec"
+	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/server"
 	"github.com/tstable/tstable/server/auth"
 )
@@ -51,6 +52,9 @@ CORS preflights are answered for any origin, so browser apps can call it.`,
 			t, err := f.Target()
 			if err != nil {
 				return err
+			}
+			if t.Served != "" {
+				return odata.Errorf(odata.CodeDatabaseLocked, "database %s is already served at %s; use that server, or stop it first", t.Path, t.Served)
 			}
 			if t.IsRemote() {
 				return usageErrorf(c, "%s serves a local database file: choose it with --db, not a remote account", c.CommandPath())

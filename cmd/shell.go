@@ -103,6 +103,8 @@ func (f *Factory) shellLabel() (string, error) {
 	switch {
 	case err != nil:
 		return "", err
+	case t.Served != "":
+		return "served " + filepath.Base(t.Path), nil
 	case t.IsRemote():
 		account, _, err := t.Remote.Where()
 		if err != nil {

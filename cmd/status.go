@@ -35,7 +35,10 @@ a locked file). Keys and SAS tokens are never printed.`,
 				return err
 			}
 			r := statusReport{Backend: "local", Where: t.Path}
-			if t.IsRemote() {
+			switch {
+			case t.Served != "":
+				r.Backend, r.Where = "served", t.Path+" (by tstable serve at "+t.Served+")"
+			case t.IsRemote():
 				r.Backend = "remote"
 				r.Where = strings.TrimPrefix(t.Label(), "remote ")
 			}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/tstable/tstable/cmdspec"
 	"github.com/tstable/tstable/remote"
+	"github.com/tstable/tstable/server"
 )
 
 // Environment variables that choose the storage.
@@ -19,6 +20,9 @@ const (
 type Target struct {
 	Path   string
 	Remote *remote.Config
+	// Served is the URL of the tstable serve that holds the local file
+	// Path; then Remote reaches the file through it.
+	Served string
 }
 
 // IsRemote reports whether the target is a remote account.
@@ -29,6 +33,9 @@ func (t Target) IsRemote() bool { return t.Remote != nil }
 func (t Target) Label() string {
 	if t.Remote == nil {
 		return "local " + absPath(t.Path)
+	}
+	if t.Served != "" {
+		return "local " + absPath(t.Path) + " (served at " + t.Served + ")"
 	}
 	account, endpoint, err := t.Remote.Where()
 	if err != nil {
@@ -54,7 +61,7 @@ func (f *Factory) resolveTarget() (Target, error) {
 	case f.accountURLFlag != "":
 		return Target{Remote: &remote.Config{AccountURL: f.accountURLFlag}}, nil
 	case f.dbFlag != "":
-		return Target{Path: f.dbFlag}, nil
+		return localTarget(f.dbFlag), nil
 	}
 	if cs := os.Getenv(envConnectionString); cs != "" {
 		if os.Getenv(envDB) != "" {
@@ -63,9 +70,19 @@ func (f *Factory) resolveTarget() (Target, error) {
 		return Target{Remote: &remote.Config{ConnectionString: cs}}, nil
 	}
 	if p := os.Getenv(envDB); p != "" {
-		return Target{Path: p}, nil
+		return localTarget(p), nil
 	}
-	return Target{Path: defaultDBPath()}, nil
+	return localTarget(defaultDBPath()), nil
+}
+
+// localTarget is the database file at path — reached through the tstable
+// serve that holds it, when one does, so that the file's users never see
+// it locked by the server.
+func localTarget(path string) Target {
+	if cs, url, ok := server.ServedAt(path); ok {
+		return Target{Path: path, Remote: &remote.Config{ConnectionString: cs}, Served: url}
+	}
+	return Target{Path: path}
 }
 
 // defaultDBPath is $XDG_DATA_HOME/tstable/tstable.db, else

@@ -6,9 +6,10 @@ import (
 )
 
 // While a server holds a database, it writes where it listens to a small
-// file beside it, PATH.serve: {"url":…,"account":…,"pid":…}. Another
-// tstable process that finds the database locked can read it and go
-// through the server instead. The file is removed when the server stops;
+// file beside it, PATH.serve: {"url":…,"account":…,"key":…,"pid":…},
+// readable by the file's owner only (whoever can read the database can
+// read its data anyway). Another tstable process on the same database
+// reads it and goes through the server instead. The file is removed when the server stops;
 // one left by a server that was killed names a process that is gone, and
 // ReadAddress ignores it.
 
@@ -16,6 +17,7 @@ import (
 type addressFile struct {
 	URL     string `json:"url"`
 	Account string `json:"account"`
+	Key     string `json:"key"`
 	PID     int    `json:"pid"`
 }
 
@@ -23,13 +25,14 @@ type addressFile struct {
 func AddressPath(dbPath string) string { return dbPath + ".serve" }
 
 // writeAddress writes the address file for this process.
-func writeAddress(dbPath, url, account string) error {
-	b, err := json.Marshal(addressFile{URL: url, Account: account, PID: os.Getpid()})
+func writeAddress(dbPath, url, account, key string) error {
+	b, err := json.Marshal(addressFile{URL: url, Account: account, Key: key, PID: os.Getpid()})
 	if err != nil {
 		return err
 	}
 	tmp := AddressPath(dbPath) + ".tmp"
-	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
+	os.Remove(tmp)
+	if err := os.WriteFile(tmp, append(b, '\n'), 0o600); err != nil {
 		return err
 	}
 	return os.Rename(tmp, AddressPath(dbPath))
@@ -52,13 +55,29 @@ func removeAddress(dbPath string) {
 // holds it: no address file, an unreadable one, or one whose process is no
 // longer running.
 func ReadAddress(dbPath string) (url, account string, ok bool) {
+	a, ok := readAddress(dbPath)
+	return a.URL, a.Account, ok
+}
+
+// ServedAt returns, when a server holds the database at dbPath, the
+// connection string to reach it with (its URL, account and key) and its
+// URL.
+func ServedAt(dbPath string) (connectionString, url string, ok bool) {
+	a, ok := readAddress(dbPath)
+	if !ok || a.Key == "" {
+		return "", "", false
+	}
+	return "DefaultEndpointsProtocol=http;AccountName=" + a.Account + ";AccountKey=" + a.Key + ";TableEndpoint=" + a.URL + ";", a.URL, true
+}
+
+func readAddress(dbPath string) (addressFile, bool) {
+	var a addressFile
 	b, err := os.ReadFile(AddressPath(dbPath))
 	if err != nil {
-		return "", "", false
+		return a, false
 	}
-	var a addressFile
 	if json.Unmarshal(b, &a) != nil || a.URL == "" || a.PID <= 0 || !processAlive(a.PID) {
-		return "", "", false
+		return a, false
 	}
-	return a.URL, a.Account, true
+	return a, true
 }

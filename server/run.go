@@ -82,7 +82,7 @@ func Start(cfg Config) (*Running, error) {
 		done:    make(chan error, 1),
 		handler: h,
 	}
-	if err := writeAddress(cfg.DBPath, r.url, cfg.Account); err != nil {
+	if err := writeAddress(cfg.DBPath, r.url, cfg.Account, cfg.Key); err != nil {
 		l.Close()
 		db.Close()
 		return nil, fmt.Errorf("cannot write the address file %s: %w", AddressPath(cfg.DBPath), err)
