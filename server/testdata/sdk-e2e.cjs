@@ -3,7 +3,7 @@
 // TSTABLE_CONNECTION_STRING set and NODE_PATH pointing at the SDK.
 "use strict";
 const assert = require("node:assert/strict");
-const { TableServiceClient, TableClient, odata } = require("@azure/data-tables");
+const { TableServiceClient, TableClient, odata, generateTableSas, AzureNamedKeyCredential, AzureSASCredential } = require("@azure/data-tables");
 
 const cs = process.env.TSTABLE_CONNECTION_STRING;
 const opts = { allowInsecureConnection: true };
@@ -191,6 +191,26 @@ async function main() {
     const acl = await table.getAccessPolicy();
     assert.equal(acl[0].id, "readers");
     assert.equal(acl[0].accessPolicy.permission, "r");
+  });
+
+  await check("a table SAS scoped to one partition: reads inside, refused outside and for writes", async () => {
+    const parts = Object.fromEntries(cs.split(";").filter(Boolean).map((p) => [p.slice(0, p.indexOf("=")), p.slice(p.indexOf("=") + 1)]));
+    const cred = new AzureNamedKeyCredential(parts.AccountName, parts.AccountKey);
+    const sas = generateTableSas("Everything", cred, {
+      permissions: { query: true },
+      expiresOn: new Date(Date.now() + 3600e3),
+      startPartitionKey: "page0",
+      endPartitionKey: "page0",
+    });
+    const scoped = new TableClient(parts.TableEndpoint, "Everything", new AzureSASCredential(sas), opts);
+    let inside = 0;
+    for await (const e of scoped.listEntities({ queryOptions: { filter: odata`PartitionKey eq ${"page0"}` } })) {
+      assert.equal(e.partitionKey, "page0");
+      inside++;
+    }
+    assert.ok(inside > 0, "no entity read inside the range");
+    await expectError(scoped.getEntity("tx", "1"), 403);
+    await expectError(scoped.createEntity({ partitionKey: "page0", rowKey: "sas-write" }), 403);
   });
 
   await check("delete the table", async () => {
