@@ -221,17 +221,7 @@ func (q *request) readOperation(raw []byte) (batchOp, error) {
 		if err != nil {
 			return o, err
 		}
-		merge := method != http.MethodPut
-		kind := store.OpInsertOrReplace
-		switch {
-		case ifMatch != "" && merge:
-			kind = store.OpMerge
-		case ifMatch != "":
-			kind = store.OpReplace
-		case merge:
-			kind = store.OpInsertOrMerge
-		}
-		o.op = store.Operation{Kind: kind, Entity: e, IfMatch: ifMatch}
+		o.op = store.Operation{Kind: updateKind(method != http.MethodPut, ifMatch), Entity: e, IfMatch: ifMatch}
 	case http.MethodDelete:
 		if err := needKey(); err != nil {
 			return o, err

@@ -103,6 +103,21 @@ func (q *request) insertEntity(table string) error {
 	})
 }
 
+// updateKind is what an update means, as the service reads it: with
+// If-Match, Merge or Replace (Update) of an existing entity; without it,
+// Insert Or Merge or Insert Or Replace.
+func updateKind(merge bool, ifMatch string) store.OpKind {
+	switch {
+	case ifMatch != "" && merge:
+		return store.OpMerge
+	case ifMatch != "":
+		return store.OpReplace
+	case merge:
+		return store.OpInsertOrMerge
+	}
+	return store.OpInsertOrReplace
+}
+
 // updateEntity answers PUT (Update) and MERGE (Merge): with If-Match the
 // entity must exist and match; without it the write is Insert Or Replace
 // or Insert Or Merge.
@@ -116,15 +131,7 @@ func (q *request) updateEntity(table string, key odata.Key, merge bool) error {
 		return err
 	}
 	ifMatch := q.r.Header.Get("If-Match")
-	kind := store.OpInsertOrReplace
-	switch {
-	case ifMatch != "" && merge:
-		kind = store.OpMerge
-	case ifMatch != "":
-		kind = store.OpReplace
-	case merge:
-		kind = store.OpInsertOrMerge
-	}
+	kind := updateKind(merge, ifMatch)
 	if err := q.allow(OpUpdate, table, key.PartitionKey, key.RowKey); err != nil {
 		return err
 	}

@@ -83,16 +83,7 @@ func (v *Verifier) verifyAccountSAS(r *http.Request, q url.Values, now time.Time
 		fields = append(fields, q.Get("ses"))
 	}
 	toSign := strings.Join(fields, "\n") + "\n"
-	if err := v.checkSignature(q.Get("sig"), toSign, "account SAS"); err != nil {
-		return err
-	}
-	if err := checkSASWindow(q.Get("st"), q.Get("se"), now); err != nil {
-		return err
-	}
-	if err := checkProtocol(q.Get("spr"), r); err != nil {
-		return err
-	}
-	if err := checkSourceIP(q.Get("sip"), r); err != nil {
+	if err := v.checkSAS(r, q, now, toSign, "account SAS"); err != nil {
 		return err
 	}
 	if !strings.Contains(q.Get("ss"), "t") {
@@ -110,6 +101,21 @@ func (v *Verifier) verifyAccountSAS(r *http.Request, q url.Values, now time.Time
 	g.permissions = q.Get("sp")
 	g.resourceTypes = q.Get("srt")
 	return nil
+}
+
+// checkSAS checks what every SAS must pass: its signature over toSign,
+// then its time window, protocol and source address.
+func (v *Verifier) checkSAS(r *http.Request, q url.Values, now time.Time, toSign, kind string) error {
+	if err := v.checkSignature(q.Get("sig"), toSign, kind); err != nil {
+		return err
+	}
+	if err := checkSASWindow(q.Get("st"), q.Get("se"), now); err != nil {
+		return err
+	}
+	if err := checkProtocol(q.Get("spr"), r); err != nil {
+		return err
+	}
+	return checkSourceIP(q.Get("sip"), r)
 }
 
 // verifyTableSAS checks a table (service) SAS: its fields, its signature
@@ -130,16 +136,7 @@ func (v *Verifier) verifyTableSAS(r *http.Request, q url.Values, now time.Time, 
 		q.Get("si"), q.Get("sip"), q.Get("spr"), q.Get("sv"),
 		q.Get("spk"), q.Get("srk"), q.Get("epk"), q.Get("erk"),
 	}, "\n")
-	if err := v.checkSignature(q.Get("sig"), toSign, "table SAS"); err != nil {
-		return err
-	}
-	if err := checkSASWindow(q.Get("st"), q.Get("se"), now); err != nil {
-		return err
-	}
-	if err := checkProtocol(q.Get("spr"), r); err != nil {
-		return err
-	}
-	if err := checkSourceIP(q.Get("sip"), r); err != nil {
+	if err := v.checkSAS(r, q, now, toSign, "table SAS"); err != nil {
 		return err
 	}
 	if err := onlyLetters(q.Get("sp"), tableSASPermissions, "permission (sp)"); err != nil {
