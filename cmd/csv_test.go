@@ -5,10 +5,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
+	"strings"
 	"testing"
 
+	"github.com/tstable/tstable/iostreams"
 	"github.com/tstable/tstable/odata"
 )
 
@@ -97,5 +100,39 @@ func TestImportUpsertMergesUnlessReplace(t *testing.T) {
 		if _, errOut, st := run(context.Background(), db, missing, "import", "People", "--mode", mode); st != ExitFailed || !bytes.Contains([]byte(errOut), []byte("ResourceNotFound")) {
 			t.Errorf("--mode %s of a missing entity: exit %d, %s", mode, st, errOut)
 		}
+	}
+}
+
+// cancelAfter is standard input that interrupts the command (as Ctrl-C
+// does) once n bytes have been read.
+type cancelAfter struct {
+	r      io.Reader
+	n      int
+	cancel func()
+}
+
+func (c *cancelAfter) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	if c.n -= n; c.n <= 0 {
+		c.cancel()
+	}
+	return n, err
+}
+
+// An interrupted import says so, with what was committed, and never speaks
+// of a bad row.
+func TestImportInterrupted(t *testing.T) {
+	db := t.TempDir() + "/t.db"
+	seed(t, db)
+	var rows bytes.Buffer
+	for i := range 200_000 {
+		fmt.Fprintf(&rows, `{"PartitionKey":"p","RowKey":"%07d"}`+"\n", i)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	ios, _, out, errOut := iostreams.Test()
+	ios.In = &cancelAfter{r: &rows, n: rows.Len() / 2, cancel: cancel}
+	st := Execute(ctx, NewRoot(ios), []string{"--db", db, "import", "People"}, ios)
+	if st != ExitInterrupted || !strings.Contains(errOut.String(), "interrupted") || strings.Contains(errOut.String(), "bad row") || out.Len() != 0 {
+		t.Errorf("interrupted import: exit %d\n%s", st, errOut)
 	}
 }

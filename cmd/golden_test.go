@@ -136,6 +136,7 @@ func TestGolden(t *testing.T) {
 		{name: "table-delete-missing", args: []string{"table", "delete", "Nope"}},
 		{name: "table-no-subcommand", noSeed: true, args: []string{"table"}},
 		{name: "table-unknown-subcommand", noSeed: true, args: []string{"table", "createl"}},
+		{name: "help-filter", noSeed: true, args: []string{"help", "filter"}},
 		{name: "table-delete-no-database", noSeed: true, args: []string{"table", "delete", "People"}},
 		// insert and the other writes
 		{name: "insert", args: []string{"insert", "People", newEmp, "-o", "table"}},

@@ -43,3 +43,20 @@ func TestTmuxReadingFromTheTerminal(t *testing.T) {
 		t.Errorf("People should hold just the imported entity: %v\n%s", err, out)
 	}
 }
+
+// Ctrl-C at a lesson's pause stops the lesson.
+func TestTmuxLessonStopsOnCtrlC(t *testing.T) {
+	needTmux(t)
+	bin := buildTstable(t)
+	dir := t.TempDir()
+	s := startShell(t, []string{"HOME=" + dir, "XDG_STATE_HOME=" + filepath.Join(dir, "state")}, bin+" learn query-classes")
+	s.waitFor(`\(Enter runs it\)`)
+	s.send(keyEnter)
+	s.waitFor(`(?s)\(Enter runs it\).*\(Enter runs it\)`)
+	s.send(keyCtrlC)
+	sc := s.waitFor(`(?s)EXITED \d+.*END`)
+	if !strings.Contains(sc, "EXITED 130") || strings.Contains(sc, "End of lesson") {
+		t.Errorf("Ctrl-C at a lesson's pause: want exit 130 before the end:\n%s", sc)
+	}
+	saneTerminal(t, sc)
+}
