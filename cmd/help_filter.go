@@ -30,8 +30,9 @@ Literals, by the property's type:
   Guid      guid'6f9619ff-8b86-d011-b42d-00cf4fc964ff'
   Binary    X'0aff'  binary'0aff'          (hex digits, an even count)
 
-A comparison between a property and a literal of another type matches
-nothing, as in the service: Age gt 30L is false for an Int32 Age.
+Numbers compare by value whatever their type (Int32, Int64, Double); a
+property compared with a literal of another kind — a string with a
+number, Age gt '30' — matches nothing, as in the service.
 
 The query class depends on the keys: PartitionKey eq and RowKey eq is a
 point query; PartitionKey eq with a RowKey range a range query;
