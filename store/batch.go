@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 
 	bolt "go.etcd.io/bbolt"
@@ -18,21 +19,30 @@ func (db *DB) Batch(ctx context.Context, table string, ops []Operation) ([]*odat
 		return nil, err
 	}
 	out := make([]*odata.Entity, len(prepared))
-	err = db.update(func(tx *bolt.Tx) error {
-		b, err := tableBucket(tx, table)
-		if err != nil {
-			return err
-		}
-		ticks, err := nextTicks(tx)
-		if err != nil {
-			return err
-		}
-		for i, op := range prepared {
-			if out[i], err = apply(b, op, ticks); err != nil {
-				return odata.AtIndex(err, i)
+	lo, hi := batchSpan(prepared)
+	err = db.do(true, func(o *op) error {
+		return o.db.update(func(tx *bolt.Tx) error {
+			b, err := o.table(tx, table)
+			if err != nil {
+				return err
 			}
-		}
-		return nil
+			if err := o.guardKeys(tx, b, lo, hi, false); err != nil {
+				return err
+			}
+			ticks, err := o.nextTicks(tx, 0)
+			if err != nil {
+				return err
+			}
+			for i, p := range prepared {
+				if out[i], err = apply(b, p, ticks); err != nil {
+					if _, damage := damageIn(err); damage {
+						return err
+					}
+					return odata.AtIndex(err, i)
+				}
+			}
+			return nil
+		})
 	})
 	if err != nil {
 		return nil, err
@@ -75,4 +85,18 @@ func PrepareBatch(ops []Operation) ([]Operation, error) {
 		return nil, odata.Errorf(odata.CodeRequestBodyTooLarge, "the batch holds %d bytes of entities; the limit is %d (4 MiB)", size, odata.MaxBatchBytes)
 	}
 	return prepared, nil
+}
+
+// batchSpan returns the lowest and highest stored key of a batch.
+func batchSpan(ops []Operation) (lo, hi []byte) {
+	for _, op := range ops {
+		k := entityKey(op.Entity.PartitionKey, op.Entity.RowKey)
+		if lo == nil || bytes.Compare(k, lo) < 0 {
+			lo = k
+		}
+		if hi == nil || bytes.Compare(k, hi) > 0 {
+			hi = k
+		}
+	}
+	return lo, hi
 }

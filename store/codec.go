@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math"
 	"unsafe"
 
@@ -23,7 +24,15 @@ import (
 // decoding the others.
 const formatV1 = 1
 
-var errCorrupt = errors.New("stored entity is corrupt")
+var errCorrupt = errors.New("a stored entity cannot be decoded")
+
+// corruptError is a stored entity that does not decode: damage.
+type corruptError struct{ key []byte }
+
+func (e *corruptError) Error() string {
+	pk, rk := splitKey(e.key)
+	return fmt.Sprintf("the stored entity (%q, %q) cannot be decoded", pk, rk)
+}
 
 // entityKey is PartitionKey 0x00 RowKey: byte order is table order, and
 // 0x00 cannot occur inside a key.
@@ -142,7 +151,7 @@ func bytesString(b []byte) string {
 func decodeEntity(key, val []byte) (*odata.Entity, error) {
 	ticks, err := storedTicks(val)
 	if err != nil {
-		return nil, err
+		return nil, &corruptError{bytes.Clone(key)}
 	}
 	keys := string(key)
 	sep := len(keys)
@@ -164,7 +173,7 @@ func decodeEntity(key, val []byte) (*odata.Entity, error) {
 	for i := 9; i < len(owned); count++ {
 		_, _, next, err := nextProperty(owned, i)
 		if err != nil {
-			return nil, err
+			return nil, &corruptError{bytes.Clone(key)}
 		}
 		i = next
 	}

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"fmt"
 	"sync"
 
 	bolt "go.etcd.io/bbolt"
@@ -65,23 +64,21 @@ func (db *DB) update(fn func(*bolt.Tx) error) error {
 
 // commitGroup runs the group's functions in one transaction, taking out
 // each one that fails, and wakes every member but self with its outcome.
+// Damage found by any of them fails them all: nothing more is written to
+// a damaged file.
 func (db *DB) commitGroup(group []*commitReq, self *commitReq) {
 	out := make([]bool, len(group)) // failed, and taken out
 	left := len(group)
 	for left > 0 {
-		failed := -1
-		err := db.bolt.Update(func(tx *bolt.Tx) error {
+		failed, err := db.runGroup(group, out)
+		if _, damage := damageIn(err); damage {
 			for i, r := range group {
-				if out[i] {
-					continue
-				}
-				if err := run(r.fn, tx); err != nil {
-					failed = i
-					return err
+				if !out[i] {
+					r.err = err
 				}
 			}
-			return nil
-		})
+			break
+		}
 		if failed >= 0 {
 			group[failed].err, out[failed] = err, true
 			left--
@@ -101,12 +98,33 @@ func (db *DB) commitGroup(group []*commitReq, self *commitReq) {
 	}
 }
 
-// run calls fn, turning a panic into an error, so that one writer's bug
-// does not leave the others waiting for ever.
+// runGroup runs the functions not taken out in one transaction and
+// commits it. It returns the index of the one that failed (-1 when none
+// did) and its error, or the commit's.
+func (db *DB) runGroup(group []*commitReq, out []bool) (failed int, err error) {
+	tx, err := db.bolt.Begin(true)
+	if err != nil {
+		return -1, db.engineError(err)
+	}
+	defer tx.Rollback() // nothing to do after a commit
+	for i, r := range group {
+		if out[i] {
+			continue
+		}
+		if err := run(r.fn, tx); err != nil {
+			return i, err
+		}
+	}
+	return -1, db.commit(tx, -1)
+}
+
+// run calls fn. A panic in it (the engine meeting a damaged page, or a
+// fault reading one) is damage, and becomes an error, so that the other
+// writers are not left waiting for ever.
 func run(fn func(*bolt.Tx) error, tx *bolt.Tx) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = fmt.Errorf("the write failed inside the store: %v", p)
+			err = &panicDamage{describePanic(p)}
 		}
 	}()
 	return fn(tx)

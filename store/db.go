@@ -1,11 +1,16 @@
 package store
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -14,21 +19,61 @@ import (
 	"github.com/tstable/tstable/odata"
 )
 
+// DefaultWait is how long Open waits for another process to release the
+// file when Options.Wait is 0: longer than a long import holds it between
+// two of its commits.
+const DefaultWait = 5 * time.Second
+
 // Options tunes Open.
 type Options struct {
 	// ReadOnly opens the file with a shared lock, so that any number of
 	// readers can use it at once. The file must exist.
 	ReadOnly bool
-	// LockTimeout is how long Open waits for another process to release the
-	// file before it gives up with DatabaseLocked (default 500 ms).
-	LockTimeout time.Duration
+	// Wait is how long Open waits for another process to release the file
+	// before it gives up with DatabaseLocked: 0 means DefaultWait, a
+	// negative value not to wait at all. Load waits as long between its
+	// chunks when it has stepped aside for another process.
+	Wait time.Duration
+	// OnWait, when set, is called once each time Open (or Load, taking
+	// the file back) starts waiting, with who holds the file: "tstable
+	// import People big.jsonl (pid 4711)", or "another process" when the
+	// system does not say.
+	OnWait func(holder string)
+
+	// For tests: failCommit, when set, is called before each commit, and
+	// an error from it fails the commit as a full disk would; loadChunk
+	// and loadEvery replace the size and duration of Load's chunks.
+	failCommit func() error
+	loadChunk  int
+	loadEvery  time.Duration
+}
+
+// wait returns the wait to use.
+func (o *Options) wait() time.Duration {
+	if o.Wait == 0 {
+		return DefaultWait
+	}
+	return o.Wait
 }
 
 // DB is the local backend: one bbolt file holding many tables.
+//
+// Every method guards its use of the file: a page that cannot be read (a
+// file cut short) or does not hold what the engine expects (damage in the
+// middle) ends the call with a DatabaseDamaged error instead of a crash,
+// and from then on the DB refuses every call and this process opens the
+// file for writing no more.
 type DB struct {
-	bolt    *bolt.DB
-	path    string
-	commits committer
+	path string
+	opts Options
+
+	mu    sync.RWMutex // calls hold it shared; Load's hand-over and Close alone
+	bolt  *bolt.DB
+	file  *os.File // the locked file the engine uses
+	guard *treeGuard
+
+	broken  atomic.Pointer[odata.Error] // the damage found, once found
+	commits committer                   // writers sharing a commit
 }
 
 var _ Backend = (*DB)(nil)
@@ -44,46 +89,162 @@ var (
 	tablePrefix  = "t:"
 )
 
-// Open opens (creating when needed, unless read-only) the database at path.
-// When another process holds the file, Open fails after the lock timeout
-// with a DatabaseLocked error instead of waiting forever.
+// Open opens (creating when needed, unless read-only) the database at
+// path; see OpenContext.
 func Open(path string, opts *Options) (*DB, error) {
-	if opts == nil {
-		opts = &Options{}
+	return OpenContext(context.Background(), path, opts)
+}
+
+// OpenContext opens (creating when needed, unless read-only) the database
+// at path. When another process holds the file, it waits up to
+// Options.Wait (calling Options.OnWait when it starts) and then fails with
+// DatabaseLocked, naming the holder; ctx ends the wait early.
+//
+// Before the engine trusts the file, OpenContext checks what is cheap to
+// check (both copies of the header, the file's length against the pages
+// it counts, the root page and, for writing, the free-page list) and
+// refuses a file that fails with DatabaseDamaged. An empty file is not a
+// database for reading; for writing it becomes a new one. A file found
+// damaged earlier in this process is not opened for writing.
+func OpenContext(ctx context.Context, path string, opts *Options) (*DB, error) {
+	db := &DB{path: path}
+	if opts != nil {
+		db.opts = *opts
 	}
-	timeout := opts.LockTimeout
-	if timeout <= 0 {
-		timeout = 500 * time.Millisecond
-	}
-	if opts.ReadOnly {
-		if _, err := os.Stat(path); err != nil {
+	if db.opts.ReadOnly {
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 			return nil, odata.Errorf(odata.CodeResourceNotFound, "database %s does not exist; create a table first (tstable table create NAME)", path)
 		}
 	} else if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, fmt.Errorf("cannot create the folder for database %s: %w", path, err)
+		return nil, fmt.Errorf("cannot create the folder for database %s: %s", path, describeIOError(err))
 	}
-	b, err := bolt.Open(path, 0o644, &bolt.Options{Timeout: timeout, ReadOnly: opts.ReadOnly})
-	if err != nil {
-		if errors.Is(err, berrors.ErrTimeout) {
-			return nil, odata.Errorf(odata.CodeDatabaseLocked, "database %s is in use by another tstable process; close it and retry", path)
-		}
-		return nil, fmt.Errorf("cannot open database %s: %w", path, err)
+	if err := db.open(ctx); err != nil {
+		return nil, err
 	}
-	db := &DB{bolt: b, path: path}
-	if !opts.ReadOnly {
-		if err := b.Update(func(tx *bolt.Tx) error {
-			m, err := tx.CreateBucketIfNotExists(metaBucket)
-			if err != nil {
+	if !db.opts.ReadOnly {
+		if err := db.do(true, func(o *op) error {
+			ready := false
+			if err := o.view(func(tx *bolt.Tx) error {
+				c, err := o.catalogue(tx)
+				ready = err == nil && c != nil
+				return nil
+			}); err != nil || ready {
 				return err
 			}
-			_, err = m.CreateBucketIfNotExists(catalogueKey)
-			return err
+			return o.update(func(tx *bolt.Tx) error {
+				if err := o.guardRoot(tx, metaBucket); err != nil {
+					return err
+				}
+				m, err := tx.CreateBucketIfNotExists(metaBucket)
+				if err != nil {
+					return err
+				}
+				if err := o.guardAll(tx, m); err != nil {
+					return err
+				}
+				_, err = m.CreateBucketIfNotExists(catalogueKey)
+				return err
+			})
 		}); err != nil {
-			b.Close()
-			return nil, fmt.Errorf("cannot initialise database %s: %w", path, err)
+			db.Close()
+			return nil, err
 		}
 	}
 	return db, nil
+}
+
+// open takes the file (waiting for its lock), vets it and hands it to the
+// engine.
+func (db *DB) open(ctx context.Context) error {
+	flag := os.O_RDWR | os.O_CREATE
+	if db.opts.ReadOnly {
+		flag = os.O_RDONLY
+	}
+	f, err := os.OpenFile(db.path, flag, 0o644)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) && db.opts.ReadOnly {
+			return odata.Errorf(odata.CodeResourceNotFound, "database %s does not exist; create a table first (tstable table create NAME)", db.path)
+		}
+		return fmt.Errorf("cannot open database %s: %s", db.path, describeIOError(err))
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return fmt.Errorf("cannot read database %s: %s", db.path, describeIOError(err))
+	}
+	if !db.opts.ReadOnly {
+		if what := damagedEarlier(st, db.path); what != nil {
+			f.Close()
+			return what
+		}
+	}
+	if err := lockFile(ctx, f, !db.opts.ReadOnly, db.opts.wait(), db.opts.OnWait); err != nil {
+		if errors.Is(err, errBusy) {
+			err = db.lockedError(holdersOf(f))
+		} else if ctx.Err() == nil {
+			err = fmt.Errorf("cannot lock database %s: %s", db.path, describeIOError(err))
+		}
+		f.Close()
+		return err
+	}
+	if st, err = f.Stat(); err != nil { // its length now that it is ours
+		f.Close()
+		return fmt.Errorf("cannot read database %s: %s", db.path, describeIOError(err))
+	}
+	if _, err := vetFile(f, st.Size(), db.path, !db.opts.ReadOnly); err != nil {
+		f.Close()
+		return err
+	}
+	b, err := db.openEngine(f)
+	if err != nil {
+		return err
+	}
+	db.bolt, db.file = b, f
+	db.guard = &treeGuard{f: f, pageSize: int64(b.Info().PageSize)}
+	return nil
+}
+
+// lockedError is DatabaseLocked, naming who holds the file.
+func (db *DB) lockedError(hs []holder) error {
+	if w := db.opts.wait(); w > 0 {
+		return odata.Errorf(odata.CodeDatabaseLocked, "database %s is in use by %s; waited %s for it: retry when it is done, or wait longer with --wait (for example --wait 1m)", db.path, describeHolders(hs), w)
+	}
+	return odata.Errorf(odata.CodeDatabaseLocked, "database %s is in use by %s: retry when it is done, or let tstable wait for it with --wait (for example --wait 1m)", db.path, describeHolders(hs))
+}
+
+// openEngine hands the locked file to the engine, turning a fault or a
+// panic while it reads the file into DatabaseDamaged. The engine closes
+// the file when it fails.
+func (db *DB) openEngine(f *os.File) (b *bolt.DB, err error) {
+	prev := debug.SetPanicOnFault(true)
+	defer func() {
+		r := recover()
+		debug.SetPanicOnFault(prev)
+		if r != nil {
+			f.Close()
+			b, err = nil, damagedError(db.path, describePanic(r))
+		}
+	}()
+	timeout := time.Second // the lock is ours already
+	if engineLocksItself {
+		if timeout = db.opts.wait(); timeout < 0 {
+			timeout = time.Millisecond
+		}
+	}
+	b, err = bolt.Open(db.path, 0o644, &bolt.Options{
+		ReadOnly: db.opts.ReadOnly,
+		Timeout:  timeout,
+		OpenFile: func(string, int, os.FileMode) (*os.File, error) { return f, nil },
+	})
+	switch {
+	case err == nil:
+		return b, nil
+	case errors.Is(err, berrors.ErrTimeout):
+		return nil, db.lockedError(nil)
+	case errors.Is(err, berrors.ErrInvalid), errors.Is(err, berrors.ErrVersionMismatch), errors.Is(err, berrors.ErrChecksum):
+		return nil, damagedError(db.path, "its header is unreadable")
+	}
+	return nil, fmt.Errorf("cannot open database %s: %s", db.path, describeIOError(err))
 }
 
 // Describe names the backend: "local PATH".
@@ -92,18 +253,51 @@ func (db *DB) Describe() string { return "local " + db.path }
 // Path returns the database file's path.
 func (db *DB) Path() string { return db.path }
 
-// Close releases the file and its lock.
-func (db *DB) Close() error { return db.bolt.Close() }
+// Close releases the file and its lock. Closing a closed DB does nothing.
+func (db *DB) Close() error {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	return db.closeEngine()
+}
+
+// closeEngine closes the engine (the caller holds db.mu). After damage,
+// the engine may be stuck on a lock a panic left held; then the file is
+// closed directly, which releases its lock, after a second.
+func (db *DB) closeEngine() error {
+	if db.bolt == nil {
+		return nil
+	}
+	b, f := db.bolt, db.file
+	db.bolt, db.file = nil, nil
+	if db.broken.Load() == nil {
+		if err := b.Close(); err != nil {
+			return fmt.Errorf("cannot close database %s: %s", db.path, describeIOError(err))
+		}
+		return nil
+	}
+	done := make(chan struct{})
+	go func() {
+		b.Close()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(time.Second):
+		f.Close()
+	}
+	return nil
+}
 
 // nextTicks issues the Timestamp for a write transaction: the current time
 // in ticks, but always later than the last one issued in this file, so every
-// write changes an entity's ETag even within one 100 ns tick.
-func nextTicks(tx *bolt.Tx) (int64, error) {
-	m := tx.Bucket(metaBucket)
-	if m == nil {
-		return 0, errors.New("database has no metadata bucket")
+// write changes an entity's ETag even within one 100 ns tick. atLeast, when
+// later than that, is issued instead (Recover keeps entities' Timestamps).
+func (o *op) nextTicks(tx *bolt.Tx, atLeast int64) (int64, error) {
+	m, err := o.meta(tx)
+	if err != nil {
+		return 0, err
 	}
-	now := odata.TicksOf(time.Now())
+	now := max(odata.TicksOf(time.Now()), atLeast)
 	if last := m.Get(clockKey); len(last) == 8 {
 		if l := int64(binary.BigEndian.Uint64(last)); now <= l {
 			now = l + 1

@@ -4,108 +4,235 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"os"
+	"time"
 
 	"github.com/tstable/tstable/odata"
-	bolt "go.etcd.io/bbolt"
 )
 
-// loadChunk is how many entities one load transaction commits. Every commit
+// A load commits a chunk of entities per transaction: loadChunk of them,
+// or what loadEvery lets it write, whichever comes first. Every commit
 // syncs the file, so a chunk is large; it is small enough that a chunk's
-// values stay a few megabytes in memory.
-const loadChunk = 50_000
+// values stay a few megabytes in memory, and short enough that a process
+// waiting for the file gets it within about a second.
+const (
+	loadChunk = 50_000
+	loadEvery = time.Second
+)
 
 // Load writes entities from src with one kind of operation, in large
-// transactions. An entity the store refuses goes to opts.OnReject; when that
-// (or the source) stops the load, every entity before the stopping one has
-// been committed and none after it. When the keys arrive in ascending order
-// after the table's last key, pages are filled further (bulk append).
+// transactions (chunks). An entity the store refuses goes to
+// opts.OnReject; when that (or the source) stops the load, every entity
+// before the stopping one has been committed and none after it. When the
+// keys arrive in ascending order after the table's last key, pages are
+// filled further (bulk append).
+//
+// Counts are of what was committed: when a commit fails (a full disk, an
+// I/O error), Load returns a *CommitError, and the result's Written is
+// exactly what the file holds from this load; the failed chunk, from
+// CommitError.From on, is not stored.
+//
+// Load does not keep the file to itself: between two chunks, when another
+// process waits for the file, it closes it, lets that process in, and
+// opens it again (waiting, as Open does, up to Options.Wait). That process
+// sees the chunks committed so far: a prefix of the source.
 func (db *DB) Load(ctx context.Context, table string, kind OpKind, src EntitySource, opts LoadOptions) (*LoadResult, error) {
+	return db.load(ctx, table, kind, src, opts, false)
+}
+
+// chunk is what one load transaction did.
+type chunk struct {
+	written, rejected, read int64
+	done                    bool  // the source is exhausted
+	stop                    error // the load stops after this chunk's commit
+}
+
+// load is Load; keep stores each entity's own Timestamp (recover copies
+// them) instead of the time of the write.
+func (db *DB) load(ctx context.Context, table string, kind OpKind, src EntitySource, opts LoadOptions, keep bool) (*LoadResult, error) {
 	switch kind {
 	case OpInsert, OpReplace, OpInsertOrReplace, OpInsertOrMerge, OpMerge:
 	default:
 		return nil, odata.Errorf(odata.CodeInvalidInput, "load cannot %s", kind)
 	}
 	res := &LoadResult{}
-	var n int64 // position in the source
-	done := false
-	for !done {
-		var stop error
-		err := db.bolt.Update(func(tx *bolt.Tx) error {
-			b, err := tableBucket(tx, table)
-			if err != nil {
-				return err
+	var n int64 // position in the source of the chunk's first entity
+	for first := true; ; first = false {
+		if !first {
+			if err := db.stepAside(ctx); err != nil {
+				return res, err
 			}
-			ticks, err := nextTicks(tx)
-			if err != nil {
-				return err
-			}
-			last, _ := b.Cursor().Last()
-			mem := &arena{}
-			appending := true
-			for count := 0; count < loadChunk; count++ {
-				e, err := src()
-				if errors.Is(err, io.EOF) {
-					done = true
-					break
-				}
-				if err != nil {
-					stop, done = err, true
-					break
-				}
-				if count&1023 == 0 {
-					if err := ctx.Err(); err != nil {
-						stop, done = err, true
-						break
-					}
-				}
-				op, err := prepare(Operation{Kind: kind, Entity: e, IfMatch: "*"})
-				if err == nil {
-					key := mem.key(op.Entity.PartitionKey, op.Entity.RowKey)
-					if appending && last != nil && bytes.Compare(key, last) <= 0 {
-						appending = false
-					}
-					last = key
-					if appending && kind != OpReplace && kind != OpMerge {
-						// Past every key in the table: nothing to find or
-						// merge, so the entity is put as it is.
-						err = b.Put(key, mem.value(ticks, op.Entity.Properties))
-					} else {
-						_, err = apply(b, op, ticks)
-					}
-				}
-				if err != nil {
-					res.Rejected++
-					if opts.OnReject == nil {
-						stop = err
-					} else {
-						stop = opts.OnReject(n, e, err)
-					}
-					if stop != nil {
-						done = true
-						break
-					}
-				} else {
-					res.Written++
-				}
-				n++
-			}
-			if appending {
-				b.FillPercent = 0.95
-			}
-			return nil
+		}
+		var c chunk
+		err := db.do(true, func(o *op) error {
+			var err error
+			c, err = o.loadChunk(ctx, table, kind, src, opts, keep, n)
+			return err
 		})
+		res.Rejected += c.rejected
 		if err != nil {
 			return res, err
 		}
+		res.Written += c.written
+		n += c.read
 		if opts.Progress != nil {
 			opts.Progress(res.Written)
 		}
-		if stop != nil {
-			return res, stop
+		if c.stop != nil {
+			return res, c.stop
+		}
+		if c.done {
+			return res, nil
 		}
 	}
-	return res, nil
+}
+
+// afterAll is a stored key after every key a table can hold: 0xFF never
+// occurs in UTF-8.
+var afterAll = []byte{0xFF}
+
+// loadChunk writes and commits one chunk, from source position n.
+func (o *op) loadChunk(ctx context.Context, table string, kind OpKind, src EntitySource, opts LoadOptions, keep bool, n int64) (c chunk, err error) {
+	size, every := loadChunk, loadEvery
+	if o.db.opts.loadChunk > 0 {
+		size = o.db.opts.loadChunk
+	}
+	if o.db.opts.loadEvery > 0 {
+		every = o.db.opts.loadEvery
+	}
+	tx, err := o.db.bolt.Begin(true)
+	if err != nil {
+		return c, o.db.engineError(err)
+	}
+	defer tx.Rollback()
+	b, err := o.table(tx, table)
+	if err != nil {
+		return c, err
+	}
+	ticks, err := o.nextTicks(tx, 0)
+	if err != nil {
+		return c, err
+	}
+	if err := o.guardKeys(tx, b, afterAll, afterAll, false); err != nil {
+		return c, err
+	}
+	root := uint64(b.RootPage())
+	var guardFrom, guardTo []byte // keys whose way down is checked
+	guarded := root == 0
+	last, _ := b.Cursor().Last()
+	mem := &arena{}
+	appending := true
+	latest := ticks
+	began := time.Now()
+	var written int64
+	for count := 0; count < size; count++ {
+		if count&255 == 255 && time.Since(began) >= every {
+			break
+		}
+		var e *odata.Entity
+		err := o.user(func() error {
+			var err error
+			e, err = src()
+			return err
+		})
+		if errors.Is(err, io.EOF) {
+			c.done = true
+			break
+		}
+		if err != nil {
+			c.stop, c.done = err, true
+			break
+		}
+		if count&1023 == 0 {
+			if err := ctx.Err(); err != nil {
+				c.stop, c.done = err, true
+				break
+			}
+		}
+		c.read++
+		p, err := prepare(Operation{Kind: kind, Entity: e, IfMatch: "*"})
+		if err == nil {
+			t := ticks
+			if keep && !e.Timestamp.IsZero() {
+				t = odata.TicksOf(e.Timestamp)
+				latest = max(latest, t)
+			}
+			key := mem.key(p.Entity.PartitionKey, p.Entity.RowKey)
+			if !guarded || bytes.Compare(key, guardFrom) < 0 || (guardTo != nil && bytes.Compare(key, guardTo) >= 0) {
+				if guardFrom, guardTo, err = o.db.guard.check(tx, root, key, key, false); err != nil {
+					return c, err
+				}
+				guarded = true
+			}
+			if appending && last != nil && bytes.Compare(key, last) <= 0 {
+				appending = false
+			}
+			last = key
+			if appending && kind != OpReplace && kind != OpMerge {
+				// Past every key in the table: nothing to find or
+				// merge, so the entity is put as it is.
+				err = b.Put(key, mem.value(t, p.Entity.Properties))
+			} else {
+				_, err = apply(b, p, t)
+			}
+		}
+		if err != nil {
+			if _, damage := damageIn(err); damage {
+				return c, err
+			}
+			c.rejected++
+			if opts.OnReject == nil {
+				c.stop = err
+			} else {
+				c.stop = o.user(func() error { return opts.OnReject(n+c.read-1, e, err) })
+			}
+			if c.stop != nil {
+				c.done = true
+				break
+			}
+		} else {
+			written++
+		}
+	}
+	if appending {
+		b.FillPercent = 0.95
+	}
+	if latest > ticks {
+		if _, err := o.nextTicks(tx, latest); err != nil {
+			return c, err
+		}
+	}
+	if err := o.commit(tx, n); err != nil {
+		return c, err
+	}
+	c.written = written
+	return c, nil
+}
+
+// stepAside lets another process in between two chunks of a long load:
+// when one waits for the file, the DB closes it, gives the waiter up to
+// two seconds to take it, and opens it again, waiting as Open does.
+func (db *DB) stepAside(ctx context.Context) error {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	if db.bolt == nil {
+		return fmt.Errorf("database %s is closed", db.path)
+	}
+	if db.broken.Load() != nil || !othersWaiting(db.file) {
+		return nil
+	}
+	if err := db.closeEngine(); err != nil {
+		return err
+	}
+	if probe, err := os.Open(db.path); err == nil {
+		for end := time.Now().Add(2 * time.Second); othersWaiting(probe) && time.Now().Before(end); {
+			time.Sleep(2 * time.Millisecond)
+		}
+		probe.Close()
+	}
+	return db.open(ctx)
 }
 
 // arena hands out the keys and values of one load transaction from large

@@ -59,7 +59,7 @@ func TestReadOnlyOpenOfMissingFile(t *testing.T) {
 func TestSecondOpenIsLocked(t *testing.T) {
 	_, path := openTemp(t)
 	start := time.Now()
-	_, err := Open(path, &Options{LockTimeout: 100 * time.Millisecond})
+	_, err := Open(path, &Options{Wait: 100 * time.Millisecond})
 	e := wantCode(t, err, odata.CodeDatabaseLocked, 409)
 	if time.Since(start) > 5*time.Second {
 		t.Fatal("waited too long for the lock")

@@ -121,19 +121,28 @@ func (s *scanner) next() bool {
 // Get reads one entity.
 func (db *DB) Get(ctx context.Context, table, pk, rk string) (*odata.Entity, error) {
 	var out *odata.Entity
-	err := db.bolt.View(func(tx *bolt.Tx) error {
-		b, err := tableBucket(tx, table)
-		if err != nil {
+	err := db.do(false, func(o *op) error {
+		return o.view(func(tx *bolt.Tx) error {
+			b, err := o.table(tx, table)
+			if err != nil {
+				return err
+			}
+			key := entityKey(pk, rk)
+			if err := o.guardKeys(tx, b, key, key, false); err != nil {
+				return err
+			}
+			v := b.Get(key)
+			if v == nil {
+				return notFound(pk, rk)
+			}
+			out, err = decodeEntity(key, v)
 			return err
-		}
-		v := b.Get(entityKey(pk, rk))
-		if v == nil {
-			return notFound(pk, rk)
-		}
-		out, err = decodeEntity(entityKey(pk, rk), v)
-		return err
+		})
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // Query reads the ranges the planner derives from the filter (and nothing
@@ -141,6 +150,7 @@ func (db *DB) Get(ctx context.Context, table, pk, rk string) (*odata.Entity, err
 // without decoding it, and delivers the matches, decoded and projected, to
 // fn. Every key read counts as scanned. When the page limit (PageSize, and
 // Query.Top) is reached and another key lies in the ranges, Next is set to it.
+// A panic in fn is fn's own: it goes on to the caller untouched.
 func (db *DB) Query(ctx context.Context, table string, req QueryRequest, fn func(*odata.Entity) error) (*QueryResult, error) {
 	if req.PageSize < 0 || req.PageSize > 1000 {
 		return nil, odata.Errorf(odata.CodeInvalidInput, "page size %d is out of range: use 1 to 1000", req.PageSize)
@@ -152,39 +162,50 @@ func (db *DB) Query(ctx context.Context, table string, req QueryRequest, fn func
 	plan := odata.PlanQuery(req.Query.Filter)
 	res := &QueryResult{Plan: plan, Requests: 1}
 	filter := req.Query.Filter
-	err := db.bolt.View(func(tx *bolt.Tx) error {
-		b, err := tableBucket(tx, table)
-		if err != nil {
-			return err
-		}
-		s := newScanner(b, plan.Ranges, req.Start)
-		rec := &rawRecord{}
-		for s.next() {
-			if limit > 0 && res.Returned == int64(limit) {
-				pk, rk := splitKey(s.k)
-				res.Next = &odata.Key{PartitionKey: string(pk), RowKey: string(rk)}
-				return nil
-			}
-			res.Scanned++
-			if res.Scanned&4095 == 0 {
-				if err := ctx.Err(); err != nil {
-					return err
-				}
-			}
-			rec.key, rec.val = s.k, s.v
-			if filter != nil && !filter.Match(rec) {
-				continue
-			}
-			e, err := decodeEntity(s.k, s.v)
+	err := db.do(false, func(o *op) error {
+		return o.view(func(tx *bolt.Tx) error {
+			b, err := o.table(tx, table)
 			if err != nil {
 				return err
 			}
-			res.Returned++
-			if err := fn(odata.Project(e, req.Query.Select)); err != nil {
-				return err
+			s := newScanner(b, plan.Ranges, req.Start)
+			for _, sp := range s.spans {
+				lo := sp.start
+				if s.from != nil && (lo == nil || bytes.Compare(s.from, lo) > 0) {
+					lo = s.from
+				}
+				if err := o.guardKeys(tx, b, lo, sp.end, true); err != nil {
+					return err
+				}
 			}
-		}
-		return nil
+			rec := &rawRecord{}
+			for s.next() {
+				if limit > 0 && res.Returned == int64(limit) {
+					pk, rk := splitKey(s.k)
+					res.Next = &odata.Key{PartitionKey: string(pk), RowKey: string(rk)}
+					return nil
+				}
+				res.Scanned++
+				if res.Scanned&4095 == 0 {
+					if err := ctx.Err(); err != nil {
+						return err
+					}
+				}
+				rec.key, rec.val = s.k, s.v
+				if filter != nil && !filter.Match(rec) {
+					continue
+				}
+				e, err := decodeEntity(s.k, s.v)
+				if err != nil {
+					return err
+				}
+				res.Returned++
+				if err := o.user(func() error { return fn(odata.Project(e, req.Query.Select)) }); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
 	})
 	if err != nil {
 		return nil, err

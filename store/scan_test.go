@@ -90,17 +90,19 @@ func TestQueriesReadOnlyTheirRanges(t *testing.T) {
 func scanKeys(t *testing.T, db *DB, ranges []odata.KeyRange, from *odata.Key) []string {
 	t.Helper()
 	keys := []string{}
-	err := db.bolt.View(func(tx *bolt.Tx) error {
-		b, err := tableBucket(tx, "Tbl")
-		if err != nil {
-			return err
-		}
-		s := newScanner(b, ranges, from)
-		for s.next() {
-			pk, rk := splitKey(s.k)
-			keys = append(keys, string(pk)+"/"+string(rk))
-		}
-		return nil
+	err := db.do(false, func(o *op) error {
+		return o.view(func(tx *bolt.Tx) error {
+			b, err := o.table(tx, "Tbl")
+			if err != nil {
+				return err
+			}
+			s := newScanner(b, ranges, from)
+			for s.next() {
+				pk, rk := splitKey(s.k)
+				keys = append(keys, string(pk)+"/"+string(rk))
+			}
+			return nil
+		})
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -94,23 +94,32 @@ func apply(b *bolt.Bucket, op Operation, ticks int64) (*odata.Entity, error) {
 }
 
 // Write performs one operation and returns the entity as stored.
-func (db *DB) Write(ctx context.Context, table string, op Operation) (*odata.Entity, error) {
-	op, err := prepare(op)
+func (db *DB) Write(ctx context.Context, table string, wop Operation) (*odata.Entity, error) {
+	wop, err := prepare(wop)
 	if err != nil {
 		return nil, err
 	}
 	var out *odata.Entity
-	err = db.update(func(tx *bolt.Tx) error {
-		b, err := tableBucket(tx, table)
-		if err != nil {
+	err = db.do(true, func(o *op) error {
+		return o.db.update(func(tx *bolt.Tx) error {
+			b, err := o.table(tx, table)
+			if err != nil {
+				return err
+			}
+			key := entityKey(wop.Entity.PartitionKey, wop.Entity.RowKey)
+			if err := o.guardKeys(tx, b, key, key, false); err != nil {
+				return err
+			}
+			ticks, err := o.nextTicks(tx, 0)
+			if err != nil {
+				return err
+			}
+			out, err = apply(b, wop, ticks)
 			return err
-		}
-		ticks, err := nextTicks(tx)
-		if err != nil {
-			return err
-		}
-		out, err = apply(b, op, ticks)
-		return err
+		})
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }

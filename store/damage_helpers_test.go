@@ -1,0 +1,265 @@
+package store
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/tstable/tstable/odata"
+)
+
+// fixtureTables are the tables fixture builds and their entity counts:
+// Alpha has a tree three pages deep, Beta two, Gamma lives inline in the
+// list of tables.
+var fixtureTables = map[string]int{"Alpha": 3000, "Beta": 400, "Gamma": 3}
+
+// fixtureEntity is entity i of a fixture table: ten partitions, about 300
+// bytes each.
+func fixtureEntity(table string, i int) *odata.Entity {
+	return ent(fmt.Sprintf("p%02d", i%10), fmt.Sprintf("%s-%05d", strings.ToLower(table), i),
+		prop("N", odata.Int64(int64(i))),
+		prop("Text", odata.String(strings.Repeat(string(rune('a'+i%26)), 200))),
+		prop("Flag", odata.Bool(i%2 == 0)))
+}
+
+// fixture builds a closed database file holding fixtureTables.
+func fixture(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "fixture.db")
+	db, err := Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for table, n := range fixtureTables {
+		newTable(t, db, table)
+		i := 0
+		if _, err := db.Load(ctx, table, OpInsert, func() (*odata.Entity, error) {
+			if i == n {
+				return nil, io.EOF
+			}
+			i++
+			return fixtureEntity(table, i-1), nil
+		}, LoadOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A few deletes, so that the file has free pages.
+	for i := 0; i < 50; i++ {
+		e := fixtureEntity("Beta", i*7)
+		if _, err := db.Write(ctx, "Beta", Operation{Kind: OpDelete, Entity: ent(e.PartitionKey, e.RowKey)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// contents reads every entity of every table of the file at path:
+// table → "pk/rk" → entity.
+func contents(t *testing.T, path string) map[string]map[string]*odata.Entity {
+	t.Helper()
+	db, err := Open(path, &Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	names, err := db.ListTables(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]map[string]*odata.Entity{}
+	for _, n := range names {
+		out[n] = map[string]*odata.Entity{}
+		for _, e := range dump(t, db, n) {
+			out[n][e.PartitionKey+"/"+e.RowKey] = e
+		}
+	}
+	return out
+}
+
+// rawFile reads the file's header the way the store does, for tests that
+// find and damage pages.
+type rawFile struct {
+	t    *testing.T
+	path string
+	r    *pageReader
+	h    *header
+}
+
+func openRaw(t *testing.T, path string) *rawFile {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := readHeader(bytes.NewReader(data), int64(len(data)))
+	if h.use < 0 {
+		t.Fatalf("%s has no valid header", path)
+	}
+	return &rawFile{t: t, path: path, h: h, r: &pageReader{f: bytes.NewReader(data), size: int64(len(data)), pageSize: h.pageSize, hwm: h.meta().pgid}}
+}
+
+// elems reads the entries of a leaf or branch page.
+func (f *rawFile) elems(id uint64) (pageHead, []elem) {
+	f.t.Helper()
+	h, b, err := f.r.page(id, flagLeaf, flagBranch)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	es, err := parseElems(h, b)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return h, es
+}
+
+// tableRoot returns the root page of a table's tree (0 when inline).
+func (f *rawFile) tableRoot(table string) uint64 {
+	f.t.Helper()
+	id := f.h.meta().root
+	key := tableBucketName(table)
+	for {
+		h, es := f.elems(id)
+		i := slot(keysOf2(es), key)
+		if h.flags == flagBranch {
+			id = es[i].child
+			continue
+		}
+		if !bytes.Equal(es[i].key, key) {
+			f.t.Fatalf("no bucket for %s", table)
+		}
+		return order.Uint64(es[i].value)
+	}
+}
+
+func keysOf2(es []elem) [][]byte {
+	ks := make([][]byte, len(es))
+	for i, e := range es {
+		ks[i] = e.key
+	}
+	return ks
+}
+
+// leafOf returns the leaf page holding an entity of a table, and the keys
+// ("pk/rk") of every entity on it.
+func (f *rawFile) leafOf(table, pk, rk string) (uint64, []string) {
+	f.t.Helper()
+	id := f.tableRoot(table)
+	key := entityKey(pk, rk)
+	for {
+		h, es := f.elems(id)
+		if h.flags == flagBranch {
+			id = es[slot(keysOf2(es), key)].child
+			continue
+		}
+		var keys []string
+		for _, e := range es {
+			keys = append(keys, keyText(e.key))
+		}
+		if !slicesContains(keys, pk+"/"+rk) {
+			f.t.Fatalf("%s/%s is not on leaf %d", pk, rk, id)
+		}
+		return id, keys
+	}
+}
+
+// keysBelow lists the keys ("pk/rk") of every entity below page id.
+func (f *rawFile) keysBelow(id uint64) []string {
+	h, es := f.elems(id)
+	var out []string
+	for _, e := range es {
+		if h.flags == flagBranch {
+			out = append(out, f.keysBelow(e.child)...)
+		} else {
+			out = append(out, keyText(e.key))
+		}
+	}
+	return out
+}
+
+func slicesContains(s []string, x string) bool {
+	for _, v := range s {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
+
+// smash overwrites page id with random bytes.
+func smash(t *testing.T, path string, id uint64, seed int64) {
+	t.Helper()
+	f := openRaw(t, path)
+	buf := make([]byte, f.h.pageSize)
+	rand.New(rand.NewSource(seed)).Read(buf)
+	writeAt(t, path, buf, int64(id)*f.h.pageSize)
+}
+
+// writeAt writes b into the file at off.
+func writeAt(t *testing.T, path string, b []byte, off int64) {
+	t.Helper()
+	fh, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	if _, err := fh.WriteAt(b, off); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// readAll returns the file's bytes.
+func readAll(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// copyFile copies a file to a new one in the test's folder.
+func copyFile(t *testing.T, path, name string) string {
+	t.Helper()
+	to := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(to, readAll(t, path), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return to
+}
+
+// wantDamaged fails unless err is DatabaseDamaged and its message holds
+// every one of parts.
+func wantDamaged(t *testing.T, err error, parts ...string) {
+	t.Helper()
+	e := wantCode(t, err, odata.CodeDatabaseDamaged, 500)
+	for _, p := range parts {
+		if !strings.Contains(e.Message, p) {
+			t.Errorf("message %q lacks %q", e.Message, p)
+		}
+	}
+}
+
+// sortedKeys returns a map's keys, sorted.
+func sortedKeys[V any](m map[string]V) []string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+// keyText is a stored key as "pk/rk".
+func keyText(k []byte) string {
+	pk, rk := splitKey(k)
+	return string(pk) + "/" + string(rk)
+}

@@ -1,0 +1,348 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/tstable/tstable/odata"
+)
+
+// every Backend call, for a table and an entity that exist in the fixture.
+func everyCall(db *DB) map[string]func() error {
+	e := fixtureEntity("Alpha", 1)
+	return map[string]func() error{
+		"ListTables": func() error { _, err := db.ListTables(ctx); return err },
+		"Get":        func() error { _, err := db.Get(ctx, "Alpha", e.PartitionKey, e.RowKey); return err },
+		"Query": func() error {
+			_, err := db.Query(ctx, "Alpha", QueryRequest{}, func(*odata.Entity) error { return nil })
+			return err
+		},
+		"Write": func() error {
+			_, err := db.Write(ctx, "Alpha", Operation{Kind: OpInsertOrReplace, Entity: e})
+			return err
+		},
+		"Batch": func() error {
+			_, err := db.Batch(ctx, "Alpha", []Operation{{Kind: OpInsertOrMerge, Entity: e}})
+			return err
+		},
+		"CreateTable": func() error { return db.CreateTable(ctx, "Delta") },
+		"DeleteTable": func() error { return db.DeleteTable(ctx, "Beta") },
+		"Load": func() error {
+			_, err := db.Load(ctx, "Alpha", OpInsertOrReplace, source([]*odata.Entity{e}), LoadOptions{})
+			return err
+		},
+	}
+}
+
+func TestTruncatedFileIsRefusedBeforeItIsRead(t *testing.T) {
+	base := fixture(t)
+	size := int64(len(readAll(t, base)))
+	for _, cut := range []int64{8 << 10, 16 << 10, 64 << 10, 1 << 20, size / 2} {
+		for _, ro := range []bool{true, false} {
+			t.Run(fmt.Sprintf("%d/readonly=%v", cut, ro), func(t *testing.T) {
+				path := copyFile(t, base, "cut.db")
+				if err := os.Truncate(path, cut); err != nil {
+					t.Fatal(err)
+				}
+				_, err := Open(path, &Options{ReadOnly: ro})
+				wantDamaged(t, err, path, "cut short", "tstable check "+path, "tstable recover "+path+" NEW")
+				if got := int64(len(readAll(t, path))); got != cut {
+					t.Fatalf("opening changed the file's length to %d", got)
+				}
+			})
+		}
+	}
+}
+
+func TestDamageInTheMiddleIsAnErrorAndStopsWrites(t *testing.T) {
+	path := fixture(t)
+	raw := openRaw(t, path)
+	e := fixtureEntity("Alpha", 1234)
+	leaf, _ := raw.leafOf("Alpha", e.PartitionKey, e.RowKey)
+	smash(t, path, leaf, 1)
+
+	db, err := Open(path, nil) // the cheap checks cannot see it
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Get(ctx, "Beta", "p01", "beta-00001"); err != nil {
+		t.Fatalf("an undamaged part: %v", err)
+	}
+	_, err = db.Query(ctx, "Alpha", QueryRequest{}, func(*odata.Entity) error { return nil })
+	wantDamaged(t, err, fmt.Sprintf("page %d", leaf), "tstable check")
+	for name, call := range everyCall(db) {
+		wantDamaged(t, call(), fmt.Sprintf("page %d", leaf))
+		_ = name
+	}
+	// This process writes to the file no more; it may still read it.
+	db.Close()
+	_, err = Open(path, nil)
+	wantDamaged(t, err, "found earlier in this process")
+	ro, err := Open(path, &Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	if n := len(dump(t, ro, "Beta")); n != fixtureTables["Beta"]-50 {
+		t.Fatalf("Beta holds %d entities", n)
+	}
+	_, err = ro.Get(ctx, "Alpha", e.PartitionKey, e.RowKey)
+	wantDamaged(t, err, fmt.Sprintf("page %d", leaf))
+}
+
+func TestEveryCallTurnsDamageIntoAnError(t *testing.T) {
+	base := fixture(t)
+	raw := openRaw(t, base)
+	root := raw.tableRoot("Alpha")
+	for name := range everyCall(nil) {
+		t.Run(name, func(t *testing.T) {
+			path := copyFile(t, base, "d.db")
+			smash(t, path, root, 2)
+			db, err := Open(path, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			err = everyCall(db)[name]()
+			if name == "ListTables" || name == "CreateTable" || name == "DeleteTable" {
+				if err != nil {
+					t.Fatalf("%s does not read Alpha's tree: %v", name, err)
+				}
+				return
+			}
+			wantDamaged(t, err, fmt.Sprintf("page %d", root))
+		})
+	}
+}
+
+func TestAPageThatLeadsBackUpIsAnError(t *testing.T) {
+	path := fixture(t)
+	raw := openRaw(t, path)
+	root := raw.tableRoot("Alpha")
+	h, es := raw.elems(root)
+	if h.flags != flagBranch || len(es) < 3 {
+		t.Fatalf("Alpha's root is not a branch with children: %+v", h)
+	}
+	// Entry 2 of the root now leads to the root itself.
+	var b [8]byte
+	order.PutUint64(b[:], root)
+	writeAt(t, path, b[:], int64(root)*raw.h.pageSize+pageHeaderSize+2*elemSize+8)
+
+	db, err := Open(path, &Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	n := 0
+	_, err = db.Query(ctx, "Alpha", QueryRequest{}, func(*odata.Entity) error { n++; return nil })
+	wantDamaged(t, err, fmt.Sprintf("page %d leads back to page %d", root, root))
+	if n != 0 {
+		t.Fatalf("delivered %d entities before finding the loop", n)
+	}
+}
+
+func TestAFaultWhileReadingIsAnError(t *testing.T) {
+	path := fixture(t)
+	db, err := Open(path, &Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	// Cut the file under the open DB: its pages past the cut are still
+	// mapped, and reading them faults.
+	if err := os.Truncate(path, 5*4096); err != nil {
+		t.Fatal(err)
+	}
+	_, err = db.Query(ctx, "Alpha", QueryRequest{}, func(*odata.Entity) error { return nil })
+	wantDamaged(t, err, "tstable check")
+
+	// And a fault in the engine's own memory reads, directly: a mapping
+	// past the end of a file.
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	m, err := syscall.Mmap(int(f.Fd()), 0, 64*4096, syscall.PROT_READ, syscall.MAP_SHARED)
+	if err != nil {
+		t.Skip("cannot map the file:", err)
+	}
+	defer syscall.Munmap(m)
+	db2 := &DB{path: path, bolt: db.bolt}
+	err = db2.do(false, func(o *op) error {
+		sink = m[40*4096] // past the end: SIGBUS
+		return nil
+	})
+	wantDamaged(t, err, "cannot be read")
+}
+
+var sink byte
+
+func TestTheCallersPanicIsNotDamage(t *testing.T) {
+	path := fixture(t)
+	db, err := Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	mustPanic := func(name string, f func()) {
+		t.Helper()
+		defer func() {
+			if r := recover(); r != "mine" {
+				t.Errorf("%s: recovered %v, want the caller's own panic", name, r)
+			}
+		}()
+		f()
+	}
+	mustPanic("Query", func() {
+		db.Query(ctx, "Alpha", QueryRequest{}, func(*odata.Entity) error { panic("mine") })
+	})
+	mustPanic("Load source", func() {
+		db.Load(ctx, "Alpha", OpInsertOrReplace, func() (*odata.Entity, error) { panic("mine") }, LoadOptions{})
+	})
+	mustPanic("Load OnReject", func() {
+		db.Load(ctx, "Alpha", OpInsert, source([]*odata.Entity{fixtureEntity("Alpha", 1)}), LoadOptions{
+			OnReject: func(int64, *odata.Entity, error) error { panic("mine") },
+		})
+	})
+	// The DB is not taken for damaged, and the engine's locks were released.
+	if _, err := db.Write(ctx, "Alpha", Operation{Kind: OpInsertOrReplace, Entity: fixtureEntity("Alpha", 1)}); err != nil {
+		t.Fatal(err)
+	}
+	if db.broken.Load() != nil {
+		t.Fatal("the DB took the caller's panic for damage")
+	}
+}
+
+func TestEmptyFile(t *testing.T) {
+	path := t.TempDir() + "/empty.db"
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Open(path, &Options{ReadOnly: true})
+	wantDamaged(t, err, path+" is empty", "not a tstable database")
+	if strings.Contains(err.Error(), "bad file descriptor") {
+		t.Fatal(err)
+	}
+	db, err := Open(path, nil) // a write makes it a database
+	if err != nil {
+		t.Fatal(err)
+	}
+	newTable(t, db, "Fresh")
+	db.Close()
+	if got := contents(t, path); len(got) != 1 {
+		t.Fatalf("tables %v", got)
+	}
+}
+
+func TestNotADatabaseIsLeftAlone(t *testing.T) {
+	for name, data := range map[string][]byte{
+		"short": []byte("PartitionKey,RowKey\n"),
+		"text":  []byte(strings.Repeat("PartitionKey,RowKey,Name\na,b,c\n", 2000)),
+	} {
+		t.Run(name, func(t *testing.T) {
+			path := t.TempDir() + "/x.csv"
+			if err := os.WriteFile(path, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			for _, ro := range []bool{true, false} {
+				_, err := Open(path, &Options{ReadOnly: ro})
+				wantDamaged(t, err, "is not a tstable database")
+			}
+			if string(readAll(t, path)) != string(data) {
+				t.Fatal("opening changed the file")
+			}
+		})
+	}
+}
+
+func TestOneDamagedHeaderCopyIsSurvivable(t *testing.T) {
+	path := fixture(t)
+	raw := openRaw(t, path)
+	newest := raw.h.use
+	writeAt(t, path, []byte("garbage!"), int64(newest)*raw.h.pageSize+pageHeaderSize+20)
+	db, err := Open(path, &Options{ReadOnly: true}) // the older copy is used
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	writeAt(t, path, []byte("garbage!"), int64(1-newest)*raw.h.pageSize+pageHeaderSize+20)
+	_, err = Open(path, &Options{ReadOnly: true})
+	wantDamaged(t, err, "both copies of its header are unreadable", "checksum")
+}
+
+func TestDamagedFreeListIsRefusedForWriting(t *testing.T) {
+	path := fixture(t)
+	raw := openRaw(t, path)
+	fl := raw.h.meta().freelist
+	writeAt(t, path, []byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f}, int64(fl)*raw.h.pageSize+pageHeaderSize)
+	_, err := Open(path, nil)
+	wantDamaged(t, err, fmt.Sprintf("page %d", fl), "free-page list")
+	ro, err := Open(path, &Options{ReadOnly: true})
+	if err != nil {
+		t.Fatalf("reading does not use the free-page list: %v", err)
+	}
+	ro.Close()
+}
+
+func TestAWriteThatWouldReuseAPageInUseIsRefused(t *testing.T) {
+	path := fixture(t)
+	raw := openRaw(t, path)
+	e := fixtureEntity("Alpha", 77)
+	leaf, _ := raw.leafOf("Alpha", e.PartitionKey, e.RowKey)
+	// Add the live leaf to the list of free pages.
+	fl := raw.h.meta().freelist
+	ids, err := raw.r.freelist(fl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids = append(ids, leaf)
+	sortUint64(ids)
+	buf := make([]byte, raw.h.pageSize)
+	copy(buf, readAll(t, path)[int64(fl)*raw.h.pageSize:])
+	order.PutUint16(buf[10:], uint16(len(ids)))
+	for i, id := range ids {
+		order.PutUint64(buf[pageHeaderSize+8*i:], id)
+	}
+	writeAt(t, path, buf, int64(fl)*raw.h.pageSize)
+
+	db, err := Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Get(ctx, "Alpha", e.PartitionKey, e.RowKey); err != nil {
+		t.Fatalf("a read does not allocate: %v", err)
+	}
+	_, err = db.Write(ctx, "Alpha", Operation{Kind: OpInsertOrMerge, Entity: e})
+	wantDamaged(t, err, fmt.Sprintf("page %d is in use but also on the list of free pages", leaf))
+}
+
+func sortUint64(s []uint64) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j] < s[j-1]; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}
+
+func TestDescribePanic(t *testing.T) {
+	for in, want := range map[string]string{
+		"assertion failed: Page expected to be: 16, but self identifies as 2869062633887539886": "page 16 does not hold what the page that leads to it expects",
+		"invalid page type: 37: 8":              "page 37 does not hold",
+		"runtime error: index out of range [5]": "a page points outside itself",
+		"something else":                        "a page does not hold what the database expects",
+	} {
+		if got := describePanic(in); !strings.HasPrefix(got, want) {
+			t.Errorf("%q: got %q, want %q…", in, got, want)
+		}
+	}
+	if got := describePanic(errors.New("x")); strings.Contains(got, "Go") {
+		t.Error(got)
+	}
+}

@@ -1,0 +1,231 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"regexp"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"sync"
+
+	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
+)
+
+// op is one call of a DB method into the engine. Its guard turns a fault
+// while reading the memory-mapped file, and a panic of the engine (its
+// assertions about pages), into DatabaseDamaged; code of the caller that
+// the call runs (a Query callback, a Load source) runs outside the guard.
+type op struct {
+	db        *DB
+	prevFault bool // the goroutine's SetPanicOnFault before the call
+	inUser    bool // the caller's code is running
+}
+
+// do runs fn as one guarded call. A write on a DB found damaged, or any
+// call on one closed, fails before it starts.
+func (db *DB) do(write bool, fn func(o *op) error) (err error) {
+	db.mu.RLock()
+	defer db.mu.RUnlock()
+	if e := db.broken.Load(); e != nil {
+		return e
+	}
+	if db.bolt == nil {
+		return fmt.Errorf("database %s is closed", db.path)
+	}
+	if write && db.opts.ReadOnly {
+		return fmt.Errorf("database %s was opened for reading only; this change needs it opened for writing", db.path)
+	}
+	o := &op{db: db}
+	o.prevFault = debug.SetPanicOnFault(true)
+	defer func() {
+		if o.inUser {
+			return // the caller's own panic goes on, untouched
+		}
+		r := recover()
+		debug.SetPanicOnFault(o.prevFault)
+		if r != nil {
+			err = db.found(describePanic(r))
+		}
+	}()
+	err = fn(o)
+	if what, ok := damageIn(err); ok {
+		err = db.found(what)
+	}
+	return err
+}
+
+// damageIn says whether err is damage found in the file, and what.
+func damageIn(err error) (string, bool) {
+	var pe *pageError
+	var ce *corruptError
+	var pd *panicDamage
+	switch {
+	case err == nil:
+		return "", false
+	case errors.As(err, &pd):
+		return pd.what, true
+	case errors.As(err, &pe):
+		return pe.Error(), true
+	case errors.As(err, &ce):
+		return ce.Error(), true
+	case errors.Is(err, errCorrupt):
+		return errCorrupt.Error(), true
+	}
+	return "", false
+}
+
+// user runs the caller's code outside the guard: a panic in it is the
+// caller's and goes on untouched (the engine's own deferred clean-up
+// still runs), and a fault in it is handled as the caller set.
+func (o *op) user(fn func() error) error {
+	debug.SetPanicOnFault(o.prevFault)
+	o.inUser = true
+	err := fn()
+	o.inUser = false
+	debug.SetPanicOnFault(true)
+	return err
+}
+
+// view runs fn in a read transaction.
+func (o *op) view(fn func(tx *bolt.Tx) error) error {
+	return o.db.bolt.View(fn)
+}
+
+// update runs fn in a write transaction and commits it when fn succeeds.
+func (o *op) update(fn func(tx *bolt.Tx) error) error {
+	tx, err := o.db.bolt.Begin(true)
+	if err != nil {
+		return o.db.engineError(err)
+	}
+	defer tx.Rollback() // nothing to do after a commit; on a panic it releases the writer's lock
+	if err := fn(tx); err != nil {
+		return err
+	}
+	return o.commit(tx, -1)
+}
+
+// commit commits tx (see DB.commit).
+func (o *op) commit(tx *bolt.Tx, from int64) error { return o.db.commit(tx, from) }
+
+// commit commits tx. A failure (a full disk, an I/O error) rolls it back
+// and is a *CommitError; from is Load's position, else -1.
+func (db *DB) commit(tx *bolt.Tx, from int64) error {
+	if hook := db.opts.failCommit; hook != nil {
+		if err := hook(); err != nil {
+			tx.Rollback()
+			return &CommitError{Path: db.path, Err: err, From: from}
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return &CommitError{Path: db.path, Err: err, From: from}
+	}
+	db.guard.forget()
+	return nil
+}
+
+// panicDamage is a panic met while a writer ran in a group commit.
+type panicDamage struct{ what string }
+
+func (e *panicDamage) Error() string { return e.what }
+
+// engineError turns an error of the engine into one for people.
+func (db *DB) engineError(err error) error {
+	switch {
+	case errors.Is(err, berrors.ErrDatabaseReadOnly):
+		return fmt.Errorf("database %s was opened for reading only; this change needs it opened for writing", db.path)
+	case errors.Is(err, berrors.ErrDatabaseNotOpen):
+		return fmt.Errorf("database %s is closed", db.path)
+	}
+	return fmt.Errorf("database %s: %s", db.path, describeIOError(err))
+}
+
+// found records damage found in the file: the DB refuses every later call
+// with the returned error, and this process opens the file for writing no
+// more.
+func (db *DB) found(what string) error {
+	e := damagedError(db.path, what)
+	if !db.broken.CompareAndSwap(nil, e) {
+		return db.broken.Load()
+	}
+	if db.file != nil {
+		markDamaged(db.file, db.path, what)
+	}
+	return e
+}
+
+// damaged lists the files this process found damaged. Each is kept open
+// (on a handle of its own, holding no lock), so that its inode, by which
+// it is recognised, cannot be reused for another file.
+var damaged struct {
+	sync.Mutex
+	files []damagedFile
+}
+
+type damagedFile struct {
+	f    *os.File
+	info os.FileInfo
+	what string
+}
+
+// markDamaged records that the file open as f (at path) is damaged.
+func markDamaged(f *os.File, path, what string) {
+	st, err := f.Stat()
+	if err != nil {
+		return
+	}
+	keep, err := os.Open(path)
+	if err != nil {
+		return
+	}
+	if kst, err := keep.Stat(); err != nil || !os.SameFile(st, kst) {
+		keep.Close()
+		return
+	}
+	damaged.Lock()
+	damaged.files = append(damaged.files, damagedFile{keep, st, what})
+	damaged.Unlock()
+}
+
+// damagedEarlier returns the DatabaseDamaged error for a file this process
+// found damaged before, or nil.
+func damagedEarlier(st os.FileInfo, path string) error {
+	damaged.Lock()
+	defer damaged.Unlock()
+	for _, d := range damaged.files {
+		if os.SameFile(d.info, st) {
+			return damagedError(path, d.what+" (found earlier in this process)")
+		}
+	}
+	return nil
+}
+
+var pageNumber = regexp.MustCompile(`(?i)page(?: expected to be:| type:)? ?(\d+)`)
+
+// describePanic says, for people, what a panic while reading the file
+// means: a page that cannot be read, or one that does not hold what the
+// engine expects.
+func describePanic(r any) string {
+	if f, ok := r.(interface{ Addr() uintptr }); ok {
+		if _, rt := r.(runtime.Error); rt && f.Addr() != 0 {
+			return "a page it refers to cannot be read (the file is shorter than its pages say, or the disk fails to read it)"
+		}
+	}
+	msg := fmt.Sprint(r)
+	page := ""
+	if m := pageNumber.FindStringSubmatch(msg); m != nil {
+		page = "page " + m[1]
+	}
+	switch {
+	case strings.Contains(msg, "out of range") || strings.Contains(msg, "slice bounds"):
+		if page != "" {
+			return page + " points outside itself"
+		}
+		return "a page points outside itself"
+	case page != "":
+		return page + " does not hold what the page that leads to it expects"
+	}
+	return "a page does not hold what the database expects"
+}

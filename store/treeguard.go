@@ -1,0 +1,218 @@
+package store
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"slices"
+	"sync"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// treeGuard keeps the engine out of loops. The engine walks down a tree
+// by following the page numbers in branch pages without asking where they
+// lead; a damaged branch page that leads back to a page above it would
+// send it down for ever (a crash for want of stack or memory, not an
+// error). Before a call walks part of a tree, the guard reads the branch
+// pages on the way itself, with pread, checks each (its own number, its
+// kind, its entries inside it, its children inside the file), and makes
+// sure none leads to one of the pages above it. It remembers what it
+// checked for the rest of the transaction, so a scan or a load pays for
+// each branch page once; branch pages are about one page in a hundred.
+type treeGuard struct {
+	f        io.ReaderAt
+	pageSize int64
+
+	mu    sync.Mutex
+	txid  int
+	pages map[uint64]*branchInfo
+	free  map[uint64]bool // for a write: the pages the free-page list names
+}
+
+// branchInfo is a checked page: a leaf, or a branch with its keys and
+// children.
+type branchInfo struct {
+	leaf   bool
+	keys   [][]byte
+	kids   []uint64
+	leaves bool // its children are leaves (as its first child is)
+	whole  bool // every branch page below it has been checked
+}
+
+// check makes sure that the pages of the tree rooted at root that serve
+// keys lo to hi (nil: the tree's start, its end) lead nowhere back up.
+// With next it also covers the page after hi, where a scanning cursor
+// steps before it sees that it is past hi. For a single key (lo equal to
+// hi, not next) it returns the range [from, to) of keys that take the
+// same way down, so that later keys in it need no check (to nil: no end).
+func (g *treeGuard) check(tx *bolt.Tx, root uint64, lo, hi []byte, next bool) (from, to []byte, err error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if id := tx.ID(); id != g.txid || g.pages == nil {
+		g.txid, g.pages, g.free = id, map[uint64]*branchInfo{}, nil
+	}
+	hwm := uint64(tx.Size() / g.pageSize)
+	r := &pageReader{f: g.f, size: int64(hwm) * g.pageSize, pageSize: g.pageSize, hwm: hwm}
+	if tx.Writable() && g.free == nil {
+		if err := g.readFree(r, tx.ID()-1); err != nil {
+			return nil, nil, err
+		}
+	}
+	var stack [maxTreeDepth]uint64
+	return g.walk(r, root, lo, hi, next, stack[:0], nil, nil)
+}
+
+func (g *treeGuard) walk(r *pageReader, id uint64, lo, hi []byte, next bool, above []uint64, from, to []byte) ([]byte, []byte, error) {
+	if len(above) >= maxTreeDepth {
+		return nil, nil, &pageError{id, fmt.Sprintf("lies more than %d pages deep in its tree (a page leads back up)", maxTreeDepth)}
+	}
+	if g.free[id] {
+		return nil, nil, &pageError{id, "is in use but also on the list of free pages, so a write would overwrite it"}
+	}
+	b, err := g.branch(r, id)
+	if err != nil || b.leaf {
+		return from, to, err
+	}
+	above = append(above, id)
+	i0, i1 := 0, len(b.kids)-1
+	if lo != nil {
+		i0 = slot(b.keys, lo)
+	}
+	if hi != nil {
+		i1 = slot(b.keys, hi)
+		if next && i1 < len(b.kids)-1 {
+			i1++
+		}
+	}
+	for i := i0; i <= i1; i++ {
+		if j := slices.Index(above, b.kids[i]); j >= 0 {
+			return nil, nil, &pageError{id, fmt.Sprintf("leads back to page %d above it", above[j])}
+		}
+		if g.free[b.kids[i]] {
+			return nil, nil, &pageError{b.kids[i], "is in use but also on the list of free pages, so a write would overwrite it"}
+		}
+	}
+	if b.whole {
+		return from, to, nil
+	}
+	cf, ct := from, to
+	for i := i0; i <= i1; i++ {
+		cf, ct = from, to
+		if i > 0 {
+			cf = b.keys[i]
+		}
+		if i < len(b.keys)-1 {
+			ct = b.keys[i+1]
+		}
+		if !b.leaves {
+			if cf, ct, err = g.walk(r, b.kids[i], lo, hi, next, above, cf, ct); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	if lo == nil && hi == nil {
+		b.whole = true
+	}
+	return cf, ct, nil
+}
+
+// readFree reads the free-page list a write transaction starts from, so
+// that the guard can refuse a write that would allocate a page in use. It
+// reads the header itself; when its meta is not the one the transaction
+// began from (base), it leaves the check out rather than guess.
+func (g *treeGuard) readFree(r *pageReader, base int) error {
+	g.free = map[uint64]bool{}
+	h := readHeader(g.f, r.size)
+	if h.use < 0 || h.meta().txid != uint64(base) || h.meta().freelist == noFreelist {
+		return nil
+	}
+	ids, err := r.freelist(h.meta().freelist)
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		g.free[id] = true
+	}
+	return nil
+}
+
+// forget drops what the guard checked: a commit rewrote pages.
+func (g *treeGuard) forget() {
+	g.mu.Lock()
+	g.pages, g.free = nil, nil
+	g.mu.Unlock()
+}
+
+// slot is the child a lookup of key goes down to, as the engine picks it:
+// the last whose key is at most key, else the first.
+func slot(keys [][]byte, key []byte) int {
+	i, exact := slices.BinarySearchFunc(keys, key, bytes.Compare)
+	if !exact && i > 0 {
+		i--
+	}
+	return i
+}
+
+// branch reads and checks page id, once per transaction.
+func (g *treeGuard) branch(r *pageReader, id uint64) (*branchInfo, error) {
+	if b, ok := g.pages[id]; ok {
+		return b, nil
+	}
+	h, err := r.head(id)
+	if err != nil {
+		return nil, err
+	}
+	b := &branchInfo{leaf: h.flags == flagLeaf}
+	if !b.leaf {
+		_, buf, err := r.page(id, flagBranch)
+		if err != nil {
+			return nil, err
+		}
+		es, err := parseElems(h, buf)
+		if err != nil {
+			return nil, &pageError{id, err.Error()}
+		}
+		if len(es) == 0 {
+			return nil, &pageError{id, "is a branch page with no entries"}
+		}
+		for _, e := range es {
+			if e.child < 2 || e.child >= r.hwm {
+				return nil, &pageError{id, fmt.Sprintf("leads to page %d, outside the %d pages the file counts", e.child, r.hwm)}
+			}
+			b.keys = append(b.keys, bytes.Clone(e.key))
+			b.kids = append(b.kids, e.child)
+		}
+		first, err := r.head(b.kids[0])
+		if err != nil {
+			return nil, err
+		}
+		switch first.flags {
+		case flagLeaf:
+			b.leaves = true
+		case flagBranch:
+		default:
+			return nil, &pageError{first.id, "is a " + first.kind() + " page where a data page belongs"}
+		}
+	}
+	g.pages[id] = b
+	return b, nil
+}
+
+// guardKeys checks the way to keys lo to hi in bucket b (see check).
+func (o *op) guardKeys(tx *bolt.Tx, b *bolt.Bucket, lo, hi []byte, next bool) error {
+	root := uint64(b.RootPage())
+	if root == 0 {
+		return nil // an inline bucket: one leaf inside its parent
+	}
+	_, _, err := o.db.guard.check(tx, root, lo, hi, next)
+	return err
+}
+
+// guardAll checks the whole tree of bucket b.
+func (o *op) guardAll(tx *bolt.Tx, b *bolt.Bucket) error { return o.guardKeys(tx, b, nil, nil, false) }
+
+// guardRoot checks the way to name among the top-level buckets.
+func (o *op) guardRoot(tx *bolt.Tx, name []byte) error {
+	return o.guardKeys(tx, tx.Cursor().Bucket(), name, name, false)
+}
