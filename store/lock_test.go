@@ -1,0 +1,312 @@
+package store
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tstable/tstable/odata"
+)
+
+// TestHelperProcess is not a test of its own: the lock tests run the test
+// binary again with TSTABLE_STORE_HELPER set, to use a database from
+// another process. "hold" opens it for writing, says "ready" and keeps it
+// until its standard input closes; "read" opens it for reading (waiting up
+// to 20 s) and says how many entities table Slow holds.
+func TestHelperProcess(t *testing.T) {
+	mode, path := os.Getenv("TSTABLE_STORE_HELPER"), os.Getenv("TSTABLE_STORE_DB")
+	if mode == "" {
+		t.Skip("run by the lock tests in another process")
+	}
+	switch mode {
+	case "hold":
+		db, err := Open(path, nil)
+		if err != nil {
+			fmt.Println("error:", err)
+			os.Exit(1)
+		}
+		fmt.Println("ready")
+		io.Copy(io.Discard, os.Stdin)
+		db.Close()
+	case "read":
+		db, err := Open(path, &Options{ReadOnly: true, Wait: 20 * time.Second, OnWait: func(h string) { fmt.Println("waiting for", h) }})
+		if err != nil {
+			fmt.Println("error:", err)
+			os.Exit(1)
+		}
+		n := 0
+		if _, err := db.Query(ctx, "Slow", QueryRequest{}, func(*odata.Entity) error { n++; return nil }); err != nil {
+			fmt.Println("error:", err)
+			os.Exit(1)
+		}
+		db.Close()
+		fmt.Println("read", n)
+	}
+	os.Exit(0)
+}
+
+// helper starts the test binary as a helper process; lines delivers what
+// it prints.
+func helper(t *testing.T, mode, path string) (cmd *exec.Cmd, stdin io.WriteCloser, lines <-chan string) {
+	t.Helper()
+	cmd = exec.Command(os.Args[0], "-test.run=^TestHelperProcess$")
+	cmd.Env = append(os.Environ(), "TSTABLE_STORE_HELPER="+mode, "TSTABLE_STORE_DB="+path)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ch := make(chan string, 16)
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			ch <- sc.Text()
+		}
+		close(ch)
+	}()
+	t.Cleanup(func() {
+		stdin.Close()
+		cmd.Process.Kill()
+		cmd.Wait()
+	})
+	return cmd, stdin, ch
+}
+
+// expect waits for the helper to print a line starting with prefix.
+func expect(t *testing.T, lines <-chan string, prefix string) string {
+	t.Helper()
+	timeout := time.After(30 * time.Second)
+	for {
+		select {
+		case l, ok := <-lines:
+			if !ok {
+				t.Fatalf("the helper ended before saying %q", prefix)
+			}
+			if strings.HasPrefix(l, prefix) {
+				return l
+			}
+			if strings.HasPrefix(l, "error:") {
+				t.Fatalf("helper: %s", l)
+			}
+		case <-timeout:
+			t.Fatalf("the helper did not say %q", prefix)
+		}
+	}
+}
+
+func newFile(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "t.db")
+	db, err := Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	newTable(t, db, "Slow")
+	db.Close()
+	return path
+}
+
+func TestGivingUpNamesTheHolder(t *testing.T) {
+	path := newFile(t)
+	cmd, _, lines := helper(t, "hold", path)
+	expect(t, lines, "ready")
+	pid := fmt.Sprintf("(pid %d)", cmd.Process.Pid)
+	for _, ro := range []bool{false, true} {
+		var told []string
+		start := time.Now()
+		_, err := Open(path, &Options{ReadOnly: ro, Wait: 300 * time.Millisecond, OnWait: func(h string) { told = append(told, h) }})
+		e := wantCode(t, err, odata.CodeDatabaseLocked, 409)
+		if waited := time.Since(start); waited < 300*time.Millisecond || waited > 5*time.Second {
+			t.Errorf("waited %s for a wait of 300ms", waited)
+		}
+		if len(told) != 1 || !strings.Contains(told[0], pid) || !strings.HasPrefix(told[0], filepath.Base(os.Args[0])) {
+			t.Errorf("OnWait was told %q, want one call naming %s %s", told, filepath.Base(os.Args[0]), pid)
+		}
+		for _, want := range []string{path + " is in use by " + filepath.Base(os.Args[0]), pid, "waited 300ms", "--wait"} {
+			if !strings.Contains(e.Message, want) {
+				t.Errorf("message %q lacks %q", e.Message, want)
+			}
+		}
+	}
+}
+
+func TestNoWaitFailsAtOnce(t *testing.T) {
+	path := newFile(t)
+	_, _, lines := helper(t, "hold", path)
+	expect(t, lines, "ready")
+	called := false
+	start := time.Now()
+	_, err := Open(path, &Options{Wait: -1, OnWait: func(string) { called = true }})
+	e := wantCode(t, err, odata.CodeDatabaseLocked, 409)
+	if called || time.Since(start) > time.Second || !strings.Contains(e.Message, "let tstable wait for it with --wait") {
+		t.Fatalf("called %v, after %s: %s", called, time.Since(start), e.Message)
+	}
+}
+
+func TestOpenWaitsUntilTheHolderLetsGo(t *testing.T) {
+	path := newFile(t)
+	_, stdin, lines := helper(t, "hold", path)
+	expect(t, lines, "ready")
+	var calls int
+	done := make(chan error)
+	go func() {
+		db, err := Open(path, &Options{Wait: 20 * time.Second, OnWait: func(string) { calls++ }})
+		if err == nil {
+			db.Close()
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		t.Fatalf("Open returned while the file was held: %v", err)
+	case <-time.After(300 * time.Millisecond):
+	}
+	stdin.Close() // the holder closes the database and ends
+	select {
+	case err := <-done:
+		if err != nil || calls != 1 {
+			t.Fatalf("Open: %v, OnWait called %d times", err, calls)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Open did not get the file after its holder let go")
+	}
+}
+
+func TestHolderNamedForAnotherProgram(t *testing.T) {
+	flock, err := exec.LookPath("flock")
+	if err != nil {
+		t.Skip("flock (util-linux) is not installed")
+	}
+	path := newFile(t)
+	cmd := exec.Command(flock, "--exclusive", path, "sleep", "30")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		data, _ := os.ReadFile("/proc/locks")
+		if strings.Contains(string(data), fmt.Sprintf(" %d ", cmd.Process.Pid)) {
+			break // flock holds the file
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("flock did not take the file")
+		}
+	}
+	var told string
+	_, err = Open(path, &Options{Wait: 100 * time.Millisecond, OnWait: func(h string) { told = h }})
+	wantCode(t, err, odata.CodeDatabaseLocked, 409)
+	want := fmt.Sprintf("flock --exclusive %s sleep 30 (pid %d)", path, cmd.Process.Pid)
+	if len(want) > 70 {
+		want = fmt.Sprintf("(pid %d)", cmd.Process.Pid)
+	}
+	if !strings.HasPrefix(told, "flock") || !strings.Contains(told, want) {
+		t.Fatalf("OnWait was told %q, want %q", told, want)
+	}
+}
+
+func TestLongLoadLetsAReaderIn(t *testing.T) {
+	path := newFile(t)
+	db, err := Open(path, &Options{loadEvery: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	const total = 15000
+	var (
+		mu        sync.Mutex
+		committed = map[int64]bool{0: true}
+		reader    <-chan string
+		readerCmd *exec.Cmd
+	)
+	i := 0
+	src := func() (*odata.Entity, error) {
+		if i == total {
+			return nil, io.EOF
+		}
+		if i%100 == 0 {
+			time.Sleep(20 * time.Millisecond) // a slow source: the load takes about 3 s
+		}
+		i++
+		return ent("p", fmt.Sprintf("%06d", i), prop("N", odata.Int32(int32(i)))), nil
+	}
+	began := time.Now()
+	res, err := db.Load(ctx, "Slow", OpInsert, src, LoadOptions{Progress: func(written int64) {
+		mu.Lock()
+		defer mu.Unlock()
+		committed[written] = true
+		if reader == nil {
+			readerCmd, _, reader = helper(t, "read", path)
+		}
+	}})
+	loadEnded := time.Now()
+	if err != nil || res.Written != total {
+		t.Fatalf("load: %+v %v", res, err)
+	}
+	waitLine := expect(t, reader, "waiting for")
+	readLine := expect(t, reader, "read ")
+	readerCmd.Wait()
+	readerEnded := readerCmd.ProcessState.ExitCode()
+	var n int64
+	fmt.Sscanf(readLine, "read %d", &n)
+	if !strings.Contains(waitLine, fmt.Sprintf("(pid %d)", os.Getpid())) {
+		t.Errorf("the reader waited for %q, want this process", waitLine)
+	}
+	if readerEnded != 0 || n == 0 || n == total || !committed[n] {
+		t.Fatalf("the reader saw %d entities (exit %d); the commits were %v", n, readerEnded, sortedInts(committed))
+	}
+	if took := loadEnded.Sub(began); took < 2*time.Second {
+		t.Fatalf("the load took only %s", took)
+	}
+	if got := len(dump(t, db, "Slow")); got != total {
+		t.Fatalf("the table holds %d", got)
+	}
+}
+
+func sortedInts(m map[int64]bool) []int64 {
+	var out []int64
+	for k := range m {
+		out = append(out, k)
+	}
+	sortInt64(out)
+	return out
+}
+
+func sortInt64(s []int64) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j] < s[j-1]; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}
+
+func TestCommandLine(t *testing.T) {
+	for raw, want := range map[string]string{
+		"/usr/local/bin/tstable\x00import\x00People\x00big.jsonl\x00": "tstable import People big.jsonl",
+		"tstable\x00query\x00T\x00--filter\x00A eq 'x y'\x00":         `tstable query T --filter "A eq 'x y'"`,
+		"": "",
+		"/x/tstable\x00" + strings.Repeat("a", 100): "tstable " + strings.Repeat("a", 51) + "…",
+	} {
+		if got := commandLine([]byte(raw)); got != want {
+			t.Errorf("%q: got %q, want %q", raw, got, want)
+		}
+	}
+	if got := describeHolders([]holder{{1, "a"}, {2, "b"}}); got != "a (pid 1) and b (pid 2)" {
+		t.Error(got)
+	}
+	if got := describeHolders(nil); got != "another process" {
+		t.Error(got)
+	}
+}
