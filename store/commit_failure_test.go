@@ -1,0 +1,181 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+
+	"github.com/tstable/tstable/odata"
+)
+
+// failing opens a fixture whose commits fail with EIO while armed.
+func failing(t *testing.T) (*DB, string, *atomic.Bool) {
+	t.Helper()
+	path := fixture(t)
+	armed := &atomic.Bool{}
+	db, err := Open(path, &Options{failCommit: func() error {
+		if armed.Load() {
+			return syscall.EIO
+		}
+		return nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db, path, armed
+}
+
+// wantCommitError fails unless err says that a commit to path failed.
+func wantCommitError(t *testing.T, err error, path string) *CommitError {
+	t.Helper()
+	var ce *CommitError
+	if !errors.As(err, &ce) || !errors.Is(err, syscall.EIO) {
+		t.Fatalf("got %v (%T), want a failed commit", err, err)
+	}
+	want := "saving to " + path + " failed: input/output error; the transaction was rolled back and nothing of it is stored"
+	if err.Error() != want {
+		t.Fatalf("message %q, want %q", err.Error(), want)
+	}
+	return ce
+}
+
+func TestEveryWriteReportsAFailedCommit(t *testing.T) {
+	db, path, armed := failing(t)
+	before := contents(t, copyFile(t, path, "before.db"))
+	old := fixtureEntity("Alpha", 3)
+	e := ent(old.PartitionKey, "new", prop("N", odata.Int32(1)))
+	writes := map[string]func() error{
+		"CreateTable": func() error { return db.CreateTable(ctx, "Delta") },
+		"DeleteTable": func() error { return db.DeleteTable(ctx, "Beta") },
+		"Write":       func() error { _, err := db.Write(ctx, "Alpha", Operation{Kind: OpInsert, Entity: e}); return err },
+		"Delete":      func() error { _, err := db.Write(ctx, "Alpha", Operation{Kind: OpDelete, Entity: old}); return err },
+		"Batch": func() error {
+			_, err := db.Batch(ctx, "Alpha", []Operation{{Kind: OpInsert, Entity: e}, {Kind: OpDelete, Entity: old}})
+			return err
+		},
+	}
+	for _, kind := range []OpKind{OpInsert, OpReplace, OpMerge, OpInsertOrReplace, OpInsertOrMerge} {
+		kind := kind
+		writes["Load "+kind.String()] = func() error {
+			x := old.Clone()
+			x.Set("Extra", odata.Int32(7))
+			if kind == OpInsert {
+				x = e
+			}
+			res, err := db.Load(ctx, "Alpha", kind, source([]*odata.Entity{x}), LoadOptions{})
+			if res == nil || res.Written != 0 {
+				t.Errorf("load %s counted %+v", kind, res)
+			}
+			var ce *CommitError
+			if errors.As(err, &ce) && ce.From != 0 {
+				t.Errorf("load %s: From = %d, want 0", kind, ce.From)
+			}
+			return err
+		}
+	}
+	for name, write := range writes {
+		armed.Store(true)
+		err := write()
+		armed.Store(false)
+		t.Run(name, func(t *testing.T) { wantCommitError(t, err, path) })
+	}
+	db.Close()
+	after := contents(t, path)
+	if fmt.Sprint(sortedKeys(after)) != fmt.Sprint(sortedKeys(before)) {
+		t.Fatalf("tables %v, were %v", sortedKeys(after), sortedKeys(before))
+	}
+	for table, es := range before {
+		if len(after[table]) != len(es) {
+			t.Errorf("%s holds %d entities, held %d", table, len(after[table]), len(es))
+		}
+		for k, e := range es {
+			if a := after[table][k]; a == nil || !a.Timestamp.Equal(e.Timestamp) {
+				t.Errorf("%s %s changed", table, k)
+			}
+		}
+	}
+}
+
+func TestLoadCountsOnlyCommittedChunks(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "t.db")
+	commits := 0
+	db, err := Open(path, &Options{loadChunk: 100, failCommit: func() error {
+		if commits++; commits == 4 { // the open's own commit, then two chunks
+			return syscall.EIO
+		}
+		return nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	commits = 0
+	newTable(t, db, "Tbl")
+	var es []*odata.Entity
+	for i := 0; i < 1000; i++ {
+		es = append(es, ent("p", fmt.Sprintf("%04d", i)))
+	}
+	var progress []int64
+	res, err := db.Load(ctx, "Tbl", OpInsert, source(es), LoadOptions{Progress: func(n int64) { progress = append(progress, n) }})
+	ce := wantCommitError(t, err, path)
+	if res.Written != 200 || ce.From != 200 || fmt.Sprint(progress) != "[100 200]" {
+		t.Fatalf("written %d, from %d, progress %v; want 200, 200, [100 200]", res.Written, ce.From, progress)
+	}
+	if got := len(dump(t, db, "Tbl")); int64(got) != res.Written {
+		t.Fatalf("the table holds %d, the load said %d", got, res.Written)
+	}
+}
+
+// TestFullDiskLoadCountsWhatIsStored loads until a 3 MiB file system is
+// full: the count Load reports is the count the file holds after reopening.
+func TestFullDiskLoadCountsWhatIsStored(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("mounting a small file system needs root")
+	}
+	dir := t.TempDir()
+	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size=3m"); err != nil {
+		t.Skipf("cannot mount a 3 MiB tmpfs on %s: %v", dir, err)
+	}
+	t.Cleanup(func() { syscall.Unmount(dir, 0) })
+	path := filepath.Join(dir, "full.db")
+	db, err := Open(path, &Options{loadChunk: 500})
+	if err != nil {
+		t.Fatal(err)
+	}
+	newTable(t, db, "Full")
+	i := 0
+	res, err := db.Load(ctx, "Full", OpInsert, func() (*odata.Entity, error) {
+		if i == 200000 {
+			return nil, io.EOF
+		}
+		i++
+		return ent(fmt.Sprintf("p%03d", i%100), fmt.Sprintf("%08d", i), prop("Text", odata.String(strings.Repeat("x", 300)))), nil
+	}, LoadOptions{})
+	var ce *CommitError
+	if !errors.As(err, &ce) || !errors.Is(err, syscall.ENOSPC) {
+		t.Fatalf("load: %+v %v; want a commit that fails for want of space", res, err)
+	}
+	if !strings.Contains(err.Error(), "saving to "+path+" failed: no space left on device") {
+		t.Fatalf("message: %v", err)
+	}
+	if res.Written == 0 || res.Written%500 != 0 || ce.From != res.Written {
+		t.Fatalf("written %d, from %d: want whole chunks before the failed one", res.Written, ce.From)
+	}
+	db.Close()
+	ro, err := Open(path, &Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	if got := len(dump(t, ro, "Full")); int64(got) != res.Written {
+		t.Fatalf("the file holds %d entities; the load said it wrote %d", got, res.Written)
+	}
+	t.Logf("%d entities stored before the disk was full", res.Written)
+}
