@@ -1,0 +1,416 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/tstable/tstable/odata"
+)
+
+// ScanOptions tunes Check and Recover.
+type ScanOptions struct {
+	// Wait is how long to wait for a process writing the file to let go
+	// of it (see Options.Wait); OnWait is called when the wait starts.
+	Wait   time.Duration
+	OnWait func(holder string)
+	// Progress, when set, is called now and then with the pages read so
+	// far and the pages there are to read.
+	Progress func(done, total int64)
+}
+
+// Problem is one thing wrong in a database file.
+type Problem struct {
+	// Table is the table it concerns, as created (lower-cased when the
+	// catalogue does not have it), or "" for the file's own records: its
+	// header, its list of free pages, the list of tables.
+	Table string
+	// Keys is the range of the table's keys it concerns, or nil.
+	Keys *KeyRange
+	// Page is the page it concerns, or -1.
+	Page int64
+	// What says what is wrong.
+	What string
+	// Lost tells that data cannot be read because of it: entities, or
+	// tables, or the names of tables. Other problems are in the file's
+	// bookkeeping, which Recover leaves behind.
+	Lost bool
+}
+
+// String renders the problem on one line: "table People, keys from
+// ("Sales", "0001") up to ("Sales", "0042"), page 37: what".
+func (p Problem) String() string {
+	var where []string
+	if p.Table != "" {
+		where = append(where, "table "+p.Table)
+	}
+	if p.Keys != nil {
+		where = append(where, p.Keys.String())
+	}
+	if p.Page >= 0 {
+		where = append(where, fmt.Sprintf("page %d", p.Page))
+	}
+	if len(where) == 0 {
+		return p.What
+	}
+	return strings.Join(where, ", ") + ": " + p.What
+}
+
+// KeyRange is a range of a table's keys: from First (inclusive) up to Next
+// (exclusive). A nil First is the table's start, a nil Next its end; Next
+// equal to First is that one key.
+type KeyRange struct {
+	First, Next *odata.Key
+}
+
+// String renders the range: `key ("p", "r")`, `keys from ("p", "a") up to
+// ("p", "m")`, `keys from the start up to …`, `keys from … to the end`,
+// or "all keys".
+func (r KeyRange) String() string {
+	k := func(k *odata.Key) string { return fmt.Sprintf("(%q, %q)", k.PartitionKey, k.RowKey) }
+	switch {
+	case r.First != nil && r.Next != nil && *r.First == *r.Next:
+		return "key " + k(r.First)
+	case r.First == nil && r.Next == nil:
+		return "all keys"
+	case r.First == nil:
+		return "keys from the start up to " + k(r.Next)
+	case r.Next == nil:
+		return "keys from " + k(r.First) + " to the end"
+	}
+	return "keys from " + k(r.First) + " up to " + k(r.Next)
+}
+
+// keyOf turns a stored key into a Key.
+func keyOf(k []byte) *odata.Key {
+	if k == nil {
+		return nil
+	}
+	pk, rk := splitKey(k)
+	return &odata.Key{PartitionKey: string(pk), RowKey: string(rk)}
+}
+
+func keySpan(lo, hi []byte) *KeyRange { return &KeyRange{First: keyOf(lo), Next: keyOf(hi)} }
+func single(k []byte) *KeyRange       { kk := keyOf(k); return &KeyRange{First: kk, Next: kk} }
+
+// CheckReport is what Check found.
+type CheckReport struct {
+	Path     string
+	PageSize int   // bytes per page (0 when the header is unreadable)
+	Pages    int64 // pages the header counts
+	Tables   []TableReport
+	Problems []Problem
+}
+
+// TableReport is one table as Check read it.
+type TableReport struct {
+	Name     string
+	Entities int64 // entities read and found sound
+}
+
+// OK reports whether Check found nothing wrong.
+func (r *CheckReport) OK() bool { return len(r.Problems) == 0 }
+
+// Check reads the whole database file at path without trusting it and
+// reports every problem, each with its table, key range and page: both
+// copies of the header; the file's length; the list of free pages; every
+// page reached exactly once and none both reached and free; every page
+// below the high-water mark either reached or free; every page of every
+// tree readable, of the right kind, with its entries inside it and its
+// keys in order within their parents' bounds; the catalogue agreeing with
+// the tables' buckets; and every entity decoding and passing the service's
+// rules, with a Timestamp no later than the file's clock.
+//
+// Check never writes; it holds the file's shared lock, so that no tstable
+// process writes it meanwhile. It fails (with an error, not a report) only
+// when it cannot read the file at all, or ctx ends.
+func Check(ctx context.Context, path string, opts *ScanOptions) (*CheckReport, error) {
+	var progress func(done, total int64)
+	if opts != nil {
+		progress = opts.Progress
+	}
+	f, size, err := openForReading(ctx, path, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	w := newWalker(ctx, f, size, progress)
+	rep := &CheckReport{Path: path}
+	if w.h.use >= 0 {
+		rep.PageSize, rep.Pages = int(w.h.pageSize), int64(w.h.meta().pgid)
+		sv := w.survey()
+		for _, t := range sv.tables {
+			if t.missing {
+				continue
+			}
+			w.table = t.name
+			var count int64
+			whole := w.tree(t.root, t.inline, t.at, nil, nil, func(page uint64, e elem) bool {
+				if e.bucket {
+					w.problem(Problem{Page: int64(page), Keys: single(e.key), What: "the table holds a nested bucket, which tstable never writes", Lost: true})
+					return true
+				}
+				if what, lost := checkEntity(e.key, e.value, sv.clock); what != "" {
+					w.problem(Problem{Page: int64(page), Keys: single(e.key), What: what, Lost: lost})
+					if lost {
+						return true
+					}
+				}
+				count++
+				return true
+			}, w.lostEntities)
+			if !whole {
+				return nil, ctx.Err()
+			}
+			rep.Tables = append(rep.Tables, TableReport{Name: t.name, Entities: count})
+		}
+		w.table = ""
+		for _, r := range w.unreached() {
+			what := fmt.Sprintf("pages %d to %d are neither in use nor on the list of free pages", r[0], r[1])
+			if r[0] == r[1] {
+				what = "the page is neither in use nor on the list of free pages"
+			}
+			w.problem(Problem{Page: int64(r[0]), What: what})
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if progress != nil {
+		progress(w.total(), w.total())
+	}
+	rep.Problems = w.problems
+	return rep, nil
+}
+
+// lostEntities records a part of a table that cannot be read.
+func (w *walker) lostEntities(page uint64, lo, hi []byte, why string) {
+	w.problem(Problem{Page: int64(page), Keys: keySpan(lo, hi), What: why + "; the entities there cannot be read", Lost: true})
+}
+
+// checkEntity checks one stored entity: its keys, its encoding and the
+// service's rules (a problem that loses it), and its Timestamp against
+// the clock (one that does not).
+func checkEntity(key, val []byte, clock int64) (what string, lost bool) {
+	pk, rk := splitKey(key)
+	if len(pk) == len(key) {
+		return "the stored key has no RowKey part", true
+	}
+	if err := odata.ValidateKey(odata.PartitionKey, string(pk)); err != nil {
+		return "the stored PartitionKey breaks the service's rules: " + messageOf(err), true
+	}
+	if err := odata.ValidateKey(odata.RowKey, string(rk)); err != nil {
+		return "the stored RowKey breaks the service's rules: " + messageOf(err), true
+	}
+	e, err := decodeEntity(key, val)
+	if err != nil {
+		return "the stored entity cannot be decoded", true
+	}
+	if err := odata.ValidateEntity(e); err != nil {
+		return "the stored entity breaks the service's rules: " + messageOf(err), true
+	}
+	if t, _ := storedTicks(val); clock >= 0 && t > clock {
+		return "its Timestamp is later than the file's clock, so a later write could repeat an ETag", false
+	}
+	return "", false
+}
+
+// messageOf is an error's message without its code.
+func messageOf(err error) string {
+	if e, ok := err.(*odata.Error); ok {
+		return e.Message
+	}
+	return err.Error()
+}
+
+// fileTable is a table's bucket as the file holds it.
+type fileTable struct {
+	name   string // as created; the bucket's lower-cased name when the catalogue lacks it
+	root   uint64
+	inline []byte // its page, when root is 0
+	at     uint64 // the page holding its bucket entry
+	// missing: the table is known only from the previous copy of the
+	// header; its tree is lost, and gapAt is its problem's index.
+	missing bool
+	gapAt   int
+}
+
+// survey is what the file's own records say: its tables and its clock.
+type survey struct {
+	tables []fileTable
+	clock  int64 // the last Timestamp issued, -1 when unknown
+}
+
+// entry is a copied leaf entry with its page.
+type entry struct {
+	elem
+	page uint64
+}
+
+// collect walks a small tree (of the file's own records) into entries.
+func (w *walker) collect(root uint64, inline []byte, at uint64, lost lostFn) []entry {
+	var out []entry
+	w.tree(root, inline, at, nil, nil, func(page uint64, e elem) bool {
+		out = append(out, entry{elem{key: bytes.Clone(e.key), value: bytes.Clone(e.value), bucket: e.bucket}, page})
+		return true
+	}, lost)
+	return out
+}
+
+// survey reads the top-level buckets, the catalogue and the clock, and
+// reports what is wrong with them. When part of the list of tables cannot
+// be read, the previous copy of the header (one transaction older) may
+// still lead to it: the tables listed there and not found now are taken
+// as tables whose whole tree is lost (their entities may still be on
+// pages no longer linked).
+func (w *walker) survey() *survey {
+	sv := &survey{clock: -1}
+	w.table = ""
+	rootLost := false
+	top := w.collect(w.h.meta().root, nil, 0, func(page uint64, lo, hi []byte, why string) {
+		rootLost = true
+		w.problem(Problem{Page: int64(page), What: why + "; the tables listed there (and the catalogue, if it was there) cannot be found", Lost: true})
+	})
+	catalogue := map[string]string{}
+	sawMeta, sawCatalogue := w.readTop(top, sv, catalogue, true)
+	if rootLost {
+		w.olderTables(sv, catalogue)
+	} else if !sawMeta {
+		w.problem(Problem{Page: int64(w.h.meta().root), What: "the file's own records (catalogue and clock) are missing: the tables' names as created are lost", Lost: true})
+	}
+	for i, t := range sv.tables {
+		if name, ok := catalogue[t.name]; ok {
+			sv.tables[i].name = name
+			delete(catalogue, t.name)
+		} else if sawCatalogue {
+			w.problem(Problem{Table: t.name, Page: int64(t.at), What: "the table is not in the catalogue, so its name as created is lost; it goes by its lower-case name", Lost: true})
+		}
+		if t.missing {
+			w.problem(Problem{Table: sv.tables[i].name, Page: -1, What: "the newest list of tables cannot be read where this table is, and the previous one lists it: its tree is lost, and its entities can only be found on pages no longer linked", Lost: true})
+			sv.tables[i].gapAt = len(w.problems) - 1
+		}
+	}
+	var orphans []string
+	for _, name := range catalogue {
+		orphans = append(orphans, name)
+	}
+	sort.Strings(orphans)
+	for _, name := range orphans {
+		w.problem(Problem{Table: name, Page: -1, What: "the catalogue lists the table, but the file holds no bucket for it: its entities are lost", Lost: true})
+	}
+	sort.Slice(sv.tables, func(i, j int) bool { return strings.ToLower(sv.tables[i].name) < strings.ToLower(sv.tables[j].name) })
+	return sv
+}
+
+// readTop reads the top-level entries: the file's own records (into sv's
+// clock and the catalogue) and the tables' buckets (into sv.tables). It
+// reports whether it saw the records, and the catalogue in them.
+func (w *walker) readTop(top []entry, sv *survey, catalogue map[string]string, report bool) (sawMeta, sawCatalogue bool) {
+	problem := func(p Problem) {
+		if report {
+			w.problem(p)
+		}
+	}
+	for _, t := range top {
+		name := string(t.key)
+		switch {
+		case name == string(metaBucket):
+			sawMeta = true
+			if !t.bucket {
+				problem(Problem{Page: int64(t.page), What: "the file's own records (catalogue and clock) are not a bucket", Lost: true})
+				continue
+			}
+			sawCatalogue = w.readMeta(t, sv, catalogue)
+		case strings.HasPrefix(name, tablePrefix) && t.bucket:
+			root, _, inl, err := inlinePage(t.value)
+			if err != nil {
+				problem(Problem{Table: name[len(tablePrefix):], Page: int64(t.page), What: "the table's bucket cannot be read: " + err.Error() + "; its entities are lost", Lost: true})
+				continue
+			}
+			sv.tables = append(sv.tables, fileTable{name: name[len(tablePrefix):], root: root, inline: inl, at: t.page})
+		default:
+			problem(Problem{Page: int64(t.page), What: fmt.Sprintf("the file holds a record %q that tstable never writes", printable(t.key))})
+		}
+	}
+	return sawMeta, sawCatalogue
+}
+
+// olderTables reads the list of tables and the catalogue that the other
+// copy of the header leads to, quietly (its pages are not claimed, its
+// problems not reported), and adds the tables found there and not now as
+// missing, and catalogue names not known now.
+func (w *walker) olderTables(sv *survey, catalogue map[string]string) {
+	other := 1 - w.h.use
+	c := w.h.metas[other]
+	if c.fault != "" || c.m.fault() != "" || c.m.root == w.h.meta().root || c.m.pgid > w.h.meta().pgid {
+		return
+	}
+	kept, clock := w.problems, sv.clock
+	w.quiet, w.quietSeen = true, map[uint64]bool{}
+	older := &survey{clock: -1}
+	oldCat := map[string]string{}
+	w.readTop(w.collect(c.m.root, nil, 0, func(uint64, []byte, []byte, string) {}), older, oldCat, false)
+	w.quiet, w.quietSeen, w.problems, sv.clock = false, nil, kept, clock
+	for lower, name := range oldCat {
+		if _, ok := catalogue[lower]; !ok {
+			catalogue[lower] = name
+		}
+	}
+	for _, t := range older.tables {
+		if !slices.ContainsFunc(sv.tables, func(n fileTable) bool { return n.name == t.name }) {
+			sv.tables = append(sv.tables, fileTable{name: t.name, missing: true, gapAt: -1})
+		}
+	}
+}
+
+// readMeta reads the bucket of the file's own records: the clock and the
+// catalogue, which it fills. It reports whether the catalogue was read.
+func (w *walker) readMeta(t entry, sv *survey, catalogue map[string]string) bool {
+	lost := func(what string) lostFn {
+		return func(page uint64, lo, hi []byte, why string) {
+			w.problem(Problem{Page: int64(page), What: why + "; " + what, Lost: true})
+		}
+	}
+	root, _, inl, err := inlinePage(t.value)
+	if err != nil {
+		w.problem(Problem{Page: int64(t.page), What: "the file's own records cannot be read: " + err.Error(), Lost: true})
+		return false
+	}
+	read := false
+	for _, e := range w.collect(root, inl, t.page, lost("the file's own records (catalogue, clock) there are lost")) {
+		switch string(e.key) {
+		case string(clockKey):
+			if len(e.value) != 8 || e.bucket {
+				w.problem(Problem{Page: int64(e.page), What: "the file's clock is unreadable"})
+				continue
+			}
+			sv.clock = int64(binary.BigEndian.Uint64(e.value))
+		case string(catalogueKey):
+			croot, _, cinl, err := inlinePage(e.value)
+			if err != nil || !e.bucket {
+				w.problem(Problem{Page: int64(e.page), What: "the table catalogue cannot be read; the tables' names as created are lost", Lost: true})
+				continue
+			}
+			read = true
+			for _, c := range w.collect(croot, cinl, e.page, lost("the tables' names as created listed there are lost")) {
+				name, lower := string(c.value), string(c.key)
+				switch {
+				case c.bucket:
+					w.problem(Problem{Page: int64(c.page), What: fmt.Sprintf("the catalogue holds a bucket %q, which tstable never writes", lower)})
+				case odata.ValidateTableName(name) != nil || strings.ToLower(name) != lower:
+					w.problem(Problem{Table: lower, Page: int64(c.page), What: fmt.Sprintf("the catalogue names the table %q, which is not a valid name for it; it goes by its lower-case name", name), Lost: true})
+				default:
+					catalogue[lower] = name
+				}
+			}
+		default:
+			w.problem(Problem{Page: int64(e.page), What: fmt.Sprintf("the file's own records hold %q, which tstable never writes", printable(e.key))})
+		}
+	}
+	return read
+}
