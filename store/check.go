@@ -62,20 +62,24 @@ func (p Problem) String() string {
 }
 
 // KeyRange is a range of a table's keys: from First (inclusive) up to Next
-// (exclusive). A nil First is the table's start, a nil Next its end; Next
-// equal to First is that one key.
+// (exclusive), or, when Last is set, to Last (inclusive). A nil First is
+// the table's start, a nil Next (and Last) its end; Next equal to First is
+// that one key.
 type KeyRange struct {
 	First, Next *odata.Key
+	Last        *odata.Key
 }
 
 // String renders the range: `key ("p", "r")`, `keys from ("p", "a") up to
-// ("p", "m")`, `keys from the start up to …`, `keys from … to the end`,
-// or "all keys".
+// ("p", "m")`, `keys from ("p", "a") to ("p", "k")` (Last), `keys from the
+// start up to …`, `keys from … to the end`, or "all keys".
 func (r KeyRange) String() string {
 	k := func(k *odata.Key) string { return fmt.Sprintf("(%q, %q)", k.PartitionKey, k.RowKey) }
 	switch {
 	case r.First != nil && r.Next != nil && *r.First == *r.Next:
 		return "key " + k(r.First)
+	case r.Last != nil && r.First != nil:
+		return "keys from " + k(r.First) + " to " + k(r.Last)
 	case r.First == nil && r.Next == nil:
 		return "all keys"
 	case r.First == nil:
@@ -242,8 +246,9 @@ type fileTable struct {
 
 // survey is what the file's own records say: its tables and its clock.
 type survey struct {
-	tables []fileTable
-	clock  int64 // the last Timestamp issued, -1 when unknown
+	tables   []fileTable
+	clock    int64 // the last Timestamp issued, -1 when unknown
+	rootLost bool  // part of the newest list of tables cannot be read
 }
 
 // entry is a copied leaf entry with its page.
@@ -271,14 +276,13 @@ func (w *walker) collect(root uint64, inline []byte, at uint64, lost lostFn) []e
 func (w *walker) survey() *survey {
 	sv := &survey{clock: -1}
 	w.table = ""
-	rootLost := false
 	top := w.collect(w.h.meta().root, nil, 0, func(page uint64, lo, hi []byte, why string) {
-		rootLost = true
+		sv.rootLost = true
 		w.problem(Problem{Page: int64(page), What: why + "; the tables listed there (and the catalogue, if it was there) cannot be found", Lost: true})
 	})
 	catalogue := map[string]string{}
 	sawMeta, sawCatalogue := w.readTop(top, sv, catalogue, true)
-	if rootLost {
+	if sv.rootLost {
 		w.olderTables(sv, catalogue)
 	} else if !sawMeta {
 		w.problem(Problem{Page: int64(w.h.meta().root), What: "the file's own records (catalogue and clock) are missing: the tables' names as created are lost", Lost: true})

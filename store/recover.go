@@ -1,0 +1,508 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"iter"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/tstable/tstable/odata"
+)
+
+// RecoverReport is what Recover saved, and what it had to leave behind.
+type RecoverReport struct {
+	Source, Target string
+	Tables         []TableRecovery
+	// Problems lists what could not be saved, each with its table, key
+	// range and page: parts of tables that cannot be read, entities that
+	// do not decode or break the service's rules, names of tables.
+	Problems []Problem
+}
+
+// TableRecovery is one table as Recover saved it.
+type TableRecovery struct {
+	Name string
+	// Saved is the entities written to the new file.
+	Saved int64
+	// Unlinked is how many of them were found on pages that the table's
+	// tree no longer leads to (below a damaged branch page).
+	Unlinked int64
+}
+
+// Complete reports whether everything was saved.
+func (r *RecoverReport) Complete() bool { return len(r.Problems) == 0 }
+
+// gap is a part of a table's tree that could not be read.
+type gap struct {
+	page   uint64
+	lo, hi []byte
+	at     int      // its problem's index in the walker's list
+	pages  []uint64 // unlinked pages found in it
+	found  int64    // entities saved from them
+}
+
+func (g *gap) holds(lo, hi []byte) bool {
+	return (g.lo == nil || bytes.Compare(g.lo, lo) <= 0) && (g.hi == nil || bytes.Compare(hi, g.hi) < 0)
+}
+
+// Recover copies every table and entity that can still be read from the
+// database file damaged into a new database file at newPath, which must
+// not exist, and reports how many entities it saved per table and what it
+// had to skip.
+//
+// It reads the damaged file itself, page by page (see Check), and never
+// writes it: it opens it read-only and holds its shared lock. Where a page
+// of a table cannot be read, the keys below it are skipped; where the
+// damaged page is a branch page, the leaf pages below it are still in the
+// file, no longer linked: Recover finds them among the pages that are
+// neither reached nor free and saves their entities into the table whose
+// skipped range holds their keys. Entities keep their Timestamps (so their
+// ETags), and are written through Load, so the new file holds only what
+// passes the service's rules, and Check passes on it.
+//
+// An error (the new file cannot be written, ctx ends) comes with the
+// report so far; the new file then holds the tables saved until then.
+func Recover(ctx context.Context, damaged, newPath string, opts *ScanOptions) (*RecoverReport, error) {
+	if _, err := os.Stat(newPath); err == nil {
+		return nil, fmt.Errorf("%s already exists: recover writes a new file, so name one that does not exist", newPath)
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("cannot use %s for the recovered database: %s", newPath, describeIOError(err))
+	}
+	var progress func(done, total int64)
+	if opts != nil {
+		progress = opts.Progress
+	}
+	f, size, err := openForReading(ctx, damaged, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	w := newWalker(ctx, f, size, progress)
+	if w.h.use < 0 {
+		return nil, odata.Errorf(odata.CodeDatabaseDamaged, "nothing in %s can be recovered: %s", damaged, w.problems[len(w.problems)-1].What)
+	}
+	sv := w.survey()
+	out, err := Open(newPath, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer out.Close()
+	rep := &RecoverReport{Source: damaged, Target: newPath}
+	gaps := make([][]*gap, len(sv.tables))
+	for i, t := range sv.tables {
+		tr, err := w.recoverTable(ctx, out, t, &gaps[i])
+		if tr != nil {
+			rep.Tables = append(rep.Tables, *tr)
+		}
+		if err != nil {
+			rep.Problems = lostOnes(w.problems)
+			return rep, err
+		}
+	}
+	w.table = ""
+	if err := w.recoverUnlinked(ctx, out, sv, gaps, rep); err != nil {
+		rep.Problems = lostOnes(w.problems)
+		return rep, err
+	}
+	if progress != nil {
+		progress(w.total(), w.total())
+	}
+	rep.Problems = lostOnes(w.problems)
+	if err := out.Close(); err != nil {
+		return rep, err
+	}
+	return rep, nil
+}
+
+// lostOnes keeps the problems that lose data.
+func lostOnes(ps []Problem) []Problem {
+	var out []Problem
+	for _, p := range ps {
+		if p.Lost {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// recoverTable copies what can be read of one table's tree into out,
+// recording the parts it cannot read in gaps.
+func (w *walker) recoverTable(ctx context.Context, out *DB, t fileTable, gaps *[]*gap) (*TableRecovery, error) {
+	w.table = t.name
+	if err := odata.ValidateTableName(t.name); err != nil {
+		w.problem(Problem{Page: int64(t.at), What: "the table's name is not valid, so the table was not saved", Lost: true})
+		return nil, nil
+	}
+	if err := out.CreateTable(ctx, t.name); err != nil {
+		return nil, err
+	}
+	if t.missing {
+		*gaps = append(*gaps, &gap{at: t.gapAt})
+		return &TableRecovery{Name: t.name}, nil
+	}
+	var page uint64
+	whole := true
+	entities := func(yield func(*odata.Entity) bool) {
+		whole = w.tree(t.root, t.inline, t.at, nil, nil, func(pg uint64, e elem) bool {
+			if e.bucket {
+				w.problem(Problem{Page: int64(pg), Keys: single(e.key), What: "the table holds a nested bucket, which tstable never writes; it was not saved", Lost: true})
+				return true
+			}
+			ent, err := decodeEntity(e.key, e.value)
+			if err != nil {
+				w.problem(Problem{Page: int64(pg), Keys: single(e.key), What: "the stored entity cannot be decoded; it was not saved", Lost: true})
+				return true
+			}
+			page = pg
+			return yield(ent)
+		}, func(pg uint64, lo, hi []byte, why string) {
+			*gaps = append(*gaps, &gap{page: pg, lo: bytes.Clone(lo), hi: bytes.Clone(hi), at: len(w.problems)})
+			w.lostEntities(pg, lo, hi, why)
+		})
+	}
+	src, stop := pull(entities)
+	defer stop()
+	res, err := out.load(ctx, t.name, OpInsert, src, LoadOptions{
+		OnReject: func(n int64, e *odata.Entity, err error) error {
+			w.problem(Problem{Page: int64(page), Keys: single(entityKey(e.PartitionKey, e.RowKey)), What: "the entity was not saved: " + messageOf(err), Lost: true})
+			return nil
+		},
+	}, true)
+	tr := &TableRecovery{Name: t.name}
+	if res != nil {
+		tr.Saved = res.Written
+	}
+	if err == nil && !whole {
+		err = ctx.Err()
+	}
+	return tr, err
+}
+
+// pull turns a sequence of entities into a Load source; stop ends the
+// sequence early.
+func pull(seq iter.Seq[*odata.Entity]) (src EntitySource, stop func()) {
+	next, stop := iter.Pull(seq)
+	return func() (*odata.Entity, error) {
+		if e, ok := next(); ok {
+			return e, nil
+		}
+		return nil, io.EOF
+	}, stop
+}
+
+// unlinkedPage is a leaf page of entities that no tree leads to.
+type unlinkedPage struct {
+	id       uint64
+	entities []*odata.Entity
+	lo, hi   []byte // its first and last keys
+}
+
+// unlinked finds, among the pages neither reached nor free, the leaf pages
+// that hold entities and nothing else, every one decoding.
+func (w *walker) unlinked() []unlinkedPage {
+	var out []unlinkedPage
+	for id := uint64(2); id < uint64(w.total()); id++ {
+		if w.used[id] || (w.free != nil && w.free[id]) {
+			continue
+		}
+		w.tick(1)
+		h, b, err := w.r.page(id, flagLeaf)
+		if err != nil {
+			continue
+		}
+		es, err := parseElems(h, b)
+		if err != nil || len(es) == 0 {
+			continue
+		}
+		p := unlinkedPage{id: id, lo: bytes.Clone(es[0].key), hi: bytes.Clone(es[len(es)-1].key)}
+		for _, e := range es {
+			if e.bucket || bytes.IndexByte(e.key, 0) < 0 {
+				p.entities = nil
+				break
+			}
+			ent, err := decodeEntity(e.key, e.value)
+			if err != nil {
+				p.entities = nil
+				break
+			}
+			p.entities = append(p.entities, ent)
+		}
+		if p.entities != nil {
+			out = append(out, p)
+			w.claim(id, uint64(h.overflow)+1)
+			id += uint64(h.overflow)
+		}
+	}
+	return out
+}
+
+// evidence is what the whole file says about where pages belong: every
+// branch page that lists a page, with the range of keys it gives it, and
+// the tables whose tree starts at a page. When the newest list of tables
+// is partly lost, older lists still in the file (and older catalogues)
+// name tables too.
+type evidence struct {
+	parents map[uint64][]parentRef
+	roots   map[uint64]map[string]bool // page → lower-cased table names
+	names   map[string]string          // lower-cased name → as created
+}
+
+type parentRef struct {
+	page   uint64
+	lo, hi []byte
+}
+
+// gatherEvidence reads every page of the file for evidence.
+func (w *walker) gatherEvidence(sv *survey) *evidence {
+	ev := &evidence{parents: map[uint64][]parentRef{}, roots: map[uint64]map[string]bool{}, names: map[string]string{}}
+	addRoot := func(root uint64, lower string) {
+		if ev.roots[root] == nil {
+			ev.roots[root] = map[string]bool{}
+		}
+		ev.roots[root][lower] = true
+	}
+	for _, t := range sv.tables {
+		if t.root != 0 {
+			addRoot(t.root, strings.ToLower(t.name))
+		}
+	}
+	for id := uint64(2); id < uint64(w.total()); id++ {
+		h, b, err := w.r.page(id, flagLeaf, flagBranch)
+		if err != nil {
+			continue
+		}
+		id += uint64(h.overflow)
+		es, err := parseElems(h, b)
+		if err != nil || len(es) == 0 {
+			continue
+		}
+		if h.flags == flagBranch {
+			for i, e := range es {
+				var hi []byte
+				if i+1 < len(es) {
+					hi = bytes.Clone(es[i+1].key)
+				}
+				ev.parents[e.child] = append(ev.parents[e.child], parentRef{id, bytes.Clone(e.key), hi})
+			}
+			continue
+		}
+		if !sv.rootLost {
+			continue
+		}
+		catalogue := true
+		for _, e := range es {
+			if e.bucket && bytes.HasPrefix(e.key, []byte(tablePrefix)) && len(e.value) >= bucketHeaderSize {
+				if root := order.Uint64(e.value); root != 0 {
+					addRoot(root, string(e.key[len(tablePrefix):]))
+				}
+			}
+			catalogue = catalogue && !e.bucket && odata.ValidateTableName(string(e.value)) == nil && strings.ToLower(string(e.value)) == string(e.key)
+		}
+		if catalogue {
+			for _, e := range es {
+				ev.names[string(e.key)] = string(e.value)
+			}
+		}
+	}
+	return ev
+}
+
+// owners returns the tables (lower-cased) that some chain of branch pages
+// leads from to the page, each branch page giving it a range that holds
+// its keys.
+func (ev *evidence) owners(p unlinkedPage) map[string]bool {
+	out := map[string]bool{}
+	seen := map[uint64]bool{p.id: true}
+	queue := []uint64{p.id}
+	for len(queue) > 0 && len(seen) < 1<<12 {
+		id := queue[0]
+		queue = queue[1:]
+		for name := range ev.roots[id] {
+			out[name] = true
+		}
+		for _, par := range ev.parents[id] {
+			if seen[par.page] || bytes.Compare(p.lo, par.lo) < 0 || (par.hi != nil && bytes.Compare(p.hi, par.hi) >= 0) {
+				continue
+			}
+			seen[par.page] = true
+			queue = append(queue, par.page)
+		}
+	}
+	return out
+}
+
+// recoverUnlinked saves the entities of unlinked leaf pages into the table
+// that the file's branch pages and lists of tables say they belong to,
+// when that table's readable tree has a gap where their keys go (a table
+// whose tree is lost is one gap). Pages it cannot place are reported.
+func (w *walker) recoverUnlinked(ctx context.Context, out *DB, sv *survey, gaps [][]*gap, rep *RecoverReport) error {
+	pages := w.unlinked()
+	if len(pages) == 0 {
+		return nil
+	}
+	ev := w.gatherEvidence(sv)
+	index := map[string]int{}
+	for i, t := range sv.tables {
+		index[strings.ToLower(t.name)] = i
+	}
+	byTable := make([]map[string]*odata.Entity, len(sv.tables))
+	var unplaced []uint64
+	lostFound := map[string]*odata.Entity{}
+	keep := func(m map[string]*odata.Entity, es []*odata.Entity) {
+		for _, e := range es {
+			k := string(entityKey(e.PartitionKey, e.RowKey))
+			if old, ok := m[k]; !ok || e.Timestamp.After(old.Timestamp) {
+				m[k] = e
+			}
+		}
+	}
+	for _, p := range pages {
+		owners := ev.owners(p)
+		var homes []int
+		var home *gap
+		for i, t := range sv.tables {
+			if len(owners) > 0 && !owners[strings.ToLower(t.name)] {
+				continue
+			}
+			for _, g := range gaps[i] {
+				if g.holds(p.lo, p.hi) {
+					homes, home = append(homes, i), g
+					break
+				}
+			}
+		}
+		if len(homes) == 0 && sv.rootLost && len(owners) == 1 {
+			// A table only an older list of tables names.
+			for lower := range owners {
+				name := lower
+				if n, ok := ev.names[lower]; ok {
+					name = n
+				}
+				if _, known := index[lower]; known || odata.ValidateTableName(name) != nil {
+					break
+				}
+				if err := out.CreateTable(ctx, name); err != nil {
+					return err
+				}
+				w.problem(Problem{Table: name, Page: -1, What: "only an older list of tables names this table (the newest one cannot be read where it is): its tree is lost, and its entities can only be found on pages no longer linked", Lost: true})
+				sv.tables = append(sv.tables, fileTable{name: name, missing: true})
+				home = &gap{at: len(w.problems) - 1}
+				gaps = append(gaps, []*gap{home})
+				byTable = append(byTable, nil)
+				rep.Tables = append(rep.Tables, TableRecovery{Name: name})
+				index[lower] = len(sv.tables) - 1
+				homes = []int{len(sv.tables) - 1}
+			}
+		}
+		switch len(homes) {
+		case 0:
+			unplaced = append(unplaced, p.id)
+			keep(lostFound, p.entities)
+			continue
+		case 1:
+		default:
+			var names []string
+			for _, i := range homes {
+				names = append(names, sv.tables[i].name)
+			}
+			w.problem(Problem{Page: int64(p.id), Keys: &KeyRange{First: keyOf(p.lo), Last: keyOf(p.hi)}, What: fmt.Sprintf("the page holds %d entities that no readable table leads to and that could belong to %s", len(p.entities), strings.Join(names, " or ")), Lost: true})
+			unplaced = append(unplaced, p.id)
+			keep(lostFound, p.entities)
+			continue
+		}
+		i := homes[0]
+		if byTable[i] == nil {
+			byTable[i] = map[string]*odata.Entity{}
+		}
+		keep(byTable[i], p.entities)
+		home.pages = append(home.pages, p.id)
+		home.found += int64(len(p.entities))
+	}
+	if len(unplaced) > 0 {
+		name := "LostAndFound"
+		for n := 2; ; n++ {
+			if _, taken := index[strings.ToLower(name)]; !taken {
+				break
+			}
+			name = fmt.Sprintf("LostAndFound%d", n)
+		}
+		if err := out.CreateTable(ctx, name); err != nil {
+			return err
+		}
+		what := fmt.Sprintf("%s, which no table leads to, %s entities that could not be placed in their table; the latest copy of each, %d in all, was saved in this table", pageList(unplaced), map[bool]string{true: "holds", false: "hold"}[len(unplaced) == 1], len(lostFound))
+		if w.free == nil {
+			what += " (with the list of free pages unreadable, they may include older versions of entities, and deleted ones)"
+		}
+		w.problem(Problem{Table: name, Page: -1, What: what, Lost: true})
+		sv.tables = append(sv.tables, fileTable{name: name, missing: true})
+		byTable = append(byTable, lostFound)
+		rep.Tables = append(rep.Tables, TableRecovery{Name: name})
+	}
+	if w.free == nil && len(unplaced) < len(pages) && len(unplaced) == 0 {
+		w.problem(Problem{Page: -1, What: "the list of free pages is unreadable, so the entities found on unlinked pages may include older versions of entities, or deleted ones", Lost: true})
+	}
+	for i, found := range byTable {
+		if found == nil {
+			continue
+		}
+		t := sv.tables[i]
+		w.table = t.name
+		keys := make([]string, 0, len(found))
+		for k := range found {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		n := 0
+		res, err := out.load(ctx, t.name, OpInsert, func() (*odata.Entity, error) {
+			if n == len(keys) {
+				return nil, io.EOF
+			}
+			n++
+			return found[keys[n-1]], nil
+		}, LoadOptions{OnReject: func(_ int64, e *odata.Entity, err error) error {
+			if !odata.IsCode(err, odata.CodeEntityAlreadyExists) { // the tree's copy is the current one
+				w.problem(Problem{Page: -1, Keys: single(entityKey(e.PartitionKey, e.RowKey)), What: "the entity, found on an unlinked page, was not saved: " + messageOf(err), Lost: true})
+			}
+			return nil
+		}}, true)
+		for j := range rep.Tables {
+			if rep.Tables[j].Name == t.name && res != nil {
+				rep.Tables[j].Saved += res.Written
+				rep.Tables[j].Unlinked += res.Written
+			}
+		}
+		if err != nil {
+			return err
+		}
+	}
+	for i := range gaps {
+		for _, g := range gaps[i] {
+			if len(g.pages) > 0 {
+				p := &w.problems[g.at]
+				p.What += fmt.Sprintf("; %d entities in this range were found on pages no longer linked to the table (%s) and saved, but others may be lost", g.found, pageList(g.pages))
+			}
+		}
+	}
+	return nil
+}
+
+// pageList names pages: "page 7", "pages 7, 9 and 12".
+func pageList(ids []uint64) string {
+	if len(ids) == 1 {
+		return fmt.Sprintf("page %d", ids[0])
+	}
+	if len(ids) > 6 {
+		return fmt.Sprintf("%d pages, from page %d to page %d", len(ids), slices.Min(ids), slices.Max(ids))
+	}
+	var s []string
+	for _, id := range ids {
+		s = append(s, fmt.Sprint(id))
+	}
+	return "pages " + strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+}

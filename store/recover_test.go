@@ -1,0 +1,228 @@
+package store
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tstable/tstable/odata"
+)
+
+// recoverTo recovers path into a new file and checks that the new file
+// passes Check and that the damaged one did not change.
+func recoverTo(t *testing.T, path string) (*RecoverReport, string) {
+	t.Helper()
+	before := readAll(t, path)
+	out := filepath.Join(t.TempDir(), "recovered.db")
+	rep, err := Recover(ctx, path, out, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(before, readAll(t, path)) {
+		t.Fatal("Recover changed the damaged file")
+	}
+	if chk := mustCheck(t, out); !chk.OK() {
+		t.Fatalf("the recovered file has problems: %v", chk.Problems)
+	}
+	return rep, out
+}
+
+// sameEntity reports whether two entities are equal, Timestamp included.
+func sameEntity(a, b *odata.Entity) bool {
+	return string(odata.AppendEntityJSON(nil, a)) == string(odata.AppendEntityJSON(nil, b))
+}
+
+// wantSaved fails unless got holds exactly the entities of want except
+// those listed in lost, each equal to the original.
+func wantSaved(t *testing.T, want, got map[string]map[string]*odata.Entity, lost map[string]bool) {
+	t.Helper()
+	for table, es := range want {
+		for k, e := range es {
+			g := got[table][k]
+			switch {
+			case lost[table+" "+k] && g != nil:
+				t.Errorf("%s %s was on a damaged page, yet it was saved", table, k)
+			case !lost[table+" "+k] && g == nil:
+				t.Errorf("%s %s was not saved", table, k)
+			case g != nil && !sameEntity(e, g):
+				t.Errorf("%s %s differs:\n%s\n%s", table, k, odata.AppendEntityJSON(nil, e), odata.AppendEntityJSON(nil, g))
+			}
+		}
+		if extra := len(got[table]) - (len(es) - countPrefix(lost, table+" ")); extra != 0 {
+			t.Errorf("%s: %d entities more than expected", table, extra)
+		}
+	}
+}
+
+func countPrefix(m map[string]bool, p string) int {
+	n := 0
+	for k := range m {
+		if strings.HasPrefix(k, p) {
+			n++
+		}
+	}
+	return n
+}
+
+func savedCounts(r *RecoverReport) string {
+	var s []string
+	for _, t := range r.Tables {
+		s = append(s, fmt.Sprintf("%s %d/%d", t.Name, t.Saved, t.Unlinked))
+	}
+	return strings.Join(s, ", ")
+}
+
+func TestRecoverASoundFileCopiesEverything(t *testing.T) {
+	path := fixture(t)
+	rep, out := recoverTo(t, path)
+	if !rep.Complete() || savedCounts(rep) != "Alpha 3000/0, Beta 350/0, Gamma 3/0" {
+		t.Fatalf("%s; problems %v", savedCounts(rep), rep.Problems)
+	}
+	wantSaved(t, contents(t, path), contents(t, out), nil)
+	// The new file's clock is past every Timestamp it holds.
+	db, err := Open(out, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	w := mustWrite(t, db, "Gamma", OpInsert, ent("new", "one"))
+	for _, e := range dump(t, db, "Alpha") {
+		if !w.Timestamp.After(e.Timestamp) {
+			t.Fatalf("a new write's Timestamp %v is not after %v", w.Timestamp, e.Timestamp)
+		}
+	}
+}
+
+func TestRecoverSkipsDamagedLeavesAndSavesTheRest(t *testing.T) {
+	path := fixture(t)
+	want := contents(t, path)
+	raw := openRaw(t, path)
+	lost := map[string]bool{}
+	var pages []uint64
+	for _, d := range []struct {
+		table string
+		i     int
+	}{{"Alpha", 10}, {"Alpha", 2500}, {"Beta", 200}} {
+		e := fixtureEntity(d.table, d.i)
+		leaf, keys := raw.leafOf(d.table, e.PartitionKey, e.RowKey)
+		for _, k := range keys {
+			lost[d.table+" "+k] = true
+		}
+		pages = append(pages, leaf)
+	}
+	for i, p := range pages {
+		smash(t, path, p, int64(10+i))
+	}
+	rep, out := recoverTo(t, path)
+	wantSaved(t, want, contents(t, out), lost)
+	if rep.Complete() || len(rep.Problems) != 3 {
+		t.Fatalf("want three skipped ranges, got %v", rep.Problems)
+	}
+	for i, p := range rep.Problems {
+		if p.Page != int64(pages[i]) || !p.Lost || p.Keys == nil {
+			t.Errorf("problem %d: %s; want page %d", i, p, pages[i])
+		}
+		for k := range lost {
+			table, key, _ := strings.Cut(k, " ")
+			if table == p.Table && raw.pageOfKey(table, key) == pages[i] && !inRange(p.Keys, key) {
+				t.Errorf("%s does not cover %s", p, key)
+			}
+		}
+	}
+	wantCounts := fmt.Sprintf("Alpha %d/0, Beta %d/0, Gamma 3/0", 3000-countPrefix(lost, "Alpha "), 350-countPrefix(lost, "Beta "))
+	if savedCounts(rep) != wantCounts {
+		t.Fatalf("saved %s, want %s", savedCounts(rep), wantCounts)
+	}
+}
+
+// pageOfKey finds the leaf holding key "pk/rk".
+func (f *rawFile) pageOfKey(table, key string) uint64 {
+	pk, rk, _ := strings.Cut(key, "/")
+	id, _ := f.leafOf(table, pk, rk)
+	return id
+}
+
+func TestRecoverFindsTheLeavesBelowADamagedBranch(t *testing.T) {
+	path := fixture(t)
+	want := contents(t, path)
+	raw := openRaw(t, path)
+	root := raw.tableRoot("Alpha")
+	h, es := raw.elems(root)
+	if h.flags != flagBranch {
+		t.Fatal("Alpha's root is not a branch")
+	}
+	branch := es[1].child // a branch below the root, or a leaf in a shallower tree
+	below := raw.keysBelow(branch)
+	smash(t, path, branch, 20)
+	rep, out := recoverTo(t, path)
+	wantSaved(t, want, contents(t, out), nil) // every leaf is intact
+	if rep.Complete() || len(rep.Problems) != 1 {
+		t.Fatalf("problems %v", rep.Problems)
+	}
+	p := rep.Problems[0]
+	if p.Table != "Alpha" || p.Page != int64(branch) || !strings.Contains(p.What, fmt.Sprintf("%d entities in this range were found on pages no longer linked to the table", len(below))) {
+		t.Fatalf("problem: %s", p)
+	}
+	if rep.Tables[0].Unlinked != int64(len(below)) {
+		t.Fatalf("unlinked %d, want %d", rep.Tables[0].Unlinked, len(below))
+	}
+}
+
+func TestRecoverACutFile(t *testing.T) {
+	path := fixture(t)
+	want := contents(t, path)
+	raw := openRaw(t, path)
+	used := int64(raw.h.meta().pgid) * raw.h.pageSize
+	for _, cut := range []int64{used / 2, used - raw.h.pageSize} {
+		p := copyFile(t, path, "cut.db")
+		if err := os.Truncate(p, cut); err != nil {
+			t.Fatal(err)
+		}
+		rep, out := recoverTo(t, p)
+		got := contents(t, out)
+		saved := 0
+		for table, es := range got {
+			for k, e := range es {
+				w := want[table][k]
+				if table == "LostAndFound" { // its table is unknown, and it may be a deleted one
+					pk, rk, _ := strings.Cut(k, "/")
+					for _, orig := range []string{"Alpha", "Beta", "Gamma"} {
+						if strings.HasPrefix(rk, strings.ToLower(orig)) {
+							var n int
+							fmt.Sscanf(rk[len(orig)+1:], "%d", &n)
+							if w = fixtureEntity(orig, n); w.PartitionKey != pk {
+								w = nil
+							} else {
+								w.Timestamp = e.Timestamp
+							}
+						}
+					}
+				}
+				if w == nil || !sameEntity(w, e) {
+					t.Errorf("%s %s was saved but is not what the file held", table, k)
+				}
+				saved++
+			}
+		}
+		if rep.Complete() || saved == 0 {
+			t.Fatalf("cut at %d: saved %d (%s), problems %v", cut, saved, savedCounts(rep), rep.Problems)
+		}
+		t.Logf("cut at %d of %d: saved %s", cut, used, savedCounts(rep))
+	}
+}
+
+func TestRecoverWritesOnlyANewFile(t *testing.T) {
+	path := fixture(t)
+	other := fixture(t)
+	_, err := Recover(ctx, path, other, nil)
+	if err == nil || !strings.Contains(err.Error(), other+" already exists") {
+		t.Fatalf("recovering over an existing file: %v", err)
+	}
+	empty := filepath.Join(t.TempDir(), "empty.db")
+	os.WriteFile(empty, nil, 0o644)
+	_, err = Recover(ctx, empty, filepath.Join(t.TempDir(), "x.db"), nil)
+	wantDamaged(t, err, "nothing in "+empty+" can be recovered")
+}
