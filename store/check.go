@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"io"
 	"slices"
 	"sort"
 	"strings"
@@ -143,6 +144,11 @@ func Check(ctx context.Context, path string, opts *ScanOptions) (*CheckReport, e
 		return nil, err
 	}
 	defer f.Close()
+	return checkFile(ctx, f, size, path, progress)
+}
+
+// checkFile is Check on a file already open (and locked).
+func checkFile(ctx context.Context, f io.ReaderAt, size int64, path string, progress func(done, total int64)) (*CheckReport, error) {
 	w := newWalker(ctx, f, size, progress)
 	rep := &CheckReport{Path: path}
 	if w.h.use >= 0 {

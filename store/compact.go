@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -32,6 +33,9 @@ func Compact(path string, opts *Options) (*CompactResult, error) {
 		return nil, err
 	}
 	defer src.Close()
+	if err := src.vetWhole(); err != nil {
+		return nil, err
+	}
 	tmp := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".compact")
 	os.Remove(tmp)
 	dst, err := bolt.Open(tmp, st.Mode().Perm(), nil)
@@ -43,7 +47,7 @@ func Compact(path string, opts *Options) (*CompactResult, error) {
 		os.Remove(tmp)
 		return nil, err
 	}
-	if err := bolt.Compact(dst, src.bolt, compactTxBytes); err != nil {
+	if err := src.do(false, func(*op) error { return bolt.Compact(dst, src.bolt, compactTxBytes) }); err != nil {
 		return fail(fmt.Errorf("compacting %s: %w (the database is unchanged)", path, err))
 	}
 	if err := dst.Sync(); err != nil {
@@ -66,4 +70,28 @@ func Compact(path string, opts *Options) (*CompactResult, error) {
 		return nil, err
 	}
 	return &CompactResult{Before: st.Size(), After: after.Size()}, nil
+}
+
+// vetWhole checks the whole file (see Check) before it is rewritten: a
+// copy of a damaged file would keep its damage and lose what recover can
+// still read from the original.
+func (db *DB) vetWhole() error {
+	db.mu.RLock()
+	defer db.mu.RUnlock()
+	st, err := db.file.Stat()
+	if err != nil {
+		return fmt.Errorf("cannot read database %s: %s", db.path, describeIOError(err))
+	}
+	rep, err := checkFile(context.Background(), db.file, st.Size(), db.path, nil)
+	if err != nil {
+		return err
+	}
+	if rep.OK() {
+		return nil
+	}
+	what := rep.Problems[0].String()
+	if n := len(rep.Problems) - 1; n > 0 {
+		what += fmt.Sprintf(" (and %d more problems)", n)
+	}
+	return damagedError(db.path, what)
 }

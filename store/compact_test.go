@@ -1,9 +1,11 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -65,5 +67,24 @@ func TestCompact(t *testing.T) {
 	}
 	if names, _ := db.ListTables(ctx); len(names) != 1 || names[0] != "Keep" {
 		t.Errorf("tables after compaction: %v", names)
+	}
+}
+
+// A damaged file is not compacted: the copy would keep the damage, and
+// the original, which recover can still read, would be gone.
+func TestCompactRefusesADamagedFile(t *testing.T) {
+	path := fixture(t)
+	raw := openRaw(t, path)
+	e := fixtureEntity("Alpha", 42)
+	leaf, _ := raw.leafOf("Alpha", e.PartitionKey, e.RowKey)
+	smash(t, path, leaf, 5)
+	before := readAll(t, path)
+	_, err := Compact(path, nil)
+	wantDamaged(t, err, fmt.Sprintf("table Alpha, keys from (%q", e.PartitionKey), fmt.Sprintf("page %d", leaf), "tstable recover")
+	if !bytes.Equal(before, readAll(t, path)) {
+		t.Fatal("the damaged file changed")
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(path), ".fixture.db.compact")); err == nil {
+		t.Fatal("the copy was left behind")
 	}
 }

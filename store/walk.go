@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"time"
 )
@@ -118,7 +119,7 @@ func openForReading(ctx context.Context, path string, opts *ScanOptions) (*os.Fi
 // newWalker reads the file's header and free-page list, reporting what is
 // wrong with them. When neither copy of the header is usable, the walker
 // has no meta (h.use < 0) and can read no tree.
-func newWalker(ctx context.Context, f *os.File, size int64, progress func(done, total int64)) *walker {
+func newWalker(ctx context.Context, f io.ReaderAt, size int64, progress func(done, total int64)) *walker {
 	h := readHeader(f, size)
 	w := &walker{ctx: ctx, h: h, progress: progress, usedX: map[uint64]bool{}}
 	if h.pageSize > 0 {
