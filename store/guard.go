@@ -185,9 +185,16 @@ func markDamaged(f *os.File, path, what string) {
 		return
 	}
 	damaged.Lock()
+	defer damaged.Unlock()
+	if len(damaged.files) == maxDamaged { // a process that meets this many damaged files forgets the oldest
+		damaged.files[0].f.Close()
+		damaged.files = damaged.files[1:]
+	}
 	damaged.files = append(damaged.files, damagedFile{keep, st, what})
-	damaged.Unlock()
 }
+
+// maxDamaged is how many damaged files a process remembers (and keeps open).
+const maxDamaged = 64
 
 // damagedEarlier returns the DatabaseDamaged error for a file this process
 // found damaged before, or nil.

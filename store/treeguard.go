@@ -60,13 +60,33 @@ func (g *treeGuard) check(tx *bolt.Tx, root uint64, lo, hi []byte, next bool) (f
 		}
 	}
 	var stack [maxTreeDepth]uint64
-	return g.walk(r, root, lo, hi, next, stack[:0], nil, nil)
+	w := &guardWalk{g: g, r: r, lo: lo, hi: hi, next: next}
+	return w.walk(root, stack[:0], nil, nil)
 }
 
-func (g *treeGuard) walk(r *pageReader, id uint64, lo, hi []byte, next bool, above []uint64, from, to []byte) ([]byte, []byte, error) {
+// guardWalk is one check: a page reached twice in it is damage (in a tree
+// each page has one parent; the engine would walk a shared page once for
+// each way to it, and a few shared pages make that endless).
+type guardWalk struct {
+	g      *treeGuard
+	r      *pageReader
+	lo, hi []byte
+	next   bool
+	seen   map[uint64]bool
+}
+
+func (w *guardWalk) walk(id uint64, above []uint64, from, to []byte) ([]byte, []byte, error) {
+	g, r, lo, hi, next := w.g, w.r, w.lo, w.hi, w.next
 	if len(above) >= maxTreeDepth {
 		return nil, nil, &pageError{id, fmt.Sprintf("lies more than %d pages deep in its tree (a page leads back up)", maxTreeDepth)}
 	}
+	if w.seen[id] {
+		return nil, nil, &pageError{id, "is reached from two places in its tree"}
+	}
+	if w.seen == nil {
+		w.seen = map[uint64]bool{}
+	}
+	w.seen[id] = true
 	if g.free[id] {
 		return nil, nil, &pageError{id, "is in use but also on the list of free pages, so a write would overwrite it"}
 	}
@@ -106,9 +126,13 @@ func (g *treeGuard) walk(r *pageReader, id uint64, lo, hi []byte, next bool, abo
 			ct = b.keys[i+1]
 		}
 		if !b.leaves {
-			if cf, ct, err = g.walk(r, b.kids[i], lo, hi, next, above, cf, ct); err != nil {
+			if cf, ct, err = w.walk(b.kids[i], above, cf, ct); err != nil {
 				return nil, nil, err
 			}
+		} else if w.seen[b.kids[i]] {
+			return nil, nil, &pageError{b.kids[i], "is reached from two places in its tree"}
+		} else {
+			w.seen[b.kids[i]] = true
 		}
 	}
 	if lo == nil && hi == nil {
