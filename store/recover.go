@@ -362,6 +362,8 @@ func (w *walker) recoverUnlinked(ctx context.Context, out *DB, sv *survey, gaps 
 			}
 		}
 	}
+	ambiguous := map[string][]uint64{} // tables they could belong to → pages
+	var order []string
 	for _, p := range pages {
 		owners := ev.owners(p)
 		var homes []int
@@ -411,7 +413,11 @@ func (w *walker) recoverUnlinked(ctx context.Context, out *DB, sv *survey, gaps 
 			for _, i := range homes {
 				names = append(names, sv.tables[i].name)
 			}
-			w.problem(Problem{Page: int64(p.id), Keys: &KeyRange{First: keyOf(p.lo), Last: keyOf(p.hi)}, What: fmt.Sprintf("the page holds %d entities that no readable table leads to and that could belong to %s", len(p.entities), strings.Join(names, " or ")), Lost: true})
+			both := strings.Join(names, " or ")
+			if _, ok := ambiguous[both]; !ok {
+				order = append(order, both)
+			}
+			ambiguous[both] = append(ambiguous[both], p.id)
 			unplaced = append(unplaced, p.id)
 			keep(lostFound, p.entities)
 			continue
@@ -434,6 +440,10 @@ func (w *walker) recoverUnlinked(ctx context.Context, out *DB, sv *survey, gaps 
 		}
 		if err := out.CreateTable(ctx, name); err != nil {
 			return err
+		}
+		for _, both := range order {
+			ids := ambiguous[both]
+			w.problem(Problem{Page: -1, What: fmt.Sprintf("%s, which no readable table leads to, could belong to %s; %s saved in table %s", pageList(ids), both, map[bool]string{true: "its entities are", false: "their entities are"}[len(ids) == 1], name), Lost: true})
 		}
 		what := fmt.Sprintf("%s, which no table leads to, %s entities that could not be placed in their table; the latest copy of each, %d in all, was saved in this table", pageList(unplaced), map[bool]string{true: "holds", false: "hold"}[len(unplaced) == 1], len(lostFound))
 		if w.free == nil {
