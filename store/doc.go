@@ -2,4 +2,52 @@
 // command talks to, the typed errors that carry the service's error codes,
 // and the local implementation, a single bbolt file that holds many tables
 // with the full semantics of Azure Table Storage.
+//
+// # Sharing the file
+//
+// A DB opened for writing holds the file exclusively, one opened read-only
+// shares it with other readers. Open waits for another process to let go
+// of the file for Options.Wait (DefaultWait, 5 s, when 0), calling
+// Options.OnWait once with who holds it ("tstable import People big.jsonl
+// (pid 4711)", from /proc/locks on Linux), then fails with DatabaseLocked
+// naming that process.
+//
+// Load does not keep the file for the whole of a long import. It commits a
+// chunk every 50,000 entities or about a second, whichever comes first,
+// and between two chunks, when another process waits for the file, it
+// closes it, lets that process in, and opens it again (waiting as Open
+// does). What the other process sees meanwhile is the chunks committed so
+// far: a prefix of the source, never part of a chunk.
+//
+// # Counts
+//
+// A count is what was committed. When a commit fails (a full disk, an I/O
+// error), its transaction is rolled back and the write returns a
+// *CommitError; LoadResult.Written is then exactly what the file holds from
+// that load, and CommitError.From is where in the source the lost chunk
+// began.
+//
+// # Damage
+//
+// A damaged file is an error, never a crash. Open checks what is cheap to
+// check before the engine maps the file (both copies of the header, the
+// file's length against the pages the header counts, the root page, and
+// for writing the list of free pages) and refuses a file that fails with
+// DatabaseDamaged; an empty file is not a database for reading. Every DB
+// call runs guarded: a fault reading the mapped file (a file cut short),
+// a page that is not what the engine expects, a branch page leading back
+// up its tree or reached twice, a page in use that the free-page list
+// names (for a write) end the call with DatabaseDamaged, naming the page
+// and telling to run tstable check and tstable recover. A panic in the
+// caller's own code (a Query callback, a Load source) is the caller's, and
+// goes on untouched. Once damage is found, the DB refuses every further
+// call, and the process does not open the file for writing again.
+//
+// Damage the cheap checks cannot see (a leaf page of random bytes in the
+// middle) is found when a call reads it; a write that touches only sound
+// pages goes on, and leaves the damaged pages as they were. Check reads
+// the whole file and finds all of it; Recover copies what can still be
+// read into a new file. Both read the file themselves, page by page, and
+// never write it. Compact refuses a damaged file, so that its copy does
+// not keep the damage and drop the original.
 package store
