@@ -1,0 +1,234 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+	"github.com/tstable/tstable/cmdspec"
+	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/store"
+)
+
+func newCheckCmd(f *Factory) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "check [FILE]",
+		Short: "Read a whole database file and list what is damaged in it",
+		Long: `Read the whole database file (FILE, else the one --db names) page by page,
+trusting nothing in it, and list every problem found, each with its table,
+the range of keys it concerns and its page: the file's header and length,
+the list of free pages, pages used twice, both used and free, or neither,
+keys out of order, the catalogue of tables against the tables, and every
+entity against the service's rules.
+
+check never writes. It waits for a command that is writing the file, and
+shows its progress on a terminal. It exits 0 when the file is sound and 1
+when it lists problems; tstable recover FILE NEW then copies what can still
+be read into a new file.`,
+		Example: "  tstable check\n  tstable check people.db -o json",
+		RunE: func(c *cobra.Command, args []string) error {
+			path, err := f.localFile(c, args)
+			if err != nil {
+				return err
+			}
+			bar := f.pageBar("checking " + path)
+			rep, err := store.Check(c.Context(), path, f.scanOptions(path, bar))
+			bar.done()
+			if err != nil {
+				return err
+			}
+			if err := f.printer.Report(checkReport(rep)); err != nil {
+				return err
+			}
+			if !rep.OK() {
+				return &silentError{status: ExitFailed}
+			}
+			return nil
+		},
+	}
+	cmdspec.Args(c, "[FILE]")
+	return c
+}
+
+// localFile is the database file a check or recover reads: the argument,
+// else this run's local target.
+func (f *Factory) localFile(c *cobra.Command, args []string) (string, error) {
+	if len(args) > 0 {
+		return args[0], nil
+	}
+	t, err := f.Target()
+	if err != nil {
+		return "", err
+	}
+	if t.IsRemote() {
+		return "", usageErrorf(c, "%s reads a local database file; the service keeps its own storage", c.Name())
+	}
+	if !exists(t.Path) {
+		return "", fmt.Errorf("there is no database at %s to %s", t.Path, c.Name())
+	}
+	return t.Path, nil
+}
+
+// scanOptions tells of a wait for the file on standard error and feeds
+// the progress bar.
+func (f *Factory) scanOptions(path string, bar *pageBar) *store.ScanOptions {
+	return &store.ScanOptions{
+		OnWait: func(holder string) {
+			bar.clear()
+			fmt.Fprintf(f.IO.ErrOut, "waiting for %s to finish with %s…\n", holder, path)
+		},
+		Progress: bar.set,
+	}
+}
+
+// pageBar is a progress bar over pages on a terminal's standard error,
+// and nothing elsewhere.
+type pageBar struct {
+	bar *progressbar.ProgressBar
+}
+
+func (f *Factory) pageBar(what string) *pageBar {
+	if !f.IO.ErrTTY {
+		return &pageBar{}
+	}
+	return &pageBar{bar: progressbar.NewOptions64(-1,
+		progressbar.OptionSetWriter(f.IO.ErrOut),
+		progressbar.OptionSetDescription(what),
+		progressbar.OptionSetItsString("pages"),
+		progressbar.OptionShowIts(),
+		progressbar.OptionShowCount(),
+		progressbar.OptionThrottle(100*time.Millisecond),
+		progressbar.OptionClearOnFinish(),
+	)}
+}
+
+func (b *pageBar) set(done, total int64) {
+	if b.bar == nil {
+		return
+	}
+	if b.bar.GetMax64() != total {
+		b.bar.ChangeMax64(total)
+	}
+	b.bar.Set64(done)
+}
+
+func (b *pageBar) clear() {
+	if b.bar != nil {
+		b.bar.Clear()
+	}
+}
+
+func (b *pageBar) done() {
+	if b.bar != nil {
+		b.bar.Finish()
+	}
+}
+
+// problemJSON is a problem as -o json and jsonl write it.
+type problemJSON struct {
+	Table string   `json:"table,omitempty"`
+	Keys  string   `json:"keys,omitempty"`
+	First *keyJSON `json:"first,omitempty"`
+	Next  *keyJSON `json:"next,omitempty"`
+	Last  *keyJSON `json:"last,omitempty"`
+	Page  *int64   `json:"page,omitempty"`
+	What  string   `json:"problem"`
+	Lost  bool     `json:"lost"`
+}
+
+type keyJSON struct {
+	PartitionKey string
+	RowKey       string
+}
+
+func problemsJSON(ps []store.Problem) []any {
+	out := []any{}
+	for _, p := range ps {
+		j := problemJSON{Table: p.Table, What: p.What, Lost: p.Lost}
+		if p.Keys != nil {
+			j.Keys = p.Keys.String()
+			j.First, j.Next, j.Last = keyOfJSON(p.Keys.First), keyOfJSON(p.Keys.Next), keyOfJSON(p.Keys.Last)
+		}
+		if p.Page >= 0 {
+			page := p.Page
+			j.Page = &page
+		}
+		out = append(out, j)
+	}
+	return out
+}
+
+// problemRows are problems as csv rows: table, keys, page, problem.
+func problemRows(ps []store.Problem) [][]string {
+	var rows [][]string
+	for _, p := range ps {
+		keys, page := "", ""
+		if p.Keys != nil {
+			keys = p.Keys.String()
+		}
+		if p.Page >= 0 {
+			page = strconv.FormatInt(p.Page, 10)
+		}
+		rows = append(rows, []string{p.Table, keys, page, p.What})
+	}
+	return rows
+}
+
+// checkReport is what check prints.
+func checkReport(r *store.CheckReport) Report {
+	entities := int64(0)
+	var tables []any
+	for _, t := range r.Tables {
+		entities += t.Entities
+		tables = append(tables, map[string]any{"name": t.Name, "entities": t.Entities})
+	}
+	return Report{
+		JSON: map[string]any{
+			"path": r.Path, "pageSize": r.PageSize, "pages": r.Pages, "ok": r.OK(),
+			"tables": append([]any{}, tables...), "problems": problemsJSON(r.Problems),
+		},
+		Lines: problemsJSON(r.Problems),
+		CSV:   append([][]string{{"table", "keys", "page", "problem"}}, problemRows(r.Problems)...),
+		Text: func(w io.Writer) error {
+			fmt.Fprintf(w, "checked %s: %s, %s in %s\n", r.Path, plural(r.Pages, "page"), plural(entities, "entity"), plural(int64(len(r.Tables)), "table"))
+			if r.OK() {
+				_, err := fmt.Fprintln(w, "no problems")
+				return err
+			}
+			fmt.Fprintf(w, "%s:\n", plural(int64(len(r.Problems)), "problem"))
+			for _, p := range r.Problems {
+				fmt.Fprintf(w, "  %s\n", p)
+			}
+			if r.PageSize == 0 {
+				return nil // no database to recover from
+			}
+			_, err := fmt.Fprintf(w, "tstable recover %s NEW copies what can still be read into a new file\n", r.Path)
+			return err
+		},
+	}
+}
+
+// keyOfJSON is a key for JSON, or nil.
+func keyOfJSON(k *odata.Key) *keyJSON {
+	if k == nil {
+		return nil
+	}
+	return &keyJSON{PartitionKey: k.PartitionKey, RowKey: k.RowKey}
+}
+
+// plural writes a count with its noun: "1 page", "3 pages", "2 entities".
+func plural(n int64, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	switch {
+	case noun[len(noun)-1] == 'y':
+		noun = noun[:len(noun)-1] + "ies"
+	default:
+		noun += "s"
+	}
+	return strconv.FormatInt(n, 10) + " " + noun
+}
