@@ -59,12 +59,17 @@ func (db *DB) do(write bool, fn func(o *op) error) (err error) {
 
 // damageIn says whether err is damage found in the file, and what.
 func damageIn(err error) (string, bool) {
+	if err == nil {
+		return "", false
+	}
+	return damageOf(err)
+}
+
+func damageOf(err error) (string, bool) {
 	var pe *pageError
 	var ce *corruptError
 	var pd *panicDamage
 	switch {
-	case err == nil:
-		return "", false
 	case errors.As(err, &pd):
 		return pd.what, true
 	case errors.As(err, &pe):
@@ -81,12 +86,22 @@ func damageIn(err error) (string, bool) {
 // caller's and goes on untouched (the engine's own deferred clean-up
 // still runs), and a fault in it is handled as the caller set.
 func (o *op) user(fn func() error) error {
+	o.leave()
+	err := fn()
+	o.enter()
+	return err
+}
+
+// leave steps out of the guard, into the caller's code; enter steps back.
+// A caller's panic between the two leaves o outside, which the guard sees.
+func (o *op) leave() {
 	debug.SetPanicOnFault(o.prevFault)
 	o.inUser = true
-	err := fn()
+}
+
+func (o *op) enter() {
 	o.inUser = false
 	debug.SetPanicOnFault(true)
-	return err
 }
 
 // view runs fn in a read transaction.

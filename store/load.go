@@ -131,12 +131,9 @@ func (o *op) loadChunk(ctx context.Context, table string, kind OpKind, src Entit
 		if count&255 == 255 && time.Since(began) >= every {
 			break
 		}
-		var e *odata.Entity
-		err := o.user(func() error {
-			var err error
-			e, err = src()
-			return err
-		})
+		o.leave()
+		e, err := src()
+		o.enter()
 		if errors.Is(err, io.EOF) {
 			c.done = true
 			break

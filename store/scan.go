@@ -200,7 +200,11 @@ func (db *DB) Query(ctx context.Context, table string, req QueryRequest, fn func
 					return err
 				}
 				res.Returned++
-				if err := o.user(func() error { return fn(odata.Project(e, req.Query.Select)) }); err != nil {
+				e = odata.Project(e, req.Query.Select)
+				o.leave()
+				err = fn(e)
+				o.enter()
+				if err != nil {
 					return err
 				}
 			}

@@ -60,7 +60,7 @@ func (g *treeGuard) check(tx *bolt.Tx, root uint64, lo, hi []byte, next bool) (f
 		}
 	}
 	var stack [maxTreeDepth]uint64
-	w := &guardWalk{g: g, r: r, lo: lo, hi: hi, next: next}
+	w := guardWalk{g: g, r: r, lo: lo, hi: hi, next: next}
 	return w.walk(root, stack[:0], nil, nil)
 }
 
@@ -72,7 +72,36 @@ type guardWalk struct {
 	r      *pageReader
 	lo, hi []byte
 	next   bool
-	seen   map[uint64]bool
+	few    [16]uint64 // the pages reached, while they are few
+	nFew   int
+	many   map[uint64]bool
+}
+
+// reach records page id as reached, reporting whether it was already.
+func (w *guardWalk) reach(id uint64) bool {
+	if w.many != nil {
+		if w.many[id] {
+			return true
+		}
+		w.many[id] = true
+		return false
+	}
+	for _, p := range w.few[:w.nFew] {
+		if p == id {
+			return true
+		}
+	}
+	if w.nFew < len(w.few) {
+		w.few[w.nFew] = id
+		w.nFew++
+		return false
+	}
+	w.many = make(map[uint64]bool, 64)
+	for _, p := range w.few {
+		w.many[p] = true
+	}
+	w.many[id] = true
+	return false
 }
 
 func (w *guardWalk) walk(id uint64, above []uint64, from, to []byte) ([]byte, []byte, error) {
@@ -80,13 +109,9 @@ func (w *guardWalk) walk(id uint64, above []uint64, from, to []byte) ([]byte, []
 	if len(above) >= maxTreeDepth {
 		return nil, nil, &pageError{id, fmt.Sprintf("lies more than %d pages deep in its tree (a page leads back up)", maxTreeDepth)}
 	}
-	if w.seen[id] {
+	if w.reach(id) {
 		return nil, nil, &pageError{id, "is reached from two places in its tree"}
 	}
-	if w.seen == nil {
-		w.seen = map[uint64]bool{}
-	}
-	w.seen[id] = true
 	if g.free[id] {
 		return nil, nil, &pageError{id, "is in use but also on the list of free pages, so a write would overwrite it"}
 	}
@@ -94,13 +119,36 @@ func (w *guardWalk) walk(id uint64, above []uint64, from, to []byte) ([]byte, []
 	if err != nil || b.leaf {
 		return from, to, err
 	}
+	if b.whole {
+		return from, to, nil
+	}
 	above = append(above, id)
+	if b.leaves {
+		// All its children at once: the next lookup below it costs nothing.
+		for _, kid := range b.kids {
+			if j := slices.Index(above, kid); j >= 0 {
+				return nil, nil, &pageError{id, fmt.Sprintf("leads back to page %d above it", above[j])}
+			}
+			if g.free[kid] {
+				return nil, nil, &pageError{kid, "is in use but also on the list of free pages, so a write would overwrite it"}
+			}
+			if w.reach(kid) {
+				return nil, nil, &pageError{kid, "is reached from two places in its tree"}
+			}
+		}
+		b.whole = true
+		return from, to, nil
+	}
 	i0, i1 := 0, len(b.kids)-1
 	if lo != nil {
 		i0 = slot(b.keys, lo)
 	}
 	if hi != nil {
-		i1 = slot(b.keys, hi)
+		if lo == nil || !bytes.Equal(lo, hi) {
+			i1 = slot(b.keys, hi)
+		} else {
+			i1 = i0
+		}
 		if next && i1 < len(b.kids)-1 {
 			i1++
 		}
@@ -113,9 +161,6 @@ func (w *guardWalk) walk(id uint64, above []uint64, from, to []byte) ([]byte, []
 			return nil, nil, &pageError{b.kids[i], "is in use but also on the list of free pages, so a write would overwrite it"}
 		}
 	}
-	if b.whole {
-		return from, to, nil
-	}
 	cf, ct := from, to
 	for i := i0; i <= i1; i++ {
 		cf, ct = from, to
@@ -125,14 +170,8 @@ func (w *guardWalk) walk(id uint64, above []uint64, from, to []byte) ([]byte, []
 		if i < len(b.keys)-1 {
 			ct = b.keys[i+1]
 		}
-		if !b.leaves {
-			if cf, ct, err = w.walk(b.kids[i], above, cf, ct); err != nil {
-				return nil, nil, err
-			}
-		} else if w.seen[b.kids[i]] {
-			return nil, nil, &pageError{b.kids[i], "is reached from two places in its tree"}
-		} else {
-			w.seen[b.kids[i]] = true
+		if cf, ct, err = w.walk(b.kids[i], above, cf, ct); err != nil {
+			return nil, nil, err
 		}
 	}
 	if lo == nil && hi == nil {
