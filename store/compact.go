@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/tstable/tstable/odata"
 )
 
 // compactTxBytes is how much one transaction of a compaction copies.
@@ -26,7 +28,7 @@ type CompactResult struct {
 func Compact(path string, opts *Options) (*CompactResult, error) {
 	st, err := os.Stat(path)
 	if err != nil {
-		return nil, fmt.Errorf("cannot compact %s: %w", path, err)
+		return nil, fmt.Errorf("cannot compact %s: %s", path, describeIOError(err))
 	}
 	src, err := Open(path, opts)
 	if err != nil {
@@ -40,7 +42,7 @@ func Compact(path string, opts *Options) (*CompactResult, error) {
 	os.Remove(tmp)
 	dst, err := bolt.Open(tmp, st.Mode().Perm(), nil)
 	if err != nil {
-		return nil, fmt.Errorf("cannot create the compacted copy %s: %w", tmp, err)
+		return nil, fmt.Errorf("cannot create the compacted copy %s: %s", tmp, describeIOError(err))
 	}
 	fail := func(err error) (*CompactResult, error) {
 		dst.Close()
@@ -48,18 +50,21 @@ func Compact(path string, opts *Options) (*CompactResult, error) {
 		return nil, err
 	}
 	if err := src.do(false, func(*op) error { return bolt.Compact(dst, src.bolt, compactTxBytes) }); err != nil {
-		return fail(fmt.Errorf("compacting %s: %w (the database is unchanged)", path, err))
+		if odata.CodeOf(err) != "" { // damage found while copying
+			return fail(err)
+		}
+		return fail(fmt.Errorf("compacting %s failed: %s (the database is unchanged)", path, describeIOError(err)))
 	}
 	if err := dst.Sync(); err != nil {
-		return fail(fmt.Errorf("compacting %s: %w (the database is unchanged)", path, err))
+		return fail(fmt.Errorf("compacting %s failed: %s (the database is unchanged)", path, describeIOError(err)))
 	}
 	if err := dst.Close(); err != nil {
 		os.Remove(tmp)
-		return nil, fmt.Errorf("compacting %s: %w (the database is unchanged)", path, err)
+		return nil, fmt.Errorf("compacting %s failed: %s (the database is unchanged)", path, describeIOError(err))
 	}
 	if err := os.Rename(tmp, path); err != nil {
 		os.Remove(tmp)
-		return nil, fmt.Errorf("cannot put the compacted copy in place of %s: %w (the database is unchanged)", path, err)
+		return nil, fmt.Errorf("cannot put the compacted copy in place of %s: %s (the database is unchanged)", path, describeIOError(err))
 	}
 	if d, err := os.Open(filepath.Dir(path)); err == nil {
 		d.Sync() // the rename survives a crash
