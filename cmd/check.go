@@ -63,6 +63,9 @@ func (f *Factory) localFile(c *cobra.Command, args []string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if t.Served != "" {
+		return "", odata.Errorf(odata.CodeDatabaseLocked, "database %s is held by tstable serve at %s: stop the server, then %s it", t.Path, t.Served, c.Name())
+	}
 	if t.IsRemote() {
 		return "", usageErrorf(c, "%s reads a local database file; the service keeps its own storage", c.Name())
 	}

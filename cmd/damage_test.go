@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/tstable/tstable/iostreams"
+	"github.com/tstable/tstable/server"
 )
 
 // runDamage runs one command line in-process over a tree that has check
@@ -231,5 +232,22 @@ func TestProgressOnATerminal(t *testing.T) {
 		if !strings.Contains(errOut, args[0]+"ing ") || !strings.Contains(errOut, "pages") {
 			t.Errorf("%s: no progress on the terminal: %q", args[0], errOut)
 		}
+	}
+}
+
+// A file tstable serve holds cannot be checked or recovered meanwhile:
+// check says so at once, naming the server.
+func TestCheckOfAServedFile(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "t.db")
+	seed(t, db)
+	srv, err := server.Start(server.Config{Addr: "127.0.0.1:0", DBPath: db})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Shutdown(context.Background())
+	_, errOut, status := runDamage(db, "", "check")
+	want := "error: DatabaseLocked: database " + db + " is held by tstable serve at " + srv.URL() + ": stop the server, then check it\n"
+	if status != 1 || errOut != want {
+		t.Fatalf("exit %d, %q; want %q", status, errOut, want)
 	}
 }
