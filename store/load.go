@@ -37,7 +37,9 @@ const (
 // Load does not keep the file to itself: between two chunks, when another
 // process waits for the file, it closes it, lets that process in, and
 // opens it again (waiting, as Open does, up to Options.Wait). That process
-// sees the chunks committed so far: a prefix of the source.
+// sees the chunks committed so far: a prefix of the source. When the file
+// cannot be had back in time, Load returns DatabaseLocked with the count
+// committed, and the DB stays closed.
 func (db *DB) Load(ctx context.Context, table string, kind OpKind, src EntitySource, opts LoadOptions) (*LoadResult, error) {
 	return db.load(ctx, table, kind, src, opts, false)
 }
