@@ -4,11 +4,10 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 	"github.com/tstable/tstable/cmdspec"
+	"github.com/tstable/tstable/iostreams"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store"
 )
@@ -34,9 +33,9 @@ be read into a new file.`,
 			if err != nil {
 				return err
 			}
-			bar := f.pageBar("checking " + path)
+			bar := f.IO.StartProgress("checking "+path, -1, "pages")
 			rep, err := store.Check(c.Context(), path, f.scanOptions(path, bar))
-			bar.done()
+			bar.Finish()
 			if err != nil {
 				return err
 			}
@@ -75,59 +74,11 @@ func (f *Factory) localFile(c *cobra.Command, args []string) (string, error) {
 	return t.Path, nil
 }
 
-// scanOptions tells of a wait for the file on standard error and feeds
-// the progress bar.
-func (f *Factory) scanOptions(path string, bar *pageBar) *store.ScanOptions {
-	return &store.ScanOptions{
-		OnWait: func(holder string) {
-			bar.clear()
-			fmt.Fprintf(f.IO.ErrOut, "waiting for %s to finish with %s…\n", holder, path)
-		},
-		Progress: bar.set,
-	}
-}
-
-// pageBar is a progress bar over pages on a terminal's standard error,
-// and nothing elsewhere.
-type pageBar struct {
-	bar *progressbar.ProgressBar
-}
-
-func (f *Factory) pageBar(what string) *pageBar {
-	if !f.IO.ErrTTY {
-		return &pageBar{}
-	}
-	return &pageBar{bar: progressbar.NewOptions64(-1,
-		progressbar.OptionSetWriter(f.IO.ErrOut),
-		progressbar.OptionSetDescription(what),
-		progressbar.OptionSetItsString("pages"),
-		progressbar.OptionShowIts(),
-		progressbar.OptionShowCount(),
-		progressbar.OptionThrottle(100*time.Millisecond),
-		progressbar.OptionClearOnFinish(),
-	)}
-}
-
-func (b *pageBar) set(done, total int64) {
-	if b.bar == nil {
-		return
-	}
-	if b.bar.GetMax64() != total {
-		b.bar.ChangeMax64(total)
-	}
-	b.bar.Set64(done)
-}
-
-func (b *pageBar) clear() {
-	if b.bar != nil {
-		b.bar.Clear()
-	}
-}
-
-func (b *pageBar) done() {
-	if b.bar != nil {
-		b.bar.Finish()
-	}
+// scanOptions waits for the file as every command does (--wait), and
+// feeds the progress bar.
+func (f *Factory) scanOptions(path string, bar *iostreams.Progress) *store.ScanOptions {
+	o := f.storeOptions(path, false, bar)
+	return &store.ScanOptions{Wait: o.Wait, OnWait: o.OnWait, Progress: bar.SetOf}
 }
 
 // problemJSON is a problem as -o json and jsonl write it.

@@ -8,7 +8,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/tstable/tstable/iostreams"
@@ -134,5 +138,36 @@ func TestImportInterrupted(t *testing.T) {
 	st := Execute(ctx, NewRoot(ios), []string{"--db", db, "import", "People"}, ios)
 	if st != ExitInterrupted || !strings.Contains(errOut.String(), "interrupted") || strings.Contains(errOut.String(), "bad row") || out.Len() != 0 {
 		t.Errorf("interrupted import: exit %d\n%s", st, errOut)
+	}
+}
+
+// On a full disk, import says exactly what it stored: the count it prints
+// is the count the table holds afterwards, and it speaks of no bad row.
+func TestImportOnAFullDisk(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("mounting a small file system needs root")
+	}
+	dir := t.TempDir()
+	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size=3m"); err != nil {
+		t.Skipf("cannot mount a 3 MiB tmpfs on %s: %v", dir, err)
+	}
+	t.Cleanup(func() { syscall.Unmount(dir, 0) })
+	db := filepath.Join(dir, "full.db")
+	mustRun(t, db, "", "table", "create", "Full")
+	var rows bytes.Buffer
+	for i := range 60_000 {
+		fmt.Fprintf(&rows, `{"PartitionKey":"p%02d","RowKey":"%07d","Text":"some text to fill the disk with"}`+"\n", i%50, i)
+	}
+	_, errOut, st := run(context.Background(), db, rows.String(), "import", "Full")
+	m := regexp.MustCompile(`imported (\d+) entit(?:y|ies) into Full; storing the rest failed`).FindStringSubmatch(errOut)
+	if st != ExitFailed || m == nil || strings.Contains(errOut, "bad row") {
+		t.Fatalf("import on a full disk: exit %d\n%s", st, errOut)
+	}
+	out, errOut2, st := run(context.Background(), db, "", "export", "Full")
+	if st != 0 {
+		t.Fatalf("export after the full disk: exit %d\n%s", st, errOut2)
+	}
+	if n := strings.Count(out, "\n"); strconv.Itoa(n) != m[1] {
+		t.Errorf("import said it stored %s entities; the table holds %d\n%s", m[1], n, errOut)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/tstable/tstable/iostreams"
 	"github.com/tstable/tstable/odata"
@@ -30,10 +31,12 @@ type Factory struct {
 	dbFlag         string
 	outputFlag     string
 	expandFlag     string
+	waitFlag       string
 	connFlag       string
 	accountURLFlag string
 
-	target   *Target // resolved once, by Target
+	target   *Target       // resolved once, by Target
+	wait     time.Duration // --wait, resolved before the command runs
 	printer  *Printer
 	copyHook func(copied int64) error // tests: called after each committed copy chunk
 }
@@ -55,24 +58,60 @@ func (f *Factory) Target() (Target, error) {
 	return *f.target, nil
 }
 
-// Open opens t, through f.Opener when set.
+// Open opens t, through f.Opener when set: the bbolt file (waiting for
+// another process to release it, as --wait says) or the remote account.
 func (f *Factory) Open(ctx context.Context, t Target, write bool) (store.Backend, error) {
 	if f.Opener != nil {
 		return f.Opener(ctx, t, write)
 	}
-	return openTarget(t, write)
-}
-
-// openTarget opens the bbolt file or connects to the remote account.
-func openTarget(t Target, write bool) (store.Backend, error) {
 	if t.Remote != nil {
 		return remote.Open(*t.Remote)
 	}
-	db, err := store.Open(t.Path, &store.Options{ReadOnly: !write})
+	db, err := store.OpenContext(ctx, t.Path, f.storeOptions(t.Path, write, nil))
 	if err != nil {
 		return nil, err
 	}
 	return db, nil
+}
+
+// storeOptions opens the file at path for reading or writing, waiting for
+// it as long as --wait (else $TSTABLE_WAIT, else the store's default)
+// says, and saying on a terminal whom it waits for (bar, if drawn, is
+// cleared first).
+func (f *Factory) storeOptions(path string, write bool, bar *iostreams.Progress) *store.Options {
+	return &store.Options{ReadOnly: !write, Wait: f.wait, OnWait: func(holder string) {
+		if f.IO.ErrTTY {
+			bar.Clear()
+			fmt.Fprintf(f.IO.ErrOut, "waiting for %s to release %s… (up to %s; --wait changes this)\n", holder, filepath.Base(path), waitText(f.wait))
+		}
+	}}
+}
+
+// waitText says how long a wait is, for people.
+func waitText(d time.Duration) string {
+	if d == 0 {
+		d = store.DefaultWait
+	}
+	return d.String()
+}
+
+// parseWait reads --wait (or $TSTABLE_WAIT): a duration such as 10s or
+// 2m; 0 is not to wait at all.
+func parseWait(s string) (time.Duration, error) {
+	if s == "" {
+		s = os.Getenv(envWait)
+	}
+	if s == "" {
+		return 0, nil // the store's default
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return 0, fmt.Errorf("--wait takes a duration such as 10s or 2m (0: do not wait); got %q", s)
+	}
+	if d == 0 {
+		return -1, nil // the store's "do not wait"
+	}
+	return d, nil
 }
 
 // errNoDatabase is returned by Read when the local database file does not
@@ -135,7 +174,7 @@ func (f *Factory) with(ctx context.Context, t Target, write bool, fn func(store.
 	}
 	defer func() {
 		if cerr := b.Close(); cerr != nil && err == nil {
-			err = fmt.Errorf("closing the database %s: %w", t.Path, cerr)
+			err = cerr // the store's error names the file
 		}
 	}()
 	return fn(b)

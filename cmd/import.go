@@ -182,7 +182,14 @@ func runImport(c *cobra.Command, f *Factory, args []string, o *importOptions) er
 		written = res.Written
 	}
 	if err != nil {
+		var ce *store.CommitError
 		switch {
+		case errors.As(err, &ce) && ce.From >= 0:
+			fmt.Fprintf(f.IO.ErrOut, "imported %s into %s; storing the rest failed, and nothing from %s line %d on is stored: fix the cause below (free some space, say), then import again from that line\n", countLine(written), table, name, lines.line(ce.From))
+		case errors.As(err, &ce):
+			fmt.Fprintf(f.IO.ErrOut, "imported %s into %s; storing the rest failed, and nothing after them is stored\n", countLine(written), table)
+		case odata.IsCode(err, odata.CodeDatabaseLocked) && written > 0:
+			fmt.Fprintf(f.IO.ErrOut, "imported %s into %s before the file could not be had back; nothing after them was imported (run the rest again when it is free)\n", countLine(written), table)
 		case badRow:
 			fmt.Fprintf(f.IO.ErrOut, "imported %s into %s before the bad row; nothing after it was imported\n", countLine(written), table)
 		case c.Context().Err() != nil:

@@ -27,9 +27,9 @@ when everything was saved and 1 when something was skipped. tstable check
 NEW confirms the new file is sound.`,
 		Example: "  tstable recover people.db people-recovered.db",
 		RunE: func(c *cobra.Command, args []string) error {
-			bar := f.pageBar("recovering " + args[0])
+			bar := f.IO.StartProgress("recovering "+args[0], -1, "pages")
 			rep, err := store.Recover(c.Context(), args[0], args[1], f.scanOptions(args[0], bar))
-			bar.done()
+			bar.Finish()
 			if rep != nil {
 				if perr := f.printer.Report(recoverReport(rep)); perr != nil && err == nil {
 					err = perr

@@ -13,6 +13,7 @@ import (
 const (
 	envConnectionString = "AZURE_STORAGE_CONNECTION_STRING"
 	envDB               = "TSTABLE_DB"
+	envWait             = "TSTABLE_WAIT"
 )
 
 // Target is where one run's storage is: a local database file, or a

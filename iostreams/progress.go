@@ -56,10 +56,28 @@ func (p *Progress) Add(n int64) {
 	}
 }
 
+// SetOf sets the count to n of total (a total learnt on the way).
+func (p *Progress) SetOf(n, total int64) {
+	if p != nil {
+		if p.bar.GetMax64() != total {
+			p.bar.ChangeMax64(total)
+		}
+		p.bar.Set64(n)
+	}
+}
+
 // Set sets the count to n.
 func (p *Progress) Set(n int64) {
 	if p != nil {
 		p.bar.Set64(n)
+	}
+}
+
+// Clear takes the bar off the screen for a moment (a message is about to
+// be written); it is drawn again at the next change.
+func (p *Progress) Clear() {
+	if p != nil {
+		p.bar.Clear()
 	}
 }
 
