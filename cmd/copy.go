@@ -157,6 +157,9 @@ func runCopy(c *cobra.Command, f *Factory, table string, o *copyOptions) error {
 					return chunk[i-1], nil
 				}, store.LoadOptions{})
 				if err != nil {
+					if lr != nil {
+						ck.Copied += lr.Written // committed before the failure
+					}
 					return err
 				}
 				ck.Copied += lr.Written

@@ -37,6 +37,7 @@ for exact copies).`,
 				return err
 			})
 			if err != nil {
+				list.Abandon()
 				return err
 			}
 			return list.Close()

@@ -219,6 +219,10 @@ func (l *EntityList) drawTable() {
 	l.rows, l.drawn = l.rows[:0], true
 }
 
+// Abandon ends a list that an error cut short: what was written of it so
+// far reaches standard output (a stream stays a prefix of the whole).
+func (l *EntityList) Abandon() { l.p.out.Flush() }
+
 // Count is how many entities were written.
 func (l *EntityList) Count() int64 { return l.n }
 

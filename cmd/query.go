@@ -151,6 +151,7 @@ func runQuery(c *cobra.Command, f *Factory, args []string, o *queryOptions) erro
 		return err
 	})
 	if err != nil {
+		list.Abandon()
 		return err
 	}
 	if o.all {
