@@ -2,8 +2,9 @@
 #   make run          build and start the interactive shell (ARGS="..." to run a command instead)
 #   make test         every unit, golden and end-to-end test (what CI runs)
 #   make bench        benchmarks (BENCH_N sets the table size; default 1000000)
-#   make fuzz         fuzz the $filter parser (FUZZTIME, default 10m)
-#   make fuzz-keys    fuzz the shell's key splitter (FUZZTIME, default 10m)
+#   make fuzz         every fuzz target in turn, FUZZTIME each (default 1m): filter, lexer, entity JSON,
+#                     CSV, continuation tokens, damaged database files, requests to serve, auth, the shell's keys
+#   make fuzz-keys    fuzz only the shell's key splitter (FUZZTIME)
 #   make test-shell   only the shell's terminal tests, in tmux (make test runs them too when tmux is installed)
 #   make test-remote  the backend contract suite and the remote commands against Azurite (installs it with npm)
 #   make test-serve-js  the Azure SDK for JavaScript end to end against tstable serve (installs it with npm)
@@ -13,7 +14,7 @@ GO       ?= go
 BIN      ?= bin/tstable
 ARGS     ?= shell
 BENCH_N  ?= 1000000
-FUZZTIME ?= 10m
+FUZZTIME ?= 1m
 export BENCH_N
 
 .PHONY: build run test vet bench bench-peer fuzz fuzz-keys test-shell test-remote clean
@@ -44,12 +45,13 @@ ifeq ($(HAVE_TMUX),)
 	@echo "note: tmux is not installed, so the shell's terminal tests are skipped (apt-get install tmux)"
 endif
 	TSTABLE_TMUX_TEST=$(HAVE_TMUX) $(GO) test -count=1 ./... $(PROMPT)
+	FUZZTIME=5s scripts/fuzz.sh
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 1x -timeout 60m ./...
 
 fuzz:
-	$(GO) test -run '^$$' -fuzz FuzzParseFilter -fuzztime $(FUZZTIME) ./odata
+	FUZZTIME=$(FUZZTIME) scripts/fuzz.sh
 
 # (in the fork's own module: go test fuzzes only packages of the main module)
 fuzz-keys:

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -137,7 +138,9 @@ func readBatch(r io.Reader, name string) ([]store.Operation, error) {
 		}
 		ops = append(ops, op)
 	}
-	if err := sc.Err(); err != nil {
+	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
+		return nil, odata.Errorf(odata.CodeRequestBodyTooLarge, "%s line %d is longer than %d bytes; an operation's entity is at most 1 MiB", name, line+1, maxEntityInput)
+	} else if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", name, err)
 	}
 	return ops, nil

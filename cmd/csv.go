@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store"
@@ -103,12 +104,26 @@ func (cw *csvWriter) flush() error {
 	return cw.w.Error()
 }
 
+// badUTF8At is the 0-based byte offset of the first byte of s that is not
+// valid UTF-8.
+func badUTF8At(s string) int {
+	for i, r := range s {
+		if r == utf8.RuneError {
+			if _, n := utf8.DecodeRuneInString(s[i:]); n == 1 {
+				return i
+			}
+		}
+	}
+	return len(s)
+}
+
 // csvSource reads a header row and then one entity per row.
 func csvSource(r io.Reader, name string, lines *lineIndex, keepGoing bool, reject func(int64, error), rowError func(int64, error) error) (store.EntitySource, error) {
 	cr := csv.NewReader(bufio.NewReaderSize(r, 1<<20))
 	cr.ReuseRecord = true
 	cr.FieldsPerRecord = -1
 	header, err := cr.Read()
+	header = append([]string(nil), header...) // the reader reuses its record
 	if err != nil {
 		if errors.Is(err, io.EOF) {
 			return func() (*odata.Entity, error) { return nil, io.EOF }, nil
@@ -121,6 +136,7 @@ func csvSource(r io.Reader, name string, lines *lineIndex, keepGoing bool, rejec
 	}
 	cols := make([]col, len(header))
 	pk, rk := -1, -1
+	seen := map[string]bool{}
 	for i, h := range header {
 		h = strings.TrimSpace(strings.TrimPrefix(h, "\ufeff"))
 		nm, typ, typed := strings.Cut(h, "@")
@@ -141,6 +157,13 @@ func csvSource(r io.Reader, name string, lines *lineIndex, keepGoing bool, rejec
 				return nil, odata.Errorf(odata.CodeInvalidInput, "%s: CSV header column %d %q: unknown type %q; expected Edm.String, Edm.Int32, Edm.Int64, Edm.Double, Edm.Boolean, Edm.DateTime, Edm.Guid or Edm.Binary", name, i+1, h, typ)
 			}
 		}
+		if err := odata.ValidatePropertyName(nm); err != nil {
+			return nil, odata.Errorf(odata.CodeInvalidInput, "%s: CSV header column %d %q: %s", name, i+1, h, err.(*odata.Error).Message)
+		}
+		if seen[nm] {
+			return nil, odata.Errorf(odata.CodeInvalidInput, "%s: CSV header column %d names %s again; each property has one column", name, i+1, nm)
+		}
+		seen[nm] = true
 		cols[i] = col{name: nm, typ: t}
 	}
 	if pk < 0 || rk < 0 {
@@ -153,8 +176,10 @@ func csvSource(r io.Reader, name string, lines *lineIndex, keepGoing bool, rejec
 			if errors.Is(err, io.EOF) {
 				return nil, io.EOF
 			}
-			line, _ := cr.FieldPos(0)
-			if err != nil {
+			var line int
+			if err == nil {
+				line, _ = cr.FieldPos(0)
+			} else {
 				var pe *csv.ParseError
 				if errors.As(err, &pe) {
 					line = pe.StartLine
@@ -169,6 +194,11 @@ func csvSource(r io.Reader, name string, lines *lineIndex, keepGoing bool, rejec
 			e, rerr := func() (*odata.Entity, error) {
 				if len(rec) != len(cols) {
 					return nil, fmt.Errorf("the row has %d fields; the header has %d", len(rec), len(cols))
+				}
+				for i, cell := range rec {
+					if !utf8.ValidString(cell) {
+						return nil, fmt.Errorf("column %d (%s) is not valid UTF-8 at byte %d: save the file as UTF-8", i+1, header[i], badUTF8At(cell))
+					}
 				}
 				e := &odata.Entity{PartitionKey: rec[pk], RowKey: rec[rk], Properties: make([]odata.Property, 0, len(cols))}
 				for i, cell := range rec {
