@@ -100,7 +100,7 @@ transactions, and an explanation of what every query reads.`,
 	pf.StringVarP(&f.outputFlag, "output", "o", "", "output `format`: table, json, jsonl or csv (default table on a terminal, jsonl otherwise)")
 	pf.StringVarP(&f.expandFlag, "expanded", "x", "", "entities one property per line, `mode` on (-x alone), off or auto (auto: when the keys would not fit a table on the terminal)")
 	pf.Lookup("expanded").NoOptDefVal = "on"
-	pf.StringVar(&f.waitFlag, "wait", "", "how long to wait for another process to release the database `duration` (default $TSTABLE_WAIT, else 5s; 0: do not wait)")
+	pf.StringVar(&f.waitFlag, "wait", "", "how long to wait (a `duration`, 10s or 2m) for another process to release the database (default $TSTABLE_WAIT, else 5s; 0: do not wait)")
 	pf.StringVar(&f.connFlag, "connection-string", "", "use the remote account of this connection `string` (default $AZURE_STORAGE_CONNECTION_STRING); not with --db")
 	pf.StringVar(&f.accountURLFlag, "account-url", "", "use the remote table endpoint at this `URL`, signed in with Azure AD (the Azure SDK's default credentials)")
 
