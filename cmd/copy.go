@@ -103,12 +103,34 @@ func runCopy(c *cobra.Command, f *Factory, table string, o *copyOptions) error {
 			os.MkdirAll(dir, 0o755)
 		}
 	}
-	dst, err := f.Open(ctx, to, true)
-	if err != nil {
-		return err
+	// A local destination is opened for each chunk and closed after it, so
+	// that other processes get the file between chunks; a remote one once.
+	openDst := func() (store.Backend, func(), error) {
+		b, err := f.Open(ctx, to, true)
+		if err != nil {
+			return nil, nil, err
+		}
+		return b, func() { b.Close() }, nil
 	}
-	defer dst.Close()
-	if err := dst.CreateTable(ctx, toTable); err != nil && !odata.IsCode(err, odata.CodeTableAlreadyExists) {
+	if to.IsRemote() {
+		b, closeB, err := openDst()
+		if err != nil {
+			return err
+		}
+		defer closeB()
+		openDst = func() (store.Backend, func(), error) { return b, func() {}, nil }
+	}
+	if err := func() error {
+		dst, done, err := openDst()
+		if err != nil {
+			return err
+		}
+		defer done()
+		if err := dst.CreateTable(ctx, toTable); err != nil && !odata.IsCode(err, odata.CodeTableAlreadyExists) {
+			return err
+		}
+		return nil
+	}(); err != nil {
 		return err
 	}
 	ckPath := checkpointPath(srcLabel, table, dstLabel, toTable, p.query.Filter.String())
@@ -149,6 +171,10 @@ func runCopy(c *cobra.Command, f *Factory, table string, o *copyOptions) error {
 			}
 			if len(chunk) > 0 {
 				i := 0
+				dst, done, err := openDst()
+				if err != nil {
+					return err
+				}
 				lr, err := dst.Load(ctx, toTable, store.OpInsertOrReplace, func() (*odata.Entity, error) {
 					if i == len(chunk) {
 						return nil, io.EOF
@@ -156,6 +182,7 @@ func runCopy(c *cobra.Command, f *Factory, table string, o *copyOptions) error {
 					i++
 					return chunk[i-1], nil
 				}, store.LoadOptions{})
+				done()
 				if err != nil {
 					if lr != nil {
 						ck.Copied += lr.Written // committed before the failure
