@@ -268,3 +268,42 @@ func TestFilterReadsLiteralsAsTheParser(t *testing.T) {
 		}
 	}
 }
+
+// Right after a closed literal, a keyword comes with the space it needs;
+// after a space or "(" it does not.
+func TestFilterSpaceAfterLiteral(t *testing.T) {
+	ctx := context.Background()
+	sugg, partial := Filter(ctx, testSource(), "Employees", "PartitionKey eq 'Sales'")
+	if partial != "" || !containsText(sugg, " and") || !containsText(sugg, ")") || containsText(sugg, "and") {
+		t.Errorf("after a closed literal: %q (partial %q)", texts(sugg), partial)
+	}
+	sugg, _ = Filter(ctx, testSource(), "Employees", "PartitionKey eq 'Sales' ")
+	if !containsText(sugg, "and") {
+		t.Errorf("after a space: %q", texts(sugg))
+	}
+}
+
+// The shell's own `explain` and the command of that name are offered once.
+func TestCommandsOfferedOnce(t *testing.T) {
+	tree := testTree()
+	tree.AddCommand(&cobra.Command{Use: "explain TABLE", Short: "Explain a query", Run: func(*cobra.Command, []string) {}})
+	l := &Line{Root: tree, Source: testSource(), Table: func() string { return "" }, Extra: []Suggestion{{"explain", "explain on|off"}}}
+	n := 0
+	for _, s := range l.Complete(context.Background(), "ex") {
+		if s.Text == "explain" {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("explain offered %d times", n)
+	}
+}
+
+func containsText(s []Suggestion, text string) bool {
+	for _, x := range s {
+		if x.Text == text {
+			return true
+		}
+	}
+	return false
+}

@@ -72,7 +72,19 @@ func Filter(ctx context.Context, src Source, table, text string) ([]Suggestion, 
 		out = []Suggestion{{"and", "both must hold"}, {"or", "either may hold (an or on keys reads more)"}, {")", "close the group"}}
 	}
 	inLiteral := cur.Kind == odata.TokenString || cur.Kind == odata.TokenTyped
-	return matching(out, partial, state != expectValue || !inLiteral), partial
+	out = matching(out, partial, state != expectValue || !inLiteral)
+	// Right after a closed literal ('Sales'|) a word needs a space first.
+	if partial == "" && text != "" && !strings.HasSuffix(text, " ") && !strings.HasSuffix(text, "(") {
+		spaced := make([]Suggestion, len(out))
+		for i, x := range out {
+			spaced[i] = x
+			if x.Text != ")" {
+				spaced[i].Text = " " + x.Text
+			}
+		}
+		out = spaced
+	}
+	return out, partial
 }
 
 // filterState walks the complete tokens and says what comes next, with the

@@ -99,14 +99,18 @@ func (l *Line) Complete(ctx context.Context, line string) []Suggestion {
 // shell's extras).
 func (l *Line) commandSuggestions(cmd *cobra.Command, withExtra bool) []Suggestion {
 	var out []Suggestion
-	for _, c := range cmd.Commands() {
-		if !c.IsAvailableCommand() || l.hidden(c) {
-			continue
-		}
-		out = append(out, Suggestion{c.Name(), c.Short})
-	}
+	extra := map[string]bool{}
 	if withExtra {
 		out = append(out, l.Extra...)
+		for _, x := range l.Extra {
+			extra[x.Text] = true
+		}
+	}
+	for _, c := range cmd.Commands() {
+		if !c.IsAvailableCommand() || l.hidden(c) || extra[c.Name()] {
+			continue // the shell's own word of that name says both
+		}
+		out = append(out, Suggestion{c.Name(), c.Short})
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Text < out[j].Text })
 	return out

@@ -151,6 +151,8 @@ func (s *shell) help() {
 	fmt.Fprintln(w, `
 Quote as a POSIX shell does: query --filter "LastName eq 'Jones'"
 Tab completes commands, flags, tables, and inside --filter properties,
-operators and literals. Ctrl-C cancels the line or the running query;
-Ctrl-D or exit leaves. help COMMAND shows a command's flags.`)
+operators and literals (on an empty line it lists the commands). Ctrl-R
+searches the history (Ctrl-R again for older, Enter runs, Ctrl-G leaves).
+Ctrl-C cancels the line or the running query; Ctrl-D or exit leaves.
+help COMMAND shows a command's flags; help filter the $filter language.`)
 }
