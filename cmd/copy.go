@@ -148,26 +148,33 @@ func runCopy(c *cobra.Command, f *Factory, table string, o *copyOptions) error {
 
 	bar := f.IO.StartProgress("copying "+table, -1, "entities")
 
-	err = f.Read(ctx, table, func(from store.Backend) error {
+	// Each chunk is read with the source open, then written with the
+	// destination open: neither file is held between chunks (and a copy
+	// between two tables of one file does not wait on itself).
+	err = func() error {
 		for {
 			// Gather a chunk of source pages, then write it as one load:
 			// on a remote destination its transactions go in parallel.
 			var chunk []*odata.Entity
 			var next *odata.Key
-			for {
-				res, err := from.Query(ctx, table, store.QueryRequest{Query: p.query, PageSize: odata.MaxTop, Start: start}, func(e *odata.Entity) error {
-					c := *e
-					c.Timestamp = time.Time{}
-					chunk = append(chunk, &c)
-					return nil
-				})
-				if err != nil {
-					return err
+			if err := f.Read(ctx, table, func(from store.Backend) error {
+				for {
+					res, err := from.Query(ctx, table, store.QueryRequest{Query: p.query, PageSize: odata.MaxTop, Start: start}, func(e *odata.Entity) error {
+						c := *e
+						c.Timestamp = time.Time{}
+						chunk = append(chunk, &c)
+						return nil
+					})
+					if err != nil {
+						return err
+					}
+					next, start = res.Next, res.Next
+					if next == nil || len(chunk) >= copyChunk {
+						return nil
+					}
 				}
-				next, start = res.Next, res.Next
-				if next == nil || len(chunk) >= copyChunk {
-					break
-				}
+			}); err != nil {
+				return err
 			}
 			if len(chunk) > 0 {
 				i := 0
@@ -205,7 +212,7 @@ func runCopy(c *cobra.Command, f *Factory, table string, o *copyOptions) error {
 				}
 			}
 		}
-	})
+	}()
 	bar.Finish()
 	if err != nil {
 		if _, serr := os.Stat(ckPath); serr == nil {

@@ -144,3 +144,16 @@ func TestCompactCommand(t *testing.T) {
 		t.Errorf("compact with no database: exit %d, %s", st, errOut)
 	}
 }
+
+// copy between two tables of one local file does not wait on itself.
+func TestCopyWithinOneFile(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	db := filepath.Join(t.TempDir(), "t.db")
+	seed(t, db)
+	if _, errOut, st := run(context.Background(), db, "", "copy", "People", "--to-db", db, "--to-table", "PeopleCopy", "--wait", "0"); st != 0 {
+		t.Fatalf("copy within one file: exit %d\n%s", st, errOut)
+	}
+	if a, b := mustRun(t, db, "", "query", "People", "--select", "FirstName"), mustRun(t, db, "", "query", "PeopleCopy", "--select", "FirstName"); strings.Count(a, "\n") != strings.Count(b, "\n") || a == "" {
+		t.Errorf("the copy differs:\n%s\n%s", a, b)
+	}
+}
