@@ -56,7 +56,9 @@ transactions, and an explanation of what every query reads.`,
   tstable import Employees employees.jsonl
   tstable query Employees --filter "PartitionKey eq 'Sales'" --explain
   tstable get Employees Sales 00010 -o json`,
-		Version:       version(),
+		// Any non-empty Version gives --version; the real one is read from
+		// the build info only when printed (see the version template).
+		Version:       "(see version template)",
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		// The output format is decided once, before any command runs.
@@ -131,7 +133,8 @@ transactions, and an explanation of what every query reads.`,
 		newServeCmd(f),
 		newFilterHelp(),
 	)
-	root.SetVersionTemplate("tstable {{.Version}}\n")
+	cobra.AddTemplateFunc("tstableVersion", version)
+	root.SetVersionTemplate("tstable {{tstableVersion}}\n")
 	addDynamicCompletion(root, f)
 	root.InitDefaultCompletionCmd()
 	root.InitDefaultHelpCmd()

@@ -12,7 +12,7 @@ ORDERS=${ORDER:-random sorted}
 command -v sqlite3 >/dev/null || { echo "sqlite3 is not installed (apt-get install sqlite3)" >&2; exit 2; }
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-go build -o "$dir/tstable" ./cmd/tstable
+CGO_ENABLED=0 go build -o "$dir/tstable" ./cmd/tstable   # as make build does
 
 run_time() { # cmd... → wall seconds, to the microsecond (stdout discarded)
   local start=$EPOCHREALTIME
