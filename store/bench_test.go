@@ -170,6 +170,17 @@ func BenchmarkScan(b *testing.B) {
 func BenchmarkTableScanFilter(b *testing.B) {
 	db := benchDB(b)
 	f, _ := odata.ParseFilter("Name eq 'name0000000'")
+	for _, workers := range []int{1, 2} {
+		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
+			old := parallelScanWorkers
+			parallelScanWorkers = func() int { return workers }
+			defer func() { parallelScanWorkers = old }()
+			benchTableScanFilter(b, db, f)
+		})
+	}
+}
+
+func benchTableScanFilter(b *testing.B, db *DB, f *odata.Filter) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		start := time.Now()

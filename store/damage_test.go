@@ -21,6 +21,11 @@ func everyCall(db *DB) map[string]func() error {
 			_, err := db.Query(ctx, "Alpha", QueryRequest{}, func(*odata.Entity) error { return nil })
 			return err
 		},
+		"Query filtered": func() error { // a stream with a filter: the parallel scan
+			f, _ := odata.ParseFilter("N ge 0")
+			_, err := db.Query(ctx, "Alpha", QueryRequest{Query: odata.Query{Filter: f}}, func(*odata.Entity) error { return nil })
+			return err
+		},
 		"Write": func() error {
 			_, err := db.Write(ctx, "Alpha", Operation{Kind: OpInsertOrReplace, Entity: e})
 			return err
@@ -73,7 +78,8 @@ func TestDamageInTheMiddleIsAnErrorAndStopsWrites(t *testing.T) {
 	if _, err := db.Get(ctx, "Beta", "p01", "beta-00001"); err != nil {
 		t.Fatalf("an undamaged part: %v", err)
 	}
-	_, err = db.Query(ctx, "Alpha", QueryRequest{}, func(*odata.Entity) error { return nil })
+	f, _ := odata.ParseFilter("N ge 0")
+	_, err = db.Query(ctx, "Alpha", QueryRequest{Query: odata.Query{Filter: f}}, func(*odata.Entity) error { return nil })
 	wantDamaged(t, err, fmt.Sprintf("page %d", leaf), "tstable check")
 	for name, call := range everyCall(db) {
 		wantDamaged(t, call(), fmt.Sprintf("page %d", leaf))
@@ -201,6 +207,10 @@ func TestTheCallersPanicIsNotDamage(t *testing.T) {
 	}
 	mustPanic("Query", func() {
 		db.Query(ctx, "Alpha", QueryRequest{}, func(*odata.Entity) error { panic("mine") })
+	})
+	mustPanic("Query filtered", func() { // the parallel scan
+		f, _ := odata.ParseFilter("N ge 0")
+		db.Query(ctx, "Alpha", QueryRequest{Query: odata.Query{Filter: f}}, func(*odata.Entity) error { panic("mine") })
 	})
 	mustPanic("Load source", func() {
 		db.Load(ctx, "Alpha", OpInsertOrReplace, func() (*odata.Entity, error) { panic("mine") }, LoadOptions{})

@@ -160,6 +160,23 @@ func (db *DB) Query(ctx context.Context, table string, req QueryRequest, fn func
 		limit = t
 	}
 	plan := odata.PlanQuery(req.Query.Filter)
+	// Several cores pay when a filter throws most keys away; when every key
+	// is decoded and delivered (export), the caller's goroutine is the
+	// bottleneck and handing entities across costs more than it saves.
+	if limit == 0 && req.Query.Filter != nil {
+		var res *QueryResult
+		var ran bool
+		err := db.do(false, func(o *op) (err error) {
+			res, ran, err = o.queryParallel(ctx, table, req, plan, fn)
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+		if ran {
+			return res, nil
+		}
+	}
 	res := &QueryResult{Plan: plan, Requests: 1}
 	filter := req.Query.Filter
 	err := db.do(false, func(o *op) error {

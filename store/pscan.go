@@ -1,0 +1,284 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"runtime"
+	"runtime/debug"
+	"sync"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/tstable/tstable/odata"
+)
+
+// A streaming filtered query (no page, no $top: query --all, lint, stats)
+// reads every key in its ranges, so its work can be shared between cores: the key
+// space from the first key to the last is cut at byte-wise midpoints into
+// chunks, workers scan, filter and decode the chunks (each in its own read
+// transaction, all of one snapshot), and the caller's goroutine delivers the
+// matches chunk by chunk, in key order, exactly as the serial scan would.
+// Scanned counts every key of every chunk, which is every key of the ranges.
+const (
+	scanChunkDepth = 3   // 2^3 chunks, taken in order by the workers
+	scanBatch      = 256 // entities handed to the caller at once
+	scanBuffered   = 4   // batches a chunk may run ahead of the caller
+)
+
+// parallelScanWorkers is how many goroutines scan; below 2 the serial scan runs.
+var parallelScanWorkers = func() int { return min(runtime.GOMAXPROCS(0), 4) }
+
+type scanOut struct {
+	ents    []*odata.Entity
+	scanned int64
+	err     error
+}
+
+// queryParallel runs a streaming query on several cores, inside o's guard:
+// every worker is guarded as the caller is (a fault or an engine panic on a
+// damaged page is DatabaseDamaged), and fn runs outside it. ok is false when
+// it did not run (one core, too few keys to split, the table missing, or
+// the read transactions did not see one snapshot) and the serial scan must
+// answer.
+func (o *op) queryParallel(ctx context.Context, table string, req QueryRequest, plan *odata.Plan, fn func(*odata.Entity) error) (res *QueryResult, ok bool, err error) {
+	workers := parallelScanWorkers()
+	if workers < 2 {
+		return nil, false, nil
+	}
+	txs := make([]*bolt.Tx, 0, workers)
+	defer func() {
+		for _, tx := range txs {
+			tx.Rollback()
+		}
+	}()
+	buckets := make([]*bolt.Bucket, workers)
+	for i := 0; i < workers; i++ {
+		tx, err := o.db.bolt.Begin(false)
+		if err != nil {
+			return nil, false, err
+		}
+		txs = append(txs, tx)
+		if tx.ID() != txs[0].ID() {
+			return nil, false, nil // a commit landed between them
+		}
+		if i == 0 {
+			if buckets[0], err = o.table(tx, table); err != nil {
+				return nil, false, nil // the serial scan reports it
+			}
+			// The guard checks the tree once for the snapshot (all the
+			// transactions share its pages).
+			s := newScanner(buckets[0], plan.Ranges, req.Start)
+			for _, sp := range s.spans {
+				lo := sp.start
+				if s.from != nil && (lo == nil || bytes.Compare(s.from, lo) > 0) {
+					lo = s.from
+				}
+				if err := o.guardKeys(tx, buckets[0], lo, sp.end, true); err != nil {
+					return nil, true, err
+				}
+			}
+		} else if buckets[i] = tx.Bucket(tableBucketName(table)); buckets[i] == nil {
+			return nil, false, nil
+		}
+	}
+	splits := scanSplits(buckets[0], plan.Ranges, req.Start)
+	if len(splits) == 0 {
+		return nil, false, nil
+	}
+	var from []byte
+	if req.Start != nil {
+		from = entityKey(req.Start.PartitionKey, req.Start.RowKey)
+	}
+	chunks := len(splits) + 1
+	outs := make([]chan scanOut, chunks)
+	for i := range outs {
+		outs[i] = make(chan scanOut, scanBuffered)
+	}
+	next := make(chan int, chunks)
+	for i := 0; i < chunks; i++ {
+		next <- i
+	}
+	close(next)
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	defer func() {
+		close(stop)
+		wg.Wait()
+	}()
+	filter := req.Query.Filter
+	// runChunk scans chunk j, guarded: a panic becomes the chunk's last word.
+	runChunk := func(b *bolt.Bucket, j int) (cont bool) {
+		defer func() {
+			if r := recover(); r != nil {
+				select {
+				case outs[j] <- scanOut{err: &panicDamage{what: describePanic(r)}}:
+					close(outs[j])
+					cont = true
+				case <-stop:
+					cont = false
+				}
+			}
+		}()
+		var lo, hi []byte
+		if j > 0 {
+			lo = splits[j-1]
+		}
+		if j < len(splits) {
+			hi = splits[j]
+		}
+		return scanChunk(ctx, b, plan.Ranges, from, lo, hi, filter, req.Query.Select, outs[j], stop)
+	}
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(b *bolt.Bucket) {
+			defer wg.Done()
+			debug.SetPanicOnFault(true)
+			for j := range next {
+				if !runChunk(b, j) {
+					return
+				}
+			}
+		}(buckets[w])
+	}
+	res = &QueryResult{Plan: plan, Requests: 1}
+	for j := 0; j < chunks; j++ {
+		for out := range outs[j] {
+			for _, e := range out.ents {
+				res.Returned++
+				o.leave()
+				err := fn(e)
+				o.enter()
+				if err != nil {
+					return nil, true, err
+				}
+			}
+			res.Scanned += out.scanned
+			if out.err != nil {
+				return nil, true, out.err
+			}
+		}
+	}
+	return res, true, nil
+}
+
+// scanChunk scans the keys k of the ranges with k ≥ from, lo ≤ k and
+// k < hi (a nil bound is open), sending the matches, decoded and
+// projected, in batches to out, which it closes. It returns false when
+// stop closed first.
+func scanChunk(ctx context.Context, b *bolt.Bucket, ranges []odata.KeyRange, from, lo, hi []byte, filter *odata.Filter, sel []string, out chan<- scanOut, stop <-chan struct{}) bool {
+	send := func(o scanOut) bool {
+		select {
+		case out <- o:
+			return true
+		case <-stop:
+			return false
+		}
+	}
+	s := newScanner(b, ranges, nil)
+	s.from = from
+	if lo != nil && (s.from == nil || bytes.Compare(lo, s.from) > 0) {
+		s.from = lo
+	}
+	rec := &rawRecord{}
+	var o scanOut
+	for s.next() {
+		if hi != nil && bytes.Compare(s.k, hi) >= 0 {
+			break
+		}
+		o.scanned++
+		if o.scanned&4095 == 0 {
+			if err := ctx.Err(); err != nil {
+				o.err = err
+				break
+			}
+		}
+		rec.key, rec.val = s.k, s.v
+		if filter != nil && !filter.Match(rec) {
+			continue
+		}
+		e, err := decodeEntity(s.k, s.v)
+		if err != nil {
+			o.scanned-- // as the serial scan, which fails on this key
+			o.err = err
+			break
+		}
+		o.ents = append(o.ents, odata.Project(e, sel))
+		if len(o.ents) == scanBatch {
+			if !send(o) {
+				return false
+			}
+			o = scanOut{ents: make([]*odata.Entity, 0, scanBatch)}
+		}
+	}
+	if !send(o) {
+		return false
+	}
+	close(out)
+	return true
+}
+
+// scanSplits returns up to 2^scanChunkDepth-1 increasing keys that cut the
+// stretch from the first key the ranges hold (at or after start) to their
+// last possible key, or nil when the stretch is too short to cut.
+func scanSplits(b *bolt.Bucket, ranges []odata.KeyRange, start *odata.Key) [][]byte {
+	s := newScanner(b, ranges, start)
+	if !s.next() {
+		return nil
+	}
+	first := bytes.Clone(s.k)
+	c := b.Cursor()
+	var last []byte
+	if len(ranges) > 0 {
+		if end := spanOf(ranges[len(ranges)-1]).end; end != nil {
+			last = end
+		}
+	}
+	if last == nil {
+		k, _ := c.Last()
+		last = bytes.Clone(k)
+	}
+	return splitBetween(first, last, scanChunkDepth)
+}
+
+func splitBetween(a, b []byte, depth int) [][]byte {
+	if depth == 0 {
+		return nil
+	}
+	m := midKey(a, b)
+	if m == nil {
+		return nil
+	}
+	out := splitBetween(a, m, depth-1)
+	out = append(out, m)
+	return append(out, splitBetween(m, b, depth-1)...)
+}
+
+// midKey returns a key strictly between a and b in byte order, half way
+// between them read as base-256 fractions, or nil when there is none worth
+// cutting at.
+func midKey(a, b []byte) []byte {
+	n := max(len(a), len(b)) + 1
+	sum := make([]int, n)
+	carry := 0
+	for i := n - 1; i >= 0; i-- {
+		x := carry
+		if i < len(a) {
+			x += int(a[i])
+		}
+		if i < len(b) {
+			x += int(b[i])
+		}
+		sum[i], carry = x&0xff, x>>8
+	}
+	m := make([]byte, n)
+	rem := carry
+	for i := 0; i < n; i++ {
+		x := rem<<8 | sum[i]
+		m[i], rem = byte(x>>1), x&1
+	}
+	m = bytes.TrimRight(m, "\x00")
+	if bytes.Compare(m, a) <= 0 || bytes.Compare(m, b) >= 0 {
+		return nil
+	}
+	return m
+}
