@@ -32,7 +32,10 @@ func fixtureEntity(table string, i int) *odata.Entity {
 func fixture(t *testing.T) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "fixture.db")
-	db, err := Open(path, nil)
+	// Small load chunks, so that entities land in pages already written
+	// and the trees have the half-full pages and several levels the tests
+	// of damage rely on (one chunk is written in key order, front to back).
+	db, err := Open(path, &Options{loadChunk: 500})
 	if err != nil {
 		t.Fatal(err)
 	}

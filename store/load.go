@@ -7,7 +7,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"time"
+
+	bolt "go.etcd.io/bbolt"
 
 	"github.com/tstable/tstable/odata"
 )
@@ -95,7 +98,27 @@ func (db *DB) load(ctx context.Context, table string, kind OpKind, src EntitySou
 // occurs in UTF-8.
 var afterAll = []byte{0xFF}
 
+// loadItem is one entity a chunk read: its position in the source, the
+// operation prepared from it, and why it was refused, if it was.
+type loadItem struct {
+	pos int64
+	e   *odata.Entity
+	op  Operation
+	key []byte
+	err error
+}
+
 // loadChunk writes and commits one chunk, from source position n.
+//
+// It reads the chunk's entities first and writes them in key order (a
+// stable sort: entities with one key keep their order), so that a
+// transaction visits each page of the tree once and keys arriving in any
+// order are written as sorted ones are. Entities of different keys do not
+// affect each other, so the entities refused are the same in either order;
+// OnReject hears of them in source order, after the writes. When a refusal
+// stops the load, the chunk is written again in source order up to the
+// stopping entity, so that what is committed is exactly every entity
+// before it, as with an unsorted load.
 func (o *op) loadChunk(ctx context.Context, table string, kind OpKind, src EntitySource, opts LoadOptions, keep bool, n int64) (c chunk, err error) {
 	size, every := loadChunk, loadEvery
 	if o.db.opts.loadChunk > 0 {
@@ -104,31 +127,9 @@ func (o *op) loadChunk(ctx context.Context, table string, kind OpKind, src Entit
 	if o.db.opts.loadEvery > 0 {
 		every = o.db.opts.loadEvery
 	}
-	tx, err := o.db.bolt.Begin(true)
-	if err != nil {
-		return c, o.db.engineError(err)
-	}
-	defer tx.Rollback()
-	b, err := o.table(tx, table)
-	if err != nil {
-		return c, err
-	}
-	ticks, err := o.nextTicks(tx, 0)
-	if err != nil {
-		return c, err
-	}
-	if err := o.guardKeys(tx, b, afterAll, afterAll, false); err != nil {
-		return c, err
-	}
-	root := uint64(b.RootPage())
-	var guardFrom, guardTo []byte // keys whose way down is checked
-	guarded := root == 0
-	last, _ := b.Cursor().Last()
 	mem := &arena{}
-	appending := true
-	latest := ticks
+	var items []*loadItem
 	began := time.Now()
-	var written int64
 	for count := 0; count < size; count++ {
 		if count&255 == 255 && time.Since(began) >= every {
 			break
@@ -151,63 +152,155 @@ func (o *op) loadChunk(ctx context.Context, table string, kind OpKind, src Entit
 			}
 		}
 		c.read++
-		p, err := prepare(Operation{Kind: kind, Entity: e, IfMatch: "*"})
-		if err == nil {
-			t := ticks
-			if keep && !e.Timestamp.IsZero() {
-				t = odata.TicksOf(e.Timestamp)
-				latest = max(latest, t)
-			}
-			key := mem.key(p.Entity.PartitionKey, p.Entity.RowKey)
-			if !guarded || bytes.Compare(key, guardFrom) < 0 || (guardTo != nil && bytes.Compare(key, guardTo) >= 0) {
-				if guardFrom, guardTo, err = o.db.guard.check(tx, root, key, key, false); err != nil {
-					return c, err
-				}
-				guarded = true
-			}
-			if appending && last != nil && bytes.Compare(key, last) <= 0 {
-				appending = false
-			}
-			last = key
-			if appending && kind != OpReplace && kind != OpMerge {
-				// Past every key in the table: nothing to find or
-				// merge, so the entity is put as it is.
-				err = b.Put(key, mem.value(t, p.Entity.Properties))
-			} else {
-				_, err = apply(b, p, t)
-			}
+		it := &loadItem{pos: n + c.read - 1, e: e}
+		it.op, it.err = prepare(Operation{Kind: kind, Entity: e, IfMatch: "*"})
+		if it.err == nil {
+			it.key = mem.key(it.op.Entity.PartitionKey, it.op.Entity.RowKey)
 		}
-		if err != nil {
-			if _, damage := damageIn(err); damage {
-				return c, err
-			}
-			c.rejected++
-			if opts.OnReject == nil {
-				c.stop = err
-			} else {
-				c.stop = o.user(func() error { return opts.OnReject(n+c.read-1, e, err) })
-			}
-			if c.stop != nil {
-				c.done = true
+		items = append(items, it)
+		if it.err != nil && opts.OnReject == nil {
+			break // the load stops here: nothing after it is read
+		}
+	}
+	sorted := make([]*loadItem, 0, len(items))
+	for _, it := range items {
+		if it.err == nil {
+			sorted = append(sorted, it)
+		}
+	}
+	slices.SortStableFunc(sorted, func(a, b *loadItem) int { return bytes.Compare(a.key, b.key) })
+
+	var tx *bolt.Tx
+	defer func() {
+		if tx != nil {
+			tx.Rollback() // after a commit, nothing to do; on a panic it releases the writer's lock
+		}
+	}()
+	tx, written, err := o.loadWrite(table, sorted, mem, keep)
+	if err != nil {
+		return c, err
+	}
+	// The refusals, in source order: OnReject decides whether each stops.
+	var stopAt int64 = -1
+	var stopErr error
+	for _, it := range items {
+		if it.err == nil {
+			continue
+		}
+		c.rejected++
+		if opts.OnReject == nil {
+			stopErr = it.err
+		} else {
+			stopErr = o.user(func() error { return opts.OnReject(it.pos, it.e, it.err) })
+		}
+		if stopErr != nil {
+			stopAt = it.pos
+			break
+		}
+	}
+	if stopAt >= 0 {
+		// A refusal stops the load: commit exactly the entities before
+		// it, in source order, as an unsorted load would have.
+		tx.Rollback()
+		tx = nil
+		var before []*loadItem
+		for _, it := range items {
+			if it.pos >= stopAt {
 				break
 			}
-		} else {
-			written++
+			if it.err == nil {
+				before = append(before, it)
+			}
 		}
-	}
-	if appending {
-		b.FillPercent = 0.95
-	}
-	if latest > ticks {
-		if _, err := o.nextTicks(tx, latest); err != nil {
+		if tx, written, err = o.loadWrite(table, before, mem, keep); err != nil {
 			return c, err
 		}
+		c.stop, c.done = stopErr, true
 	}
 	if err := o.commit(tx, n); err != nil {
 		return c, err
 	}
 	c.written = written
 	return c, nil
+}
+
+// loadWrite writes items, in the order given, in a new write transaction
+// and returns it uncommitted. Each item the store refuses has its err set
+// to why; damage ends it with an error (and the transaction rolled back).
+func (o *op) loadWrite(table string, items []*loadItem, mem *arena, keep bool) (tx *bolt.Tx, written int64, err error) {
+	t, err := o.db.bolt.Begin(true)
+	if err != nil {
+		return nil, 0, o.db.engineError(err)
+	}
+	handed := false
+	defer func() {
+		if !handed { // an error or a panic: release the writer's lock
+			t.Rollback()
+		}
+	}()
+	tx = t
+	b, err := o.table(tx, table)
+	if err != nil {
+		return nil, 0, err
+	}
+	ticks, err := o.nextTicks(tx, 0)
+	if err != nil {
+		return nil, 0, err
+	}
+	if err := o.guardKeys(tx, b, afterAll, afterAll, false); err != nil {
+		return nil, 0, err
+	}
+	root := uint64(b.RootPage())
+	var guardFrom, guardTo []byte // keys whose way down is checked
+	guarded := root == 0
+	last, _ := b.Cursor().Last()
+	appending := true
+	latest := ticks
+	for _, it := range items {
+		p := it.op
+		t := ticks
+		if keep && !it.e.Timestamp.IsZero() {
+			t = odata.TicksOf(it.e.Timestamp)
+			latest = max(latest, t)
+		}
+		key := it.key
+		if !guarded || bytes.Compare(key, guardFrom) < 0 || (guardTo != nil && bytes.Compare(key, guardTo) >= 0) {
+			if guardFrom, guardTo, err = o.db.guard.check(tx, root, key, key, false); err != nil {
+				return nil, 0, err
+			}
+			guarded = true
+		}
+		if appending && last != nil && bytes.Compare(key, last) <= 0 {
+			appending = false
+		}
+		last = key
+		var werr error
+		if appending && p.Kind != OpReplace && p.Kind != OpMerge {
+			// Past every key in the table: nothing to find or
+			// merge, so the entity is put as it is.
+			werr = b.Put(key, mem.value(t, p.Entity.Properties))
+		} else {
+			_, werr = apply(b, p, t)
+		}
+		if werr != nil {
+			if _, damage := damageIn(werr); damage {
+				return nil, 0, werr
+			}
+			it.err = werr
+			continue
+		}
+		written++
+	}
+	if appending {
+		b.FillPercent = 0.95
+	}
+	if latest > ticks {
+		if _, err := o.nextTicks(tx, latest); err != nil {
+			return nil, 0, err
+		}
+	}
+	handed = true
+	return tx, written, nil
 }
 
 // stepAside lets another process in between two chunks of a long load:
