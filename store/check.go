@@ -400,6 +400,12 @@ func (w *walker) readMeta(t entry, sv *survey, catalogue map[string]string) bool
 				continue
 			}
 			sv.clock = int64(binary.BigEndian.Uint64(e.value))
+		case string(formatKey):
+			if len(e.value) != 8 || e.bucket {
+				w.problem(Problem{Page: int64(e.page), What: "the file's format version is unreadable"})
+			} else if v := binary.BigEndian.Uint64(e.value); v > formatVersion {
+				w.problem(Problem{Page: int64(e.page), What: fmt.Sprintf("the file is in format %d, newer than this tstable reads (%d)", v, formatVersion)})
+			}
 		case string(catalogueKey):
 			croot, _, cinl, err := inlinePage(e.value)
 			if err != nil || !e.bucket {

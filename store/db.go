@@ -121,6 +121,10 @@ func OpenContext(ctx context.Context, path string, opts *Options) (*DB, error) {
 	if err := db.open(ctx); err != nil {
 		return nil, err
 	}
+	if err := db.do(false, func(o *op) error { return o.view(o.checkFormat) }); err != nil {
+		db.Close()
+		return nil, err
+	}
 	if !db.opts.ReadOnly {
 		if err := db.do(true, func(o *op) error {
 			ready := false
@@ -135,12 +139,18 @@ func OpenContext(ctx context.Context, path string, opts *Options) (*DB, error) {
 				if err := o.guardRoot(tx, metaBucket); err != nil {
 					return err
 				}
+				fresh := tx.Bucket(metaBucket) == nil
 				m, err := tx.CreateBucketIfNotExists(metaBucket)
 				if err != nil {
 					return err
 				}
 				if err := o.guardAll(tx, m); err != nil {
 					return err
+				}
+				if fresh {
+					if err := putFormat(m); err != nil {
+						return err
+					}
 				}
 				_, err = m.CreateBucketIfNotExists(catalogueKey)
 				return err

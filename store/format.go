@@ -1,0 +1,71 @@
+package store
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// The file records the version of its format under formatKey in the meta
+// bucket (8 bytes, big-endian), so that the layout can change: a tstable
+// opens files of its own format and older ones (upgrading them, or saying
+// that tstable compact rewrites them in the current one), and refuses a
+// file of a newer format with a message that says so, instead of reading
+// it wrongly. A file without the key was written before the version was
+// recorded, in format 1.
+//
+// Format 1: one bucket per table (tablePrefix + lower-cased name), keys
+// PartitionKey 0x00 RowKey, values as encodeEntity writes them; the meta
+// bucket holds the catalogue, the clock and the format.
+const formatVersion = 1
+
+var formatKey = []byte("format")
+
+// formatOf reads the format a file's meta bucket records.
+func formatOf(m *bolt.Bucket) (uint64, error) {
+	if m == nil {
+		return formatVersion, nil
+	}
+	v := m.Get(formatKey)
+	if v == nil {
+		return 1, nil
+	}
+	if len(v) != 8 {
+		return 0, fmt.Errorf("the file's format version is unreadable (%d bytes, not 8)", len(v))
+	}
+	return binary.BigEndian.Uint64(v), nil
+}
+
+// putFormat records the current format in a new file's meta bucket.
+func putFormat(m *bolt.Bucket) error {
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], formatVersion)
+	return m.Put(formatKey, b[:])
+}
+
+// newerFormat is the refusal of a file this tstable cannot read.
+func newerFormat(path string, v uint64) error {
+	return fmt.Errorf("database %s is in file format %d, which a newer tstable wrote; this one reads format %d and older: use a tstable as new as the one that wrote it", path, v, formatVersion)
+}
+
+// checkFormat refuses a file of a newer format than this tstable's.
+func (o *op) checkFormat(tx *bolt.Tx) error {
+	if err := o.guardRoot(tx, metaBucket); err != nil {
+		return err
+	}
+	m := tx.Bucket(metaBucket)
+	if m != nil {
+		if err := o.guardAll(tx, m); err != nil {
+			return err
+		}
+	}
+	v, err := formatOf(m)
+	if err != nil {
+		return err
+	}
+	if v > formatVersion {
+		return newerFormat(o.db.path, v)
+	}
+	return nil
+}
