@@ -15,9 +15,12 @@ const (
 	rightSuffix   = " "
 )
 
-var (
-	leftMargin       = runewidth.StringWidth(leftPrefix + leftSuffix)
-	rightMargin      = runewidth.StringWidth(rightPrefix + rightSuffix)
+// The margins are of ASCII spaces, one column each: counted here rather
+// than by runewidth at init, which cost every start of the program (the
+// shell or not) the building of runewidth's tables.
+const (
+	leftMargin       = len(leftPrefix + leftSuffix)
+	rightMargin      = len(rightPrefix + rightSuffix)
 	completionMargin = leftMargin + rightMargin
 )
 
