@@ -28,7 +28,9 @@ func newImportCmd(f *Factory) *cobra.Command {
 		Use:   "import TABLE [FILE|-]",
 		Short: "Load entities from JSONL or CSV",
 		Long: `Load entities from a file (or standard input) as fast as the store allows:
-rows are written in source order, grouped into large transactions.
+rows are grouped into large transactions (up to 50,000 rows, or what a
+second of reading brings), each written in key order; rows with the same
+keys keep their order, so the result is that of writing them one by one.
 
 Formats (--format, else by the file's extension, else jsonl):
   jsonl  one entity per line in the service's JSON (what export writes);

@@ -77,10 +77,10 @@ func (db *DB) load(ctx context.Context, table string, kind OpKind, src EntitySou
 			return err
 		})
 		res.Rejected += c.rejected
+		res.Written += c.written // on an error, what a chunk committed before it
 		if err != nil {
 			return res, err
 		}
-		res.Written += c.written
 		n += c.read
 		if opts.Progress != nil {
 			opts.Progress(res.Written)
@@ -101,11 +101,12 @@ var afterAll = []byte{0xFF}
 // loadItem is one entity a chunk read: its position in the source, the
 // operation prepared from it, and why it was refused, if it was.
 type loadItem struct {
-	pos int64
-	e   *odata.Entity
-	op  Operation
-	key []byte
-	err error
+	pos     int64
+	e       *odata.Entity
+	op      Operation
+	key     []byte
+	err     error
+	decided bool // refused in an ascending run, and OnReject told at once
 }
 
 // loadChunk writes and commits one chunk, from source position n.
@@ -128,7 +129,31 @@ func (o *op) loadChunk(ctx context.Context, table string, kind OpKind, src Entit
 		every = o.db.opts.loadEvery
 	}
 	mem := &arena{}
-	var items []*loadItem
+	w, err := o.beginChunk(table, mem, keep)
+	if err != nil {
+		return c, err
+	}
+	defer func() {
+		if w != nil {
+			w.tx.Rollback() // after a commit, nothing to do; on a panic it releases the writer's lock
+		}
+	}()
+	// Keys ascending from the chunk's start are written as they come, and
+	// a refusal among them is decided at once, as in source order. From the
+	// first key out of order on, entities wait in pending, to be sorted and
+	// written after the last one is read; a long ascending run before it
+	// is committed first, so that only entities of the sorted part (and a
+	// short run) are kept in memory for writing again (see below).
+	const keepRun = 1024
+	var items, pending []*loadItem
+	var prev []byte
+	var committed int64 // written and committed by this chunk's first commit
+	from := n           // source position of what the transaction holds
+	defer func() {
+		if err != nil {
+			c.written = committed // what the file holds from this chunk
+		}
+	}()
 	began := time.Now()
 	for count := 0; count < size; count++ {
 		if count&255 == 255 && time.Since(began) >= every {
@@ -157,34 +182,73 @@ func (o *op) loadChunk(ctx context.Context, table string, kind OpKind, src Entit
 		if it.err == nil {
 			it.key = mem.key(it.op.Entity.PartitionKey, it.op.Entity.RowKey)
 		}
+		if pending == nil {
+			if it.err == nil && prev != nil && bytes.Compare(it.key, prev) <= 0 {
+				// The first key out of order.
+				if count >= keepRun {
+					if err := w.finish(); err != nil {
+						return c, err
+					}
+					if err := o.commit(w.tx, from); err != nil {
+						return c, err
+					}
+					committed, from, items = w.written, it.pos, nil
+					w = nil
+					if w, err = o.beginChunk(table, mem, keep); err != nil {
+						return c, err
+					}
+				}
+				items = append(items, it)
+				pending = append(pending, it)
+				continue
+			}
+			if count < keepRun {
+				items = append(items, it)
+			}
+			if it.err == nil {
+				if err := w.write(it); err != nil {
+					return c, err
+				}
+			}
+			if it.err == nil {
+				prev = it.key
+				continue
+			}
+			it.decided = true
+			c.rejected++
+			if opts.OnReject == nil {
+				c.stop = it.err
+			} else {
+				c.stop = o.user(func() error { return opts.OnReject(it.pos, it.e, it.err) })
+			}
+			if c.stop != nil {
+				c.done = true
+				break
+			}
+			continue
+		}
 		items = append(items, it)
-		if it.err != nil && opts.OnReject == nil {
+		if it.err == nil {
+			pending = append(pending, it)
+		} else if opts.OnReject == nil {
 			break // the load stops here: nothing after it is read
 		}
 	}
-	sorted := make([]*loadItem, 0, len(items))
-	for _, it := range items {
-		if it.err == nil {
-			sorted = append(sorted, it)
+	slices.SortStableFunc(pending, func(a, b *loadItem) int { return bytes.Compare(a.key, b.key) })
+	for _, it := range pending {
+		if err := w.write(it); err != nil {
+			return c, err
 		}
 	}
-	slices.SortStableFunc(sorted, func(a, b *loadItem) int { return bytes.Compare(a.key, b.key) })
-
-	var tx *bolt.Tx
-	defer func() {
-		if tx != nil {
-			tx.Rollback() // after a commit, nothing to do; on a panic it releases the writer's lock
-		}
-	}()
-	tx, written, err := o.loadWrite(table, sorted, mem, keep)
-	if err != nil {
+	if err := w.finish(); err != nil {
 		return c, err
 	}
-	// The refusals, in source order: OnReject decides whether each stops.
+	// The refusals of the sorted part, in source order: OnReject decides
+	// whether each stops.
 	var stopAt int64 = -1
 	var stopErr error
 	for _, it := range items {
-		if it.err == nil {
+		if it.err == nil || it.decided {
 			continue
 		}
 		c.rejected++
@@ -200,107 +264,131 @@ func (o *op) loadChunk(ctx context.Context, table string, kind OpKind, src Entit
 	}
 	if stopAt >= 0 {
 		// A refusal stops the load: commit exactly the entities before
-		// it, in source order, as an unsorted load would have.
-		tx.Rollback()
-		tx = nil
-		var before []*loadItem
+		// it, in source order, as an unsorted load would have. What the
+		// transaction holds is all in items.
+		w.tx.Rollback()
+		w = nil
+		if w, err = o.beginChunk(table, mem, keep); err != nil {
+			return c, err
+		}
 		for _, it := range items {
 			if it.pos >= stopAt {
 				break
 			}
 			if it.err == nil {
-				before = append(before, it)
+				if err := w.write(it); err != nil {
+					return c, err
+				}
 			}
 		}
-		if tx, written, err = o.loadWrite(table, before, mem, keep); err != nil {
+		if err := w.finish(); err != nil {
 			return c, err
 		}
 		c.stop, c.done = stopErr, true
 	}
-	if err := o.commit(tx, n); err != nil {
+	if err := o.commit(w.tx, from); err != nil {
 		return c, err
 	}
-	c.written = written
+	c.written = committed + w.written
 	return c, nil
 }
 
-// loadWrite writes items, in the order given, in a new write transaction
-// and returns it uncommitted. Each item the store refuses has its err set
-// to why; damage ends it with an error (and the transaction rolled back).
-func (o *op) loadWrite(table string, items []*loadItem, mem *arena, keep bool) (tx *bolt.Tx, written int64, err error) {
-	t, err := o.db.bolt.Begin(true)
+// chunkWriter writes one chunk's entities in a write transaction.
+type chunkWriter struct {
+	o                  *op
+	tx                 *bolt.Tx
+	b                  *bolt.Bucket
+	mem                *arena
+	keep               bool
+	ticks, latest      int64
+	root               uint64
+	guardFrom, guardTo []byte // keys whose way down is checked
+	guarded            bool
+	last               []byte
+	appending          bool
+	written            int64
+}
+
+// beginChunk starts a chunk's write transaction.
+func (o *op) beginChunk(table string, mem *arena, keep bool) (_ *chunkWriter, err error) {
+	tx, err := o.db.bolt.Begin(true)
 	if err != nil {
-		return nil, 0, o.db.engineError(err)
+		return nil, o.db.engineError(err)
 	}
 	handed := false
 	defer func() {
 		if !handed { // an error or a panic: release the writer's lock
-			t.Rollback()
+			tx.Rollback()
 		}
 	}()
-	tx = t
 	b, err := o.table(tx, table)
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
 	ticks, err := o.nextTicks(tx, 0)
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
 	if err := o.guardKeys(tx, b, afterAll, afterAll, false); err != nil {
-		return nil, 0, err
+		return nil, err
 	}
-	root := uint64(b.RootPage())
-	var guardFrom, guardTo []byte // keys whose way down is checked
-	guarded := root == 0
-	last, _ := b.Cursor().Last()
-	appending := true
-	latest := ticks
-	for _, it := range items {
-		p := it.op
-		t := ticks
-		if keep && !it.e.Timestamp.IsZero() {
-			t = odata.TicksOf(it.e.Timestamp)
-			latest = max(latest, t)
-		}
-		key := it.key
-		if !guarded || bytes.Compare(key, guardFrom) < 0 || (guardTo != nil && bytes.Compare(key, guardTo) >= 0) {
-			if guardFrom, guardTo, err = o.db.guard.check(tx, root, key, key, false); err != nil {
-				return nil, 0, err
-			}
-			guarded = true
-		}
-		if appending && last != nil && bytes.Compare(key, last) <= 0 {
-			appending = false
-		}
-		last = key
-		var werr error
-		if appending && p.Kind != OpReplace && p.Kind != OpMerge {
-			// Past every key in the table: nothing to find or
-			// merge, so the entity is put as it is.
-			werr = b.Put(key, mem.value(t, p.Entity.Properties))
-		} else {
-			_, werr = apply(b, p, t)
-		}
-		if werr != nil {
-			if _, damage := damageIn(werr); damage {
-				return nil, 0, werr
-			}
-			it.err = werr
-			continue
-		}
-		written++
-	}
-	if appending {
-		b.FillPercent = 0.95
-	}
-	if latest > ticks {
-		if _, err := o.nextTicks(tx, latest); err != nil {
-			return nil, 0, err
-		}
-	}
+	w := &chunkWriter{o: o, tx: tx, b: b, mem: mem, keep: keep, ticks: ticks, latest: ticks, appending: true}
+	w.root = uint64(b.RootPage())
+	w.guarded = w.root == 0
+	w.last, _ = b.Cursor().Last()
 	handed = true
-	return tx, written, nil
+	return w, nil
+}
+
+// write writes one entity. A refusal sets it.err and is no error; damage is.
+func (w *chunkWriter) write(it *loadItem) (err error) {
+	p := it.op
+	t := w.ticks
+	if w.keep && !it.e.Timestamp.IsZero() {
+		t = odata.TicksOf(it.e.Timestamp)
+		w.latest = max(w.latest, t)
+	}
+	key := it.key
+	if !w.guarded || bytes.Compare(key, w.guardFrom) < 0 || (w.guardTo != nil && bytes.Compare(key, w.guardTo) >= 0) {
+		if w.guardFrom, w.guardTo, err = w.o.db.guard.check(w.tx, w.root, key, key, false); err != nil {
+			return err
+		}
+		w.guarded = true
+	}
+	if w.appending && w.last != nil && bytes.Compare(key, w.last) <= 0 {
+		w.appending = false
+	}
+	w.last = key
+	var werr error
+	if w.appending && p.Kind != OpReplace && p.Kind != OpMerge {
+		// Past every key in the table: nothing to find or
+		// merge, so the entity is put as it is.
+		werr = w.b.Put(key, w.mem.value(t, p.Entity.Properties))
+	} else {
+		_, werr = apply(w.b, p, t)
+	}
+	if werr != nil {
+		if _, damage := damageIn(werr); damage {
+			return werr
+		}
+		it.err = werr
+		return nil
+	}
+	w.written++
+	return nil
+}
+
+// finish completes the chunk's writes, before its commit.
+func (w *chunkWriter) finish() error {
+	if w.appending {
+		w.b.FillPercent = 0.95
+	}
+	if w.latest > w.ticks {
+		if _, err := w.o.nextTicks(w.tx, w.latest); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // stepAside lets another process in between two chunks of a long load:

@@ -122,3 +122,38 @@ func TestLoadSortedChunkStopsAtTheRefusedEntity(t *testing.T) {
 		t.Fatalf("err %v written %d stored %d", err, res.Written, len(dump(t, db3, "Tab")))
 	}
 }
+
+// A long ascending run, then keys out of order: the run is committed as it
+// came, the rest sorted; a refusal in the rest stops the load exactly there.
+func TestLoadAscendingRunThenOutOfOrder(t *testing.T) {
+	var src []*odata.Entity
+	for i := 0; i < 3000; i++ {
+		src = append(src, benchEntity(i))
+	}
+	for i := 0; i < 600; i++ {
+		src = append(src, benchEntity(3000+(i*7919)%600))
+	}
+	dup := *src[3100]
+	src = append(src[:3300:3300], append([]*odata.Entity{&dup}, src[3300:]...)...) // position 3300 repeats 3100
+	for _, onReject := range []bool{false, true} {
+		db, _ := openTemp(t)
+		newTable(t, db, "Tab")
+		var refused []int64
+		opts := LoadOptions{}
+		if onReject {
+			opts.OnReject = func(n int64, e *odata.Entity, err error) error { refused = append(refused, n); return nil }
+		}
+		res, err := db.Load(ctx, "Tab", OpInsert, sliceSource(src), opts)
+		stored := len(dump(t, db, "Tab"))
+		if onReject {
+			if err != nil || res.Written != 3600 || stored != 3600 || !reflect.DeepEqual(refused, []int64{3300}) {
+				t.Fatalf("err %v written %d stored %d refused %v", err, res.Written, stored, refused)
+			}
+			continue
+		}
+		wantCode(t, err, odata.CodeEntityAlreadyExists, 409)
+		if res.Written != 3300 || stored != 3300 {
+			t.Fatalf("written %d stored %d, want 3300", res.Written, stored)
+		}
+	}
+}
