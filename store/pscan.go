@@ -106,19 +106,7 @@ func (o *op) queryParallel(ctx context.Context, table string, req QueryRequest, 
 		wg.Wait()
 	}()
 	filter := req.Query.Filter
-	// runChunk scans chunk j, guarded: a panic becomes the chunk's last word.
-	runChunk := func(b *bolt.Bucket, j int) (cont bool) {
-		defer func() {
-			if r := recover(); r != nil {
-				select {
-				case outs[j] <- scanOut{err: &panicDamage{what: describePanic(r)}}:
-					close(outs[j])
-					cont = true
-				case <-stop:
-					cont = false
-				}
-			}
-		}()
+	runChunk := func(b *bolt.Bucket, j int) bool {
 		var lo, hi []byte
 		if j > 0 {
 			lo = splits[j-1]
@@ -164,8 +152,9 @@ func (o *op) queryParallel(ctx context.Context, table string, req QueryRequest, 
 // scanChunk scans the keys k of the ranges with k ≥ from, lo ≤ k and
 // k < hi (a nil bound is open), sending the matches, decoded and
 // projected, in batches to out, which it closes. It returns false when
-// stop closed first.
-func scanChunk(ctx context.Context, b *bolt.Bucket, ranges []odata.KeyRange, from, lo, hi []byte, filter *odata.Filter, sel []string, out chan<- scanOut, stop <-chan struct{}) bool {
+// stop closed first. A panic while reading (a damaged page) is the chunk's
+// last word, after the matches found before it, as in the serial scan.
+func scanChunk(ctx context.Context, b *bolt.Bucket, ranges []odata.KeyRange, from, lo, hi []byte, filter *odata.Filter, sel []string, out chan<- scanOut, stop <-chan struct{}) (cont bool) {
 	send := func(o scanOut) bool {
 		select {
 		case out <- o:
@@ -174,13 +163,21 @@ func scanChunk(ctx context.Context, b *bolt.Bucket, ranges []odata.KeyRange, fro
 			return false
 		}
 	}
+	var o scanOut
+	defer func() {
+		if r := recover(); r != nil {
+			o.err = &panicDamage{what: describePanic(r)}
+			if cont = send(o); cont {
+				close(out)
+			}
+		}
+	}()
 	s := newScanner(b, ranges, nil)
 	s.from = from
 	if lo != nil && (s.from == nil || bytes.Compare(lo, s.from) > 0) {
 		s.from = lo
 	}
 	rec := &rawRecord{}
-	var o scanOut
 	for s.next() {
 		if hi != nil && bytes.Compare(s.k, hi) >= 0 {
 			break
