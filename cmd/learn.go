@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 	"github.com/tstable/tstable/cmdspec"
@@ -86,7 +87,7 @@ func listLessons(c *cobra.Command, f *Factory) error {
 	})
 }
 
-var continuationLine = regexp.MustCompile(`(?m)^continuation: (\S+)$`)
+var continuationLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^continuation: (\S+)$`) })
 
 // runLesson replays a lesson against a scratch database: commentary is
 // printed, each command runs in a fresh command tree (as the shell runs a
@@ -129,7 +130,7 @@ func runLesson(c *cobra.Command, f *Factory, l *lessons.Lesson) error {
 			var buf bytes.Buffer
 			ios := &iostreams.IOStreams{In: strings.NewReader(s.Stdin), Out: &buf, ErrOut: &buf, OutTTY: true, Width: width}
 			status := Execute(c.Context(), NewRoot(ios), append([]string{"--db", db}, args...), ios)
-			if m := continuationLine.FindSubmatch(buf.Bytes()); m != nil {
+			if m := continuationLine().FindSubmatch(buf.Bytes()); m != nil {
 				token = string(m[1])
 			}
 			out.Write(buf.Bytes())

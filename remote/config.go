@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/tstable/tstable/odata"
@@ -93,11 +94,14 @@ func endpointAndAccount(cfg Config) (endpoint, account string, err error) {
 	return endpoint, account, nil
 }
 
-var secretRE = regexp.MustCompile(`(?i)(AccountKey=|SharedAccessSignature=|[?&]sig=|sig%3D|Authorization:\s*SharedKey\s+[^:\s]+:)[^;&"'\s]*`)
+// Compiled on first use, not at every start of the program.
+var secretRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(AccountKey=|SharedAccessSignature=|[?&]sig=|sig%3D|Authorization:\s*SharedKey\s+[^:\s]+:)[^;&"'\s]*`)
+})
 
 // Scrub replaces account keys and SAS signatures in s with <redacted>.
 func Scrub(s string) string {
-	return secretRE.ReplaceAllString(s, "${1}<redacted>")
+	return secretRE().ReplaceAllString(s, "${1}<redacted>")
 }
 
 // accountOf names the account of an endpoint: the first label of the host

@@ -7,15 +7,17 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 	"github.com/tstable/tstable/odata"
 )
 
 var (
-	codeRE  = regexp.MustCompile(`"code"\s*:\s*"([A-Za-z]+)"`)
-	indexRE = regexp.MustCompile(`"value"\s*:\s*"(\d+):([^"]*)"`)
-	valueRE = regexp.MustCompile(`"value"\s*:\s*"([^"]*)"`)
+	// Compiled on first use, not at every start of the program.
+	codeRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"code"\s*:\s*"([A-Za-z]+)"`) })
+	indexRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"value"\s*:\s*"(\d+):([^"]*)"`) })
+	valueRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"value"\s*:\s*"([^"]*)"`) })
 )
 
 // mapError turns an error of the SDK into the *odata.Error the local store
@@ -36,16 +38,16 @@ func mapError(err error, table string, key *odata.Key) error {
 	text := err.Error()
 	code := re.ErrorCode
 	if code == "" {
-		if m := codeRE.FindStringSubmatch(text); m != nil {
+		if m := codeRE().FindStringSubmatch(text); m != nil {
 			code = m[1]
 		}
 	}
 	index := -1
 	detail := ""
-	if m := indexRE.FindStringSubmatch(text); m != nil { // a batch: "3:The specified entity already exists."
+	if m := indexRE().FindStringSubmatch(text); m != nil { // a batch: "3:The specified entity already exists."
 		index, _ = strconv.Atoi(m[1])
 		detail = m[2]
-	} else if m := valueRE.FindStringSubmatch(text); m != nil {
+	} else if m := valueRE().FindStringSubmatch(text); m != nil {
 		detail = m[1]
 	}
 	detail = strings.TrimSpace(strings.SplitN(detail, "\\n", 2)[0])

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // maxHistory is how many lines of history are loaded at start.
@@ -56,11 +57,13 @@ func openHistory(path string) *history {
 }
 
 // secretFlag matches a flag whose value is a secret, with its value.
-var secretFlag = regexp.MustCompile(`(--(?:to-)?connection-string[= ])("[^"]*"|'[^']*'|\S+)`)
+var secretFlag = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(--(?:to-)?connection-string[= ])("[^"]*"|'[^']*'|\S+)`)
+})
 
 // redact replaces secrets in a line before it is kept.
 func redact(line string) string {
-	line = secretFlag.ReplaceAllString(line, "${1}<redacted>")
+	line = secretFlag().ReplaceAllString(line, "${1}<redacted>")
 	for _, k := range []string{"AccountKey=", "SharedAccessSignature=", "sig="} {
 		for i := strings.Index(line, k); i >= 0; {
 			j := i + len(k)
