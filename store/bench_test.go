@@ -3,6 +3,7 @@ package store
 import (
 	"fmt"
 	"io"
+	"math/rand"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -91,6 +92,33 @@ func BenchmarkLoad(b *testing.B) {
 		db.CreateTable(ctx, "Bench")
 		start := time.Now()
 		if _, err := db.Load(ctx, "Bench", OpInsert, benchSource(n), LoadOptions{}); err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(n)/time.Since(start).Seconds(), "entities/s")
+		db.Close()
+	}
+}
+
+// BenchmarkLoadRandom: the same entities as BenchmarkLoad, keys in random order.
+func BenchmarkLoadRandom(b *testing.B) {
+	n := benchN()
+	perm := rand.New(rand.NewSource(1)).Perm(n)
+	for i := 0; i < b.N; i++ {
+		db, err := Open(filepath.Join(b.TempDir(), "load.db"), nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		db.CreateTable(ctx, "Bench")
+		j := 0
+		src := func() (*odata.Entity, error) {
+			if j == n {
+				return nil, io.EOF
+			}
+			j++
+			return benchEntity(perm[j-1]), nil
+		}
+		start := time.Now()
+		if _, err := db.Load(ctx, "Bench", OpInsert, src, LoadOptions{}); err != nil {
 			b.Fatal(err)
 		}
 		b.ReportMetric(float64(n)/time.Since(start).Seconds(), "entities/s")
