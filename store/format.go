@@ -9,10 +9,11 @@ import (
 
 // The file records the version of its format under formatKey in the meta
 // bucket (8 bytes, big-endian), so that the layout can change: a tstable
-// opens files of its own format and older ones (upgrading them, or saying
-// that tstable compact rewrites them in the current one), and refuses a
-// file of a newer format with a message that says so, instead of reading
-// it wrongly. A file without the key was written before the version was
+// opens files of its own format and older ones (a tstable that brings a
+// format 2 must read format 1, or name the command that rewrites it), and
+// refuses a file of a newer format with a message that says so, instead of
+// reading it wrongly. Compact copies the record with the rest of the meta
+// bucket. A file without the key was written before the version was
 // recorded, in format 1.
 //
 // Format 1: one bucket per table (tablePrefix + lower-cased name), keys
