@@ -26,7 +26,7 @@ PROMPT := github.com/c-bata/go-prompt/...
 # Built without cgo: a static binary starts a few milliseconds sooner (no
 # dynamic loader, no libc threads), which is most of a point query's time.
 build:
-	CGO_ENABLED=0 $(GO) build -o $(BIN) ./cmd/tstable
+	CGO_ENABLED=0 $(GO) build -buildvcs=auto -o $(BIN) ./cmd/tstable
 
 run: build
 	./$(BIN) $(ARGS)
