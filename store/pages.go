@@ -74,13 +74,10 @@ func parseMeta(b []byte) (meta, bool) {
 
 // fault says what is wrong with a meta, or "" when it is sound.
 func (m meta) fault() string {
+	if what := m.valid(); what != "" {
+		return what
+	}
 	switch {
-	case m.magic != fileMagic:
-		return "it does not carry the database signature"
-	case m.version != fileVersion:
-		return fmt.Sprintf("it is format version %d, and tstable reads version %d", m.version, fileVersion)
-	case m.sum != m.want:
-		return "its checksum does not match its contents"
 	case m.pageSize < 1024 || m.pageSize > 1<<24 || m.pageSize&(m.pageSize-1) != 0:
 		return fmt.Sprintf("it names an impossible page size, %d bytes", m.pageSize)
 	case m.pgid < 4 || m.root < 2 || m.root >= m.pgid:
