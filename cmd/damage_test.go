@@ -12,13 +12,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/spf13/cobra"
 	"github.com/tstable/tstable/iostreams"
-	"github.com/tstable/tstable/server"
 )
 
-// runDamage runs one command line in-process over a tree that has check
-// and recover (added here until the tree lists them).
+// runDamage runs one command line in-process.
 func runDamage(db, stdin string, args ...string) (stdout, stderr string, status int) {
 	return runDamageTTY(false, db, stdin, args...)
 }
@@ -28,15 +25,7 @@ func runDamageTTY(errTTY bool, db, stdin string, args ...string) (stdout, stderr
 	ios, in, out, errOut := iostreams.Test()
 	ios.ErrTTY = errTTY
 	in.WriteString(stdin)
-	f := &Factory{IO: ios}
-	root := newRoot(f)
-	for _, make := range []func(*Factory) *cobra.Command{newCheckCmd, newRecoverCmd} {
-		c := make(f)
-		if found, _, err := root.Find([]string{c.Name()}); err != nil || found == root {
-			root.AddCommand(c)
-		}
-	}
-	status = Execute(context.Background(), root, append([]string{"--db", db}, args...), ios)
+	status = Execute(context.Background(), newRoot(&Factory{IO: ios}), append([]string{"--db", db}, args...), ios)
 	return out.String(), errOut.String(), status
 }
 
@@ -238,13 +227,7 @@ func TestProgressOnATerminal(t *testing.T) {
 // A file tstable serve holds cannot be checked or recovered meanwhile:
 // check says so at once, naming the server.
 func TestCheckOfAServedFile(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "t.db")
-	seed(t, db)
-	srv, err := server.Start(server.Config{Addr: "127.0.0.1:0", DBPath: db})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Shutdown(context.Background())
+	db, srv := servedDB(t)
 	_, errOut, status := runDamage(db, "", "check")
 	want := "error: DatabaseLocked: database " + db + " is held by tstable serve at " + srv.URL() + ": stop the server, then check it\n"
 	if status != 1 || errOut != want {

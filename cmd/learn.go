@@ -72,19 +72,14 @@ func listLessons(c *cobra.Command, f *Factory) error {
 		rows = append(rows, []string{strconv.Itoa(l.Order), l.Name, l.Title, l.Summary})
 		w = max(w, len(l.Name))
 	}
-	return f.printer.Report(Report{
-		JSON:  map[string]any{"value": items},
-		Lines: items,
-		CSV:   rows,
-		Text: func(out io.Writer) error {
-			for _, x := range items {
-				it := x.(item)
-				fmt.Fprintf(out, "%d  %-*s  %s: %s\n", it.Number, w, it.Name, it.Title, it.Summary)
-			}
-			_, err := fmt.Fprintln(out, "\nRun one with: tstable learn NAME (or its number)")
-			return err
-		},
-	})
+	return f.printer.Report(listReport(items, rows, func(out io.Writer) error {
+		for _, x := range items {
+			it := x.(item)
+			fmt.Fprintf(out, "%d  %-*s  %s: %s\n", it.Number, w, it.Name, it.Title, it.Summary)
+		}
+		_, err := fmt.Fprintln(out, "\nRun one with: tstable learn NAME (or its number)")
+		return err
+	}))
 }
 
 var continuationLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^continuation: (\S+)$`) })

@@ -304,6 +304,12 @@ type Report struct {
 	Text func(w io.Writer) error
 }
 
+// listReport is a report of a list: {"value":[…]} in json, an item a line
+// in jsonl, rows (header first) in csv, and text for people.
+func listReport(items []any, rows [][]string, text func(w io.Writer) error) Report {
+	return Report{JSON: map[string]any{"value": items}, Lines: items, CSV: rows, Text: text}
+}
+
 // Report writes r in the run's format.
 func (p *Printer) Report(r Report) error {
 	switch p.Format {

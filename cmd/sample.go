@@ -61,18 +61,13 @@ func newSampleListCmd(f *Factory) *cobra.Command {
 				items = append(items, it)
 				rows = append(rows, []string{it.Name, strings.Join(it.Tables, " "), strconv.Itoa(it.DefaultSize), it.SizeUnit, it.Summary})
 			}
-			return f.printer.Report(Report{
-				JSON:  map[string]any{"value": items},
-				Lines: items,
-				CSV:   rows,
-				Text: func(w io.Writer) error {
-					for _, x := range items {
-						it := x.(item)
-						fmt.Fprintf(w, "%-10s %s\n%-10s tables: %s; --size %d %s by default\n", it.Name, it.Summary, "", strings.Join(it.Tables, " "), it.DefaultSize, it.SizeUnit)
-					}
-					return nil
-				},
-			})
+			return f.printer.Report(listReport(items, rows, func(w io.Writer) error {
+				for _, x := range items {
+					it := x.(item)
+					fmt.Fprintf(w, "%-10s %s\n%-10s tables: %s; --size %d %s by default\n", it.Name, it.Summary, "", strings.Join(it.Tables, " "), it.DefaultSize, it.SizeUnit)
+				}
+				return nil
+			}))
 		},
 	}
 	cmdspec.Args(c)
@@ -152,18 +147,13 @@ their common stem (logs --table Audit loads AuditByDate and AuditSpread).`,
 			if err != nil {
 				return err
 			}
-			return f.printer.Report(Report{
-				JSON:  map[string]any{"value": done},
-				Lines: done,
-				CSV:   rows,
-				Text: func(w io.Writer) error {
-					for _, x := range done {
-						l := x.(loaded)
-						fmt.Fprintf(w, "loaded %s into %s\n", countLine(l.Entities), l.Table)
-					}
-					return nil
-				},
-			})
+			return f.printer.Report(listReport(done, rows, func(w io.Writer) error {
+				for _, x := range done {
+					l := x.(loaded)
+					fmt.Fprintf(w, "loaded %s into %s\n", countLine(l.Entities), l.Table)
+				}
+				return nil
+			}))
 		},
 	}
 	cmdspec.Args(c, "NAME")

@@ -10,17 +10,25 @@ import (
 	"github.com/tstable/tstable/server"
 )
 
-// While tstable serve holds a database, the command line on the same --db
-// goes through the server: no DatabaseLocked, the same answers, and the
-// server's scanned count in explanations.
-func TestCommandsGoThroughTheServerHoldingTheFile(t *testing.T) {
+// servedDB is the seeded People database, held by tstable serve on a
+// free loopback port until the test ends.
+func servedDB(t *testing.T) (string, *server.Running) {
+	t.Helper()
 	db := filepath.Join(t.TempDir(), "t.db")
 	seed(t, db)
 	srv, err := server.Start(server.Config{Addr: "127.0.0.1:0", DBPath: db})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer srv.Shutdown(context.Background())
+	t.Cleanup(func() { srv.Shutdown(context.Background()) })
+	return db, srv
+}
+
+// While tstable serve holds a database, the command line on the same --db
+// goes through the server: no DatabaseLocked, the same answers, and the
+// server's scanned count in explanations.
+func TestCommandsGoThroughTheServerHoldingTheFile(t *testing.T) {
+	db, srv := servedDB(t)
 
 	out, errOut, st := run(context.Background(), db, "", "query", "People", "--filter", "PartitionKey eq 'Sales'", "--explain", "-o", "json")
 	if st != 0 {
