@@ -28,7 +28,7 @@ func runWith(ctx context.Context, f *Factory, db, stdin string, args ...string) 
 	in.WriteString(stdin)
 	f.IO = ios
 	full := append([]string{"--db", db}, args...)
-	status = Execute(ctx, newRoot(f), full, ios)
+	status = Execute(ctx, newRootFor(f, full), full, ios)
 	return out.String(), errOut.String(), status
 }
 

@@ -33,7 +33,94 @@ func Main(args []string) int {
 	ios := iostreams.System()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	return Execute(ctx, NewRoot(ios), args, ios)
+	return Execute(ctx, newRootFor(&Factory{IO: ios}, args), args, ios)
+}
+
+// topCommand is a top-level command: its name, another name it answers
+// to (or ""), and how to build it.
+type topCommand struct {
+	name, alias string
+	build       func(*Factory) *cobra.Command
+}
+
+// topCommands are the top-level commands, in the order help lists them.
+// The tree is built from this list, and a process that runs one of them
+// builds only that one (see newRootFor).
+func topCommands() []topCommand {
+	return []topCommand{
+		{"table", "", newTableCmd},
+		{"insert", "", newInsertCmd},
+		{"upsert", "", newUpsertCmd},
+		{"merge", "", newMergeCmd},
+		{"replace", "", newReplaceCmd},
+		{"get", "", newGetCmd},
+		{"delete", "", newDeleteCmd},
+		{"query", "", newQueryCmd},
+		{"explain", "", newExplainCmd},
+		{"batch", "", newBatchCmd},
+		{"import", "", newImportCmd},
+		{"export", "", newExportCmd},
+		{"copy", "", newCopyCmd},
+		{"status", "", newStatusCmd},
+		{"stats", "", newStatsCmd},
+		{"lint", "", newLintCmd},
+		{"advise", "", newAdviseCmd},
+		{"sample", "", newSampleCmd},
+		{"learn", "", newLearnCmd},
+		{"shell", "", newShellCmd},
+		{"compact", "vacuum", newCompactCmd},
+		{"check", "", newCheckCmd},
+		{"recover", "", newRecoverCmd},
+		{"serve", "", newServeCmd},
+		{"filter", "", func(*Factory) *cobra.Command { return newFilterHelp() }},
+	}
+}
+
+// takesValue reports whether flag, one of the root's, takes the next
+// argument as its value (-x takes none: its value must be joined with =).
+func takesValue(flag string) bool {
+	switch flag {
+	case "--db", "-o", "--output", "--wait", "--connection-string", "--account-url":
+		return true
+	}
+	return false
+}
+
+// newRootFor builds the tree to run args with: when they name a top-level
+// command, a root with only that command, which runs it exactly as the
+// whole tree would (its flags, the root's flags, its help) at a fraction
+// of the cost of building two dozen commands and their flags, most of a
+// quick command's time; otherwise (no command, help, completion, a name
+// that is not a command) the whole tree.
+func newRootFor(f *Factory, args []string) *cobra.Command {
+	name := ""
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			break
+		}
+		if len(a) > 1 && a[0] == '-' {
+			if takesValue(a) {
+				i++
+			}
+			continue
+		}
+		name = a
+		break
+	}
+	for _, c := range topCommands() {
+		if name == "" || (name != c.name && name != c.alias) {
+			continue
+		}
+		root := newRootWith(f, c.build)
+		// cobra's own reading of args must find that command: else the
+		// whole tree.
+		if found, _, err := root.Find(args); err == nil && found != root {
+			return root
+		}
+		break
+	}
+	return newRoot(f)
 }
 
 // NewRoot builds a fresh command tree writing to ios. It keeps no state
@@ -43,7 +130,11 @@ func NewRoot(ios *iostreams.IOStreams) *cobra.Command {
 }
 
 // newRoot builds the command tree over f.
-func newRoot(f *Factory) *cobra.Command {
+func newRoot(f *Factory) *cobra.Command { return newRootWith(f) }
+
+// newRootWith builds the root over f with the commands build makes, or,
+// with none, the whole tree.
+func newRootWith(f *Factory, build ...func(*Factory) *cobra.Command) *cobra.Command {
 	ios := f.IO
 	root := &cobra.Command{
 		Use:   "tstable",
@@ -106,35 +197,24 @@ transactions, and an explanation of what every query reads.`,
 	pf.StringVar(&f.connFlag, "connection-string", "", "use the remote account of this connection `string` (default $AZURE_STORAGE_CONNECTION_STRING); not with --db")
 	pf.StringVar(&f.accountURLFlag, "account-url", "", "use the remote table endpoint at this `URL`, signed in with Azure AD (the Azure SDK's default credentials)")
 
-	root.AddCommand(
-		newTableCmd(f),
-		newInsertCmd(f),
-		newUpsertCmd(f),
-		newMergeCmd(f),
-		newReplaceCmd(f),
-		newGetCmd(f),
-		newDeleteCmd(f),
-		newQueryCmd(f),
-		newExplainCmd(f),
-		newBatchCmd(f),
-		newImportCmd(f),
-		newExportCmd(f),
-		newCopyCmd(f),
-		newStatusCmd(f),
-		newStatsCmd(f),
-		newLintCmd(f),
-		newAdviseCmd(f),
-		newSampleCmd(f),
-		newLearnCmd(f),
-		newShellCmd(f),
-		newCompactCmd(f),
-		newCheckCmd(f),
-		newRecoverCmd(f),
-		newServeCmd(f),
-		newFilterHelp(),
-	)
+	whole := len(build) == 0
+	if whole {
+		for _, c := range topCommands() {
+			build = append(build, c.build)
+		}
+	}
+	for _, b := range build {
+		root.AddCommand(b(f))
+	}
 	cobra.AddTemplateFunc("tstableVersion", version)
 	root.SetVersionTemplate("tstable {{tstableVersion}}\n")
+	if !whole {
+		// Only that command runs: no completion command and no dynamic
+		// completion (completing builds the whole tree: its command line
+		// names no command of the list).
+		root.CompletionOptions.DisableDefaultCmd = true
+		return root
+	}
 	addDynamicCompletion(root, f)
 	root.InitDefaultCompletionCmd()
 	root.InitDefaultHelpCmd()

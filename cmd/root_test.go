@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/cobra"
 	"github.com/tstable/tstable/iostreams"
 )
 
@@ -155,5 +156,42 @@ func TestCopyWithinOneFile(t *testing.T) {
 	}
 	if a, b := mustRun(t, db, "", "query", "People", "--select", "FirstName"), mustRun(t, db, "", "query", "PeopleCopy", "--select", "FirstName"); strings.Count(a, "\n") != strings.Count(b, "\n") || a == "" {
 		t.Errorf("the copy differs:\n%s\n%s", a, b)
+	}
+}
+
+// A process builds only the command it runs; that command must be the one
+// the whole tree would run, with the same names, help and flags.
+func TestOneCommandTreeMatchesTheWholeTree(t *testing.T) {
+	help := func(root func(f *Factory, args []string) *cobra.Command, args ...string) string {
+		ios, _, out, errOut := iostreams.Test()
+		if status := Execute(context.Background(), root(&Factory{IO: ios}, args), args, ios); status != 0 {
+			t.Fatalf("%v: exit %d: %s", args, status, errOut)
+		}
+		return out.String()
+	}
+	whole := func(f *Factory, _ []string) *cobra.Command { return newRoot(f) }
+	for _, c := range topCommands() {
+		built := c.build(&Factory{IO: &iostreams.IOStreams{}})
+		if built.Name() != c.name || (c.alias != "" && !built.HasAlias(c.alias)) || len(built.Aliases) > 0 && c.alias != built.Aliases[0] {
+			t.Errorf("%s (alias %q) builds %s, aliases %v", c.name, c.alias, built.Name(), built.Aliases)
+		}
+		for _, name := range []string{c.name, c.alias} {
+			if name == "" {
+				continue
+			}
+			args := []string{"--db", "x.db", "-o", "json", name, "--help"}
+			root := newRootFor(&Factory{IO: &iostreams.IOStreams{}}, args)
+			if len(root.Commands()) != 1 {
+				t.Errorf("%s: %d commands built", name, len(root.Commands()))
+			}
+			if got, want := help(newRootFor, args...), help(whole, args...); got != want {
+				t.Errorf("%s --help differs from the whole tree's:\n%s\nwant:\n%s", name, got, want)
+			}
+		}
+	}
+	for _, args := range [][]string{{}, {"--version"}, {"help", "query"}, {"completion", "bash"}, {"__complete", "qu"}, {"quer"}, {"--db", "query"}} {
+		if n := len(newRootFor(&Factory{IO: &iostreams.IOStreams{}}, args).Commands()); n < len(topCommands()) {
+			t.Errorf("%q: %d commands built, want the whole tree", args, n)
+		}
 	}
 }

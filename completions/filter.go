@@ -39,12 +39,19 @@ var systemProps = []Suggestion{
 	{odata.Timestamp, "Edm.DateTime · set by the store on every write"},
 }
 
-// literalPrefixes are the typed literal forms, by the type they make.
-var literalPrefixes = map[odata.EdmType]Suggestion{
-	odata.EdmString:   {"'", "Edm.String literal: 'text' ('' for a quote)"},
-	odata.EdmDateTime: {"datetime'", "Edm.DateTime literal: datetime'2024-01-31T00:00:00Z'"},
-	odata.EdmGuid:     {"guid'", "Edm.Guid literal: guid'xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx'"},
-	odata.EdmBinary:   {"X'", "Edm.Binary literal in hex: X'0A1B'"},
+// literalPrefix is the typed literal form that makes type t.
+func literalPrefix(t odata.EdmType) (Suggestion, bool) {
+	switch t {
+	case odata.EdmString:
+		return Suggestion{"'", "Edm.String literal: 'text' ('' for a quote)"}, true
+	case odata.EdmDateTime:
+		return Suggestion{"datetime'", "Edm.DateTime literal: datetime'2024-01-31T00:00:00Z'"}, true
+	case odata.EdmGuid:
+		return Suggestion{"guid'", "Edm.Guid literal: guid'xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx'"}, true
+	case odata.EdmBinary:
+		return Suggestion{"X'", "Edm.Binary literal in hex: X'0A1B'"}, true
+	}
+	return Suggestion{}, false
 }
 
 // Filter completes a $filter typed so far, for the property names of
@@ -173,13 +180,14 @@ func valueSuggestions(ctx context.Context, src Source, table, prop, op string, c
 		case odata.EdmInt32, odata.EdmDouble:
 			add(Suggestion{"0", t.String() + " literal: 42 (Int32) or 1.5 (Double)"})
 		default:
-			if s, ok := literalPrefixes[t]; ok {
+			if s, ok := literalPrefix(t); ok {
 				add(s)
 			}
 		}
 	}
 	for _, t := range []odata.EdmType{odata.EdmString, odata.EdmDateTime, odata.EdmGuid, odata.EdmBinary} {
-		add(literalPrefixes[t])
+		s, _ := literalPrefix(t)
+		add(s)
 	}
 	add(Suggestion{"true", "Edm.Boolean"})
 	add(Suggestion{"false", "Edm.Boolean"})

@@ -86,14 +86,23 @@ const (
 	KindPartitionKey = "add-partition-key"
 )
 
-// patternNames are the guide's names for the proposal kinds.
-var patternNames = map[string]string{
-	KindIntraIndex:   "intra-partition secondary index",
-	KindCompoundKey:  "compound key",
-	KindInterIndex:   "inter-partition secondary index",
-	KindIndexEntity:  "index entities",
-	KindPointQueries: "point queries instead of 'or'",
-	KindPartitionKey: "both keys in the query",
+// patternName is the guide's name for a proposal kind.
+func patternName(kind string) string {
+	switch kind {
+	case KindIntraIndex:
+		return "intra-partition secondary index"
+	case KindCompoundKey:
+		return "compound key"
+	case KindInterIndex:
+		return "inter-partition secondary index"
+	case KindIndexEntity:
+		return "index entities"
+	case KindPointQueries:
+		return "point queries instead of 'or'"
+	case KindPartitionKey:
+		return "both keys in the query"
+	}
+	return ""
 }
 
 // manyMatches is where Advise prefers index entities to copies: a value
@@ -265,11 +274,11 @@ func propose(class odata.QueryClass, pk string, hasRowKey bool, m *matchShape) *
 	if len(m.props) == 0 {
 		switch {
 		case class == odata.ClassPartitionScan && hasRowKey:
-			return &Proposal{Kind: KindPointQueries, Pattern: patternNames[KindPointQueries], Class: odata.ClassPoint, Scanned: n,
+			return &Proposal{Kind: KindPointQueries, Pattern: patternName(KindPointQueries), Class: odata.ClassPoint, Scanned: n,
 				Query: "PartitionKey eq " + odata.Quote(pk) + " and RowKey eq '…' (one query per RowKey)",
 				Text:  "Send one point query per RowKey value (in parallel if you like) instead of joining them with 'or': each reads one entity."}
 		case class == odata.ClassTableScan && m.partitions == 1:
-			return &Proposal{Kind: KindPartitionKey, Pattern: patternNames[KindPartitionKey], Class: odata.ClassRange, Scanned: n,
+			return &Proposal{Kind: KindPartitionKey, Pattern: patternName(KindPartitionKey), Class: odata.ClassRange, Scanned: n,
 				Query: "PartitionKey eq " + odata.Quote(m.firstPK) + " and <the RowKey conditions>",
 				Text:  "Every match is in partition " + odata.Quote(m.firstPK) + ": name it with PartitionKey eq and the query reads one key range."}
 		}
@@ -307,26 +316,26 @@ func propose(class odata.QueryClass, pk string, hasRowKey bool, m *matchShape) *
 			p.Text = fmt.Sprintf("The matches have different values of %s: store copies under RowKey %s, numbers zero-padded so they sort, and read the wanted values as one range query.",
 				name, odata.Quote(prefix+"<"+name+">_<RowKey>"))
 		}
-		p.Pattern = patternNames[p.Kind]
+		p.Pattern = patternName(p.Kind)
 		return p
 	}
 	// A table scan: the matches may lie in any partition.
 	name := strings.Join(m.props, " and ")
 	switch {
 	case value != "" && n > manyMatches:
-		return &Proposal{Kind: KindIndexEntity, Pattern: patternNames[KindIndexEntity], Prefix: prefix,
+		return &Proposal{Kind: KindIndexEntity, Pattern: patternName(KindIndexEntity), Prefix: prefix,
 			Class: odata.ClassPoint, Scanned: 1 + n,
 			Query: "PartitionKey eq " + odata.Quote(strings.TrimSuffix(prefix, "_")) + " and RowKey eq " + odata.Quote(value) + ", then a point query per listed key",
 			Text: fmt.Sprintf("%d entities share this value: keep one index entity per value of %s (PartitionKey %s, RowKey the value) whose property lists the matching keys; one point query finds them all.",
 				n, name, odata.Quote(strings.TrimSuffix(prefix, "_")))}
 	case value != "":
-		return &Proposal{Kind: KindInterIndex, Pattern: patternNames[KindInterIndex], Prefix: prefix,
+		return &Proposal{Kind: KindInterIndex, Pattern: patternName(KindInterIndex), Prefix: prefix,
 			Class: odata.ClassPartitionScan, Scanned: n,
 			Query: "PartitionKey eq " + odata.Quote(prefix+value),
 			Text: fmt.Sprintf("Keep a copy of each entity in one partition per value of %s, PartitionKey %s, RowKey the original keys: the query reads that partition, which holds the matches and nothing else. The copies live in other partitions than the entity, so update them in a second step (eventually consistent transactions).",
 				name, odata.Quote(prefix+"<"+name+">"))}
 	default:
-		return &Proposal{Kind: KindInterIndex, Pattern: patternNames[KindInterIndex], Prefix: prefix,
+		return &Proposal{Kind: KindInterIndex, Pattern: patternName(KindInterIndex), Prefix: prefix,
 			Class: odata.ClassRange, Scanned: n,
 			Query: "PartitionKey eq " + odata.Quote(strings.TrimSuffix(prefix, "_")) + " and RowKey ge '<from>' and RowKey lt '<to>'",
 			Text: fmt.Sprintf("The matches have different values of %s: keep copies under PartitionKey %s with RowKey %s (numbers zero-padded) and read the wanted values as one range query.",

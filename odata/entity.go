@@ -1,7 +1,6 @@
 package odata
 
 import (
-	"net/url"
 	"strings"
 	"time"
 )
@@ -114,7 +113,7 @@ func CheckETag(s string) error {
 		inner, ok = strings.CutSuffix(inner, `'"`)
 	}
 	if ok {
-		if t, err := url.QueryUnescape(inner); err == nil {
+		if t, ok := unescapeQuery(inner); ok {
 			if _, lerr := parseDateTimeLiteral(t); lerr == nil {
 				return nil
 			}
@@ -130,5 +129,46 @@ func CheckETag(s string) error {
 // ETagFor returns the weak ETag the service derives from a Timestamp.
 func ETagFor(ts time.Time) string {
 	// Only ':' needs escaping in this alphabet, as the service does.
-	return `W/"datetime'` + url.QueryEscape(FormatDateTime(ts)) + `'"`
+	return `W/"datetime'` + strings.ReplaceAll(FormatDateTime(ts), ":", "%3A") + `'"`
+}
+
+// unescapeQuery decodes s as a URL's query component (%XX escapes and +
+// for a space), as net/url's QueryUnescape does; ok is false when an
+// escape is malformed.
+func unescapeQuery(s string) (string, bool) {
+	if !strings.ContainsAny(s, "%+") {
+		return s, true
+	}
+	unhex := func(c byte) (byte, bool) {
+		switch {
+		case '0' <= c && c <= '9':
+			return c - '0', true
+		case 'a' <= c && c <= 'f':
+			return c - 'a' + 10, true
+		case 'A' <= c && c <= 'F':
+			return c - 'A' + 10, true
+		}
+		return 0, false
+	}
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '%':
+			if i+2 >= len(s) {
+				return "", false
+			}
+			hi, ok1 := unhex(s[i+1])
+			lo, ok2 := unhex(s[i+2])
+			if !ok1 || !ok2 {
+				return "", false
+			}
+			b = append(b, hi<<4|lo)
+			i += 2
+		case '+':
+			b = append(b, ' ')
+		default:
+			b = append(b, s[i])
+		}
+	}
+	return string(b), true
 }

@@ -3,7 +3,7 @@ package odata
 import (
 	"errors"
 	"fmt"
-	"net/http"
+	"sync"
 )
 
 // Code is an error code of the Table service (or one of tstable's own, for
@@ -58,58 +58,77 @@ const (
 	CodeDatabaseDamaged Code = "DatabaseDamaged"
 )
 
-// statuses is the HTTP status the service answers each code with.
-var statuses = map[Code]int{
-	CodeTableAlreadyExists:                      http.StatusConflict,
-	CodeTableNotFound:                           http.StatusNotFound,
-	CodeTableBeingDeleted:                       http.StatusConflict,
-	CodeEntityAlreadyExists:                     http.StatusConflict,
-	CodeResourceNotFound:                        http.StatusNotFound,
-	CodeUpdateConditionNotSatisfied:             http.StatusPreconditionFailed,
-	CodeInvalidInput:                            http.StatusBadRequest,
-	CodeOutOfRangeInput:                         http.StatusBadRequest,
-	CodePropertyValueTooLarge:                   http.StatusBadRequest,
-	CodeEntityTooLarge:                          http.StatusBadRequest,
-	CodeRequestBodyTooLarge:                     http.StatusRequestEntityTooLarge,
-	CodeTooManyProperties:                       http.StatusBadRequest,
-	CodePropertyNameTooLong:                     http.StatusBadRequest,
-	CodePropertyNameInvalid:                     http.StatusBadRequest,
-	CodeInvalidResourceName:                     http.StatusBadRequest,
-	CodeInvalidValueType:                        http.StatusBadRequest,
-	CodeInvalidDuplicateRow:                     http.StatusBadRequest,
-	CodeCommandsInBatchActOnDifferentPartitions: http.StatusBadRequest,
-	CodeMissingRequiredHeader:                   http.StatusBadRequest,
-	CodeInvalidHeaderValue:                      http.StatusBadRequest,
-	CodeInvalidQueryParameterValue:              http.StatusBadRequest,
-	CodeInvalidURI:                              http.StatusBadRequest,
-	CodeInvalidContinuation:                     http.StatusBadRequest,
-	CodeInvalidCorsHeaderValue:                  http.StatusBadRequest,
-	CodeAtomFormatNotSupported:                  http.StatusUnsupportedMediaType,
-	CodeUnsupportedHTTPVerb:                     http.StatusMethodNotAllowed,
-	CodeNotImplemented:                          http.StatusNotImplemented,
-	CodeAuthenticationFailed:                    http.StatusForbidden,
-	CodeAuthorizationFailure:                    http.StatusForbidden,
-	CodeAuthorizationPermissionMismatch:         http.StatusForbidden,
-	CodeAuthorizationResourceTypeMismatch:       http.StatusForbidden,
-	CodeAuthorizationServiceMismatch:            http.StatusForbidden,
-	CodeAuthorizationSourceIPMismatch:           http.StatusForbidden,
-	CodeAuthorizationProtocolMismatch:           http.StatusForbidden,
-	CodeInvalidXMLDocument:                      http.StatusBadRequest,
-	CodeOperationTimedOut:                       http.StatusInternalServerError,
-	CodeInternalError:                           http.StatusInternalServerError,
-	CodeServerBusy:                              http.StatusServiceUnavailable,
-	CodeServiceUnreachable:                      http.StatusServiceUnavailable,
-	CodeDatabaseLocked:                          http.StatusConflict,
-	CodeDatabaseDamaged:                         http.StatusInternalServerError,
-}
+// The HTTP statuses the table below uses (net/http has them too, but
+// odata does not import it: a local read needs no HTTP).
+const (
+	statusBadRequest            = 400
+	statusConflict              = 409
+	statusForbidden             = 403
+	statusInternalServerError   = 500
+	statusMethodNotAllowed      = 405
+	statusNotFound              = 404
+	statusNotImplemented        = 501
+	statusPreconditionFailed    = 412
+	statusRequestEntityTooLarge = 413
+	statusServiceUnavailable    = 503
+	statusUnsupportedMediaType  = 415
+)
+
+// statuses is the HTTP status the service answers each code with, built
+// the first time a status is asked for.
+var statuses = sync.OnceValue(func() map[Code]int {
+	return map[Code]int{
+		CodeTableAlreadyExists:                      statusConflict,
+		CodeTableNotFound:                           statusNotFound,
+		CodeTableBeingDeleted:                       statusConflict,
+		CodeEntityAlreadyExists:                     statusConflict,
+		CodeResourceNotFound:                        statusNotFound,
+		CodeUpdateConditionNotSatisfied:             statusPreconditionFailed,
+		CodeInvalidInput:                            statusBadRequest,
+		CodeOutOfRangeInput:                         statusBadRequest,
+		CodePropertyValueTooLarge:                   statusBadRequest,
+		CodeEntityTooLarge:                          statusBadRequest,
+		CodeRequestBodyTooLarge:                     statusRequestEntityTooLarge,
+		CodeTooManyProperties:                       statusBadRequest,
+		CodePropertyNameTooLong:                     statusBadRequest,
+		CodePropertyNameInvalid:                     statusBadRequest,
+		CodeInvalidResourceName:                     statusBadRequest,
+		CodeInvalidValueType:                        statusBadRequest,
+		CodeInvalidDuplicateRow:                     statusBadRequest,
+		CodeCommandsInBatchActOnDifferentPartitions: statusBadRequest,
+		CodeMissingRequiredHeader:                   statusBadRequest,
+		CodeInvalidHeaderValue:                      statusBadRequest,
+		CodeInvalidQueryParameterValue:              statusBadRequest,
+		CodeInvalidURI:                              statusBadRequest,
+		CodeInvalidContinuation:                     statusBadRequest,
+		CodeInvalidCorsHeaderValue:                  statusBadRequest,
+		CodeAtomFormatNotSupported:                  statusUnsupportedMediaType,
+		CodeUnsupportedHTTPVerb:                     statusMethodNotAllowed,
+		CodeNotImplemented:                          statusNotImplemented,
+		CodeAuthenticationFailed:                    statusForbidden,
+		CodeAuthorizationFailure:                    statusForbidden,
+		CodeAuthorizationPermissionMismatch:         statusForbidden,
+		CodeAuthorizationResourceTypeMismatch:       statusForbidden,
+		CodeAuthorizationServiceMismatch:            statusForbidden,
+		CodeAuthorizationSourceIPMismatch:           statusForbidden,
+		CodeAuthorizationProtocolMismatch:           statusForbidden,
+		CodeInvalidXMLDocument:                      statusBadRequest,
+		CodeOperationTimedOut:                       statusInternalServerError,
+		CodeInternalError:                           statusInternalServerError,
+		CodeServerBusy:                              statusServiceUnavailable,
+		CodeServiceUnreachable:                      statusServiceUnavailable,
+		CodeDatabaseLocked:                          statusConflict,
+		CodeDatabaseDamaged:                         statusInternalServerError,
+	}
+})
 
 // Status is the HTTP status the service answers the code with; a code
 // this table does not know (one a remote service invented) is 500.
 func (c Code) Status() int {
-	if s, ok := statuses[c]; ok {
+	if s, ok := statuses()[c]; ok {
 		return s
 	}
-	return http.StatusInternalServerError
+	return statusInternalServerError
 }
 
 // Error is a refused operation, described as the service describes it: its

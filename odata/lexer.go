@@ -59,21 +59,36 @@ func (k TokenKind) String() string {
 	return fmt.Sprintf("TokenKind(%d)", int(k))
 }
 
-// keywords are the reserved words of the language. The service's operators
-// are lower-case only ("Eq" or "AND" is not an operator), so the lexer
-// matches them exactly; the parser recognizes the other spellings to say so.
-var keywords = map[string]TokenKind{
-	"and":   TokenAnd,
-	"or":    TokenOr,
-	"not":   TokenNot,
-	"eq":    TokenEq,
-	"ne":    TokenNe,
-	"gt":    TokenGt,
-	"ge":    TokenGe,
-	"lt":    TokenLt,
-	"le":    TokenLe,
-	"true":  TokenTrue,
-	"false": TokenFalse,
+// keyword gives the kind of a reserved word of the language. The
+// service's operators are lower-case only ("Eq" or "AND" is not an
+// operator), so the lexer matches them exactly; the parser recognizes the
+// other spellings to say so.
+func keyword(word string) (TokenKind, bool) {
+	switch word {
+	case "and":
+		return TokenAnd, true
+	case "or":
+		return TokenOr, true
+	case "not":
+		return TokenNot, true
+	case "eq":
+		return TokenEq, true
+	case "ne":
+		return TokenNe, true
+	case "gt":
+		return TokenGt, true
+	case "ge":
+		return TokenGe, true
+	case "lt":
+		return TokenLt, true
+	case "le":
+		return TokenLe, true
+	case "true":
+		return TokenTrue, true
+	case "false":
+		return TokenFalse, true
+	}
+	return 0, false
 }
 
 // Token is one token of a $filter: its kind, its text as written, and where
@@ -380,7 +395,7 @@ func lexIdentifier(l *lexer) stateFn {
 		l.next()
 	}
 	word := l.input[l.start:l.pos]
-	if _, isKeyword := keywords[word]; l.peek() == '\'' && !isKeyword {
+	if _, isKeyword := keyword(word); l.peek() == '\'' && !isKeyword {
 		switch word {
 		case "datetime", "guid", "X", "binary":
 		default:
@@ -396,7 +411,7 @@ func lexIdentifier(l *lexer) stateFn {
 		l.emit(TokenTyped)
 		return lexAny
 	}
-	if k, ok := keywords[word]; ok {
+	if k, ok := keyword(word); ok {
 		l.emit(k)
 	} else {
 		l.emit(TokenIdentifier)

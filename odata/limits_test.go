@@ -1,8 +1,10 @@
 package odata
 
 import (
+	"net/url"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestEntitySizeFollowsTheServiceFormula(t *testing.T) {
@@ -48,6 +50,32 @@ func TestCheckETag(t *testing.T) {
 	for s, want := range bad {
 		if err := CheckETag(s); err == nil || CodeOf(err) != CodeInvalidInput || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want InvalidInput saying %q", s, err, want)
+		}
+	}
+}
+
+// ETags escape and unescape as net/url's query escaping does (odata does
+// not import it).
+func TestETagEscapingMatchesNetURL(t *testing.T) {
+	ts := time.Date(2024, 1, 2, 3, 4, 5, 123456700, time.UTC)
+	if got, want := ETagFor(ts), `W/"datetime'`+url.QueryEscape(FormatDateTime(ts))+`'"`; got != want {
+		t.Errorf("ETagFor = %s, want %s", got, want)
+	}
+	for _, s := range []string{"", "a", "03%3A04", "03%3a04", "a+b", "%", "%3", "%3G", "%zz", "x%41y", "%E2%9C%93", "100%"} {
+		got, ok := unescapeQuery(s)
+		want, err := url.QueryUnescape(s)
+		if ok != (err == nil) || (ok && got != want) {
+			t.Errorf("unescapeQuery(%q) = %q, %v; net/url: %q, %v", s, got, ok, want, err)
+		}
+	}
+}
+
+// Every code has the status the service answers it with; one it does not
+// know is a 500.
+func TestCodeStatus(t *testing.T) {
+	for code, want := range map[Code]int{CodeTableNotFound: 404, CodeEntityAlreadyExists: 409, CodeUpdateConditionNotSatisfied: 412, CodeInvalidInput: 400, CodeServerBusy: 503, "Invented": 500} {
+		if got := code.Status(); got != want {
+			t.Errorf("%s: %d, want %d", code, got, want)
 		}
 	}
 }

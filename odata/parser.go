@@ -185,7 +185,7 @@ func isBoolWord(w string) bool {
 }
 
 func isOperatorWord(w string) bool {
-	_, ok := keywords[strings.ToLower(w)]
+	_, ok := keyword(strings.ToLower(w))
 	return ok && w != strings.ToLower(w)
 }
 

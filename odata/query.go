@@ -11,19 +11,18 @@ const (
 	ClassTableScan     QueryClass = "table-scan"
 )
 
-// classText are the guide's words for the classes.
-var classText = map[QueryClass]string{
-	ClassPoint:         "point query",
-	ClassRange:         "range query",
-	ClassPartitionScan: "partition scan",
-	ClassTableScan:     "table scan",
-}
-
 // Text is the guide's words for the class: "point query", "range query",
 // "partition scan" or "table scan".
 func (c QueryClass) Text() string {
-	if t, ok := classText[c]; ok {
-		return t
+	switch c {
+	case ClassPoint:
+		return "point query"
+	case ClassRange:
+		return "range query"
+	case ClassPartitionScan:
+		return "partition scan"
+	case ClassTableScan:
+		return "table scan"
 	}
 	return string(c)
 }

@@ -210,8 +210,14 @@ func describeKey(k *odata.Key) string {
 	return fmt.Sprintf("(%q, %q)", k.PartitionKey, k.RowKey)
 }
 
-// retryStatuses are the answers worth another try.
-var retryStatuses = map[int]bool{408: true, 429: true, 500: true, 502: true, 503: true, 504: true}
+// retryStatus reports whether an answer is worth another try.
+func retryStatus(code int) bool {
+	switch code {
+	case 408, 429, 500, 502, 503, 504:
+		return true
+	}
+	return false
+}
 
 // shouldRetry decides for the SDK's retry policy: the statuses above, and
 // transport errors other than a refused connection or an unknown host.
@@ -220,5 +226,5 @@ func shouldRetry(resp *http.Response, err error) bool {
 		var dns *net.DNSError
 		return !errors.Is(err, syscall.ECONNREFUSED) && !errors.As(err, &dns)
 	}
-	return retryStatuses[resp.StatusCode]
+	return retryStatus(resp.StatusCode)
 }

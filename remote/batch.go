@@ -35,20 +35,31 @@ func (b *Backend) Batch(ctx context.Context, table string, ops []store.Operation
 	return out, nil
 }
 
-var actionOf = map[store.OpKind]aztables.TransactionType{
-	store.OpInsert:          aztables.TransactionTypeAdd,
-	store.OpReplace:         aztables.TransactionTypeUpdateReplace,
-	store.OpMerge:           aztables.TransactionTypeUpdateMerge,
-	store.OpInsertOrReplace: aztables.TransactionTypeInsertReplace,
-	store.OpInsertOrMerge:   aztables.TransactionTypeInsertMerge,
-	store.OpDelete:          aztables.TransactionTypeDelete,
+// actionOf is the SDK's transaction type for an operation kind.
+func actionOf(kind store.OpKind) (aztables.TransactionType, bool) {
+	switch kind {
+	case store.OpInsert:
+		return aztables.TransactionTypeAdd, true
+	case store.OpReplace:
+		return aztables.TransactionTypeUpdateReplace, true
+	case store.OpMerge:
+		return aztables.TransactionTypeUpdateMerge, true
+	case store.OpInsertOrReplace:
+		return aztables.TransactionTypeInsertReplace, true
+	case store.OpInsertOrMerge:
+		return aztables.TransactionTypeInsertMerge, true
+	case store.OpDelete:
+		return aztables.TransactionTypeDelete, true
+	}
+	return "", false
 }
 
 // submit sends prepared operations as one transaction.
 func (b *Backend) submit(ctx context.Context, table string, ops []store.Operation) error {
 	actions := make([]aztables.TransactionAction, len(ops))
 	for i, op := range ops {
-		a := aztables.TransactionAction{ActionType: actionOf[op.Kind], Entity: encodeEntity(op.Entity)}
+		action, _ := actionOf(op.Kind)
+		a := aztables.TransactionAction{ActionType: action, Entity: encodeEntity(op.Entity)}
 		if op.Kind == store.OpReplace || op.Kind == store.OpMerge || op.Kind == store.OpDelete {
 			etag := etagOf(op.IfMatch)
 			a.IfMatch = &etag
@@ -78,7 +89,7 @@ func (b *Backend) submit(ctx context.Context, table string, ops []store.Operatio
 // the transactions already sent may have committed entities that come
 // after the failing one in the source; Written counts what committed.
 func (b *Backend) Load(ctx context.Context, table string, kind store.OpKind, src store.EntitySource, opts store.LoadOptions) (*store.LoadResult, error) {
-	if _, ok := actionOf[kind]; !ok || kind == store.OpDelete {
+	if _, ok := actionOf(kind); !ok || kind == store.OpDelete {
 		return nil, odata.Errorf(odata.CodeInvalidInput, "load cannot %s", kind)
 	}
 	ctx, cancel := context.WithCancel(ctx)

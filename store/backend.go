@@ -19,13 +19,24 @@ const (
 	OpDelete                            // needs If-Match; only the entity's keys are used
 )
 
-var opNames = map[OpKind]string{
-	OpInsert: "insert", OpReplace: "replace", OpMerge: "merge",
-	OpInsertOrReplace: "insert-or-replace", OpInsertOrMerge: "insert-or-merge", OpDelete: "delete",
-}
-
 // String returns the operation's name as the CLI spells it.
-func (k OpKind) String() string { return opNames[k] }
+func (k OpKind) String() string {
+	switch k {
+	case OpInsert:
+		return "insert"
+	case OpReplace:
+		return "replace"
+	case OpMerge:
+		return "merge"
+	case OpInsertOrReplace:
+		return "insert-or-replace"
+	case OpInsertOrMerge:
+		return "insert-or-merge"
+	case OpDelete:
+		return "delete"
+	}
+	return ""
+}
 
 // Operation is one write: what to do, to which entity, under which ETag
 // condition ("" for none, "*" for any, or an ETag from an earlier read).

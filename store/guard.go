@@ -224,7 +224,9 @@ func damagedEarlier(st os.FileInfo, path string) error {
 	return nil
 }
 
-var pageNumber = regexp.MustCompile(`(?i)page(?: expected to be:| type:)? ?(\d+)`)
+var pageNumber = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)page(?: expected to be:| type:)? ?(\d+)`)
+})
 
 // describePanic says, for people, what a panic while reading the file
 // means: a page that cannot be read, or one that does not hold what the
@@ -237,7 +239,7 @@ func describePanic(r any) string {
 	}
 	msg := fmt.Sprint(r)
 	page := ""
-	if m := pageNumber.FindStringSubmatch(msg); m != nil {
+	if m := pageNumber().FindStringSubmatch(msg); m != nil {
 		page = "page " + m[1]
 	}
 	switch {

@@ -220,6 +220,13 @@ func (r *pageReader) page(id uint64, kinds ...uint16) (pageHead, []byte, error) 
 	if err != nil {
 		return h, nil, err
 	}
+	return r.read(h, kinds...)
+}
+
+// read reads the page (and overflow) whose header head has read and
+// checked, checking its kind as page does.
+func (r *pageReader) read(h pageHead, kinds ...uint16) (pageHead, []byte, error) {
+	id := h.id
 	ok := false
 	for _, k := range kinds {
 		ok = ok || h.flags == k

@@ -58,6 +58,14 @@ func (s span) past(k []byte) bool {
 	return c > 0 || (c == 0 && !s.endIncl)
 }
 
+// point reports whether the span is one key, which a lookup finds
+// without the cursor's step to the next page (the engine's Seek steps
+// there when the key is not on the page it lands on and sorts after all
+// of that page's keys).
+func (s span) point() bool {
+	return s.start != nil && !s.skip && s.endIncl && bytes.Equal(s.start, s.end)
+}
+
 // scanner walks the stored keys of a list of ranges in order, starting at a
 // continuation key, without ever reading outside them.
 type scanner struct {
@@ -90,6 +98,11 @@ func (s *scanner) seekSpan() bool {
 	}
 	if start == nil {
 		s.k, s.v = s.c.First()
+	} else if !skip && sp.point() && bytes.Equal(start, sp.end) {
+		s.k, s.v = nil, s.c.Bucket().Get(start)
+		if s.v != nil {
+			s.k = start
+		}
 	} else {
 		s.k, s.v = s.c.Seek(start)
 		if skip && s.k != nil && bytes.Equal(s.k, start) {
@@ -103,9 +116,11 @@ func (s *scanner) seekSpan() bool {
 // The key and value are valid until the transaction ends.
 func (s *scanner) next() bool {
 	if s.primed {
-		s.k, s.v = s.c.Next()
-		if s.k != nil && !s.spans[s.i].past(s.k) {
-			return true
+		if !s.spans[s.i].point() { // a point span's one key was its all
+			s.k, s.v = s.c.Next()
+			if s.k != nil && !s.spans[s.i].past(s.k) {
+				return true
+			}
 		}
 		s.i++
 	}
@@ -191,7 +206,9 @@ func (db *DB) Query(ctx context.Context, table string, req QueryRequest, fn func
 				if s.from != nil && (lo == nil || bytes.Compare(s.from, lo) > 0) {
 					lo = s.from
 				}
-				if err := o.guardKeys(tx, b, lo, sp.end, true); err != nil {
+				// A point is read without the step past it (see seekSpan).
+				next := !sp.point() || !bytes.Equal(lo, sp.end)
+				if err := o.guardKeys(tx, b, lo, sp.end, next); err != nil {
 					return err
 				}
 			}

@@ -72,10 +72,15 @@ type guardWalk struct {
 	r      *pageReader
 	lo, hi []byte
 	next   bool
-	few    [16]uint64 // the pages reached, while they are few
-	nFew   int
+	few    []uint64 // the pages reached, while they are few (a point's way down and its leaves)
+	buf    [16]uint64
 	many   map[uint64]bool
 }
+
+// fewReached is how many pages reach keeps in a list before a map: a
+// lookup's way down reaches its branch pages and the hundred or so leaves
+// of the lowest, which a list holds in a few hundred bytes.
+const fewReached = 256
 
 // reach records page id as reached, reporting whether it was already.
 func (w *guardWalk) reach(id uint64) bool {
@@ -86,17 +91,17 @@ func (w *guardWalk) reach(id uint64) bool {
 		w.many[id] = true
 		return false
 	}
-	for _, p := range w.few[:w.nFew] {
-		if p == id {
-			return true
-		}
+	if slices.Contains(w.few, id) {
+		return true
 	}
-	if w.nFew < len(w.few) {
-		w.few[w.nFew] = id
-		w.nFew++
+	if w.few == nil {
+		w.few = w.buf[:0]
+	}
+	if len(w.few) < fewReached {
+		w.few = append(w.few, id)
 		return false
 	}
-	w.many = make(map[uint64]bool, 64)
+	w.many = make(map[uint64]bool, 2*fewReached)
 	for _, p := range w.few {
 		w.many[p] = true
 	}
@@ -228,7 +233,7 @@ func (g *treeGuard) branch(r *pageReader, id uint64) (*branchInfo, error) {
 	}
 	b := &branchInfo{leaf: h.flags == flagLeaf}
 	if !b.leaf {
-		_, buf, err := r.page(id, flagBranch)
+		_, buf, err := r.read(h, flagBranch)
 		if err != nil {
 			return nil, err
 		}
@@ -239,12 +244,20 @@ func (g *treeGuard) branch(r *pageReader, id uint64) (*branchInfo, error) {
 		if len(es) == 0 {
 			return nil, &pageError{id, "is a branch page with no entries"}
 		}
+		// The keys are copied into one buffer: the page's own is not kept.
+		n := 0
 		for _, e := range es {
 			if e.child < 2 || e.child >= r.hwm {
 				return nil, &pageError{id, fmt.Sprintf("leads to page %d, outside the %d pages the file counts", e.child, r.hwm)}
 			}
-			b.keys = append(b.keys, bytes.Clone(e.key))
-			b.kids = append(b.kids, e.child)
+			n += len(e.key)
+		}
+		keys := make([]byte, 0, n)
+		b.keys, b.kids = make([][]byte, len(es)), make([]uint64, len(es))
+		for i, e := range es {
+			keys = append(keys, e.key...)
+			b.keys[i] = keys[len(keys)-len(e.key) : len(keys) : len(keys)]
+			b.kids[i] = e.child
 		}
 		first, err := r.head(b.kids[0])
 		if err != nil {
