@@ -21,8 +21,10 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"github.com/tstable/tstable/cmdspec"
 	"github.com/tstable/tstable/iostreams"
 )
@@ -76,14 +78,34 @@ func topCommands() []topCommand {
 	}
 }
 
-// takesValue reports whether flag, one of the root's, takes the next
-// argument as its value (-x takes none: its value must be joined with =).
-func takesValue(flag string) bool {
-	switch flag {
-	case "--db", "-o", "--output", "--wait", "--connection-string", "--account-url":
-		return true
+// commandName is the first argument of args that is not a flag of root
+// or a flag's value, as cobra will read it: "" when there is none.
+func commandName(root *cobra.Command, args []string) string {
+	fs := root.PersistentFlags()
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			return ""
+		case len(a) < 2 || a[0] != '-':
+			return a
+		case strings.Contains(a, "="):
+			continue
+		}
+		var fl *pflag.Flag
+		if strings.HasPrefix(a, "--") {
+			fl = fs.Lookup(a[2:])
+		} else if len(a) == 2 {
+			fl = fs.ShorthandLookup(a[1:])
+		}
+		if fl == nil {
+			return "" // a flag the root does not have: let the whole tree say so
+		}
+		if fl.NoOptDefVal == "" {
+			i++ // its value is the next argument
+		}
 	}
-	return false
+	return ""
 }
 
 // newRootFor builds the tree to run args with: when they name a top-level
@@ -93,26 +115,13 @@ func takesValue(flag string) bool {
 // quick command's time; otherwise (no command, help, completion, a name
 // that is not a command) the whole tree.
 func newRootFor(f *Factory, args []string) *cobra.Command {
-	name := ""
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			break
-		}
-		if len(a) > 1 && a[0] == '-' {
-			if takesValue(a) {
-				i++
-			}
-			continue
-		}
-		name = a
-		break
-	}
+	root := newRootWith(f, false)
+	name := commandName(root, args)
 	for _, c := range topCommands() {
 		if name == "" || (name != c.name && name != c.alias) {
 			continue
 		}
-		root := newRootWith(f, c.build)
+		root.AddCommand(c.build(f))
 		// cobra's own reading of args must find that command: else the
 		// whole tree.
 		if found, _, err := root.Find(args); err == nil && found != root {
@@ -130,11 +139,12 @@ func NewRoot(ios *iostreams.IOStreams) *cobra.Command {
 }
 
 // newRoot builds the command tree over f.
-func newRoot(f *Factory) *cobra.Command { return newRootWith(f) }
+func newRoot(f *Factory) *cobra.Command { return newRootWith(f, true) }
 
-// newRootWith builds the root over f with the commands build makes, or,
-// with none, the whole tree.
-func newRootWith(f *Factory, build ...func(*Factory) *cobra.Command) *cobra.Command {
+// newRootWith builds the root over f: with whole, every command, help and
+// completion; without, the root alone, to which the caller adds the one
+// command it runs.
+func newRootWith(f *Factory, whole bool) *cobra.Command {
 	ios := f.IO
 	root := &cobra.Command{
 		Use:   "tstable",
@@ -197,19 +207,15 @@ transactions, and an explanation of what every query reads.`,
 	pf.StringVar(&f.connFlag, "connection-string", "", "use the remote account of this connection `string` (default $AZURE_STORAGE_CONNECTION_STRING); not with --db")
 	pf.StringVar(&f.accountURLFlag, "account-url", "", "use the remote table endpoint at this `URL`, signed in with Azure AD (the Azure SDK's default credentials)")
 
-	whole := len(build) == 0
 	if whole {
 		for _, c := range topCommands() {
-			build = append(build, c.build)
+			root.AddCommand(c.build(f))
 		}
-	}
-	for _, b := range build {
-		root.AddCommand(b(f))
 	}
 	cobra.AddTemplateFunc("tstableVersion", version)
 	root.SetVersionTemplate("tstable {{tstableVersion}}\n")
 	if !whole {
-		// Only that command runs: no completion command and no dynamic
+		// Only one command runs: no completion command and no dynamic
 		// completion (completing builds the whole tree: its command line
 		// names no command of the list).
 		root.CompletionOptions.DisableDefaultCmd = true

@@ -195,3 +195,28 @@ func TestOneCommandTreeMatchesTheWholeTree(t *testing.T) {
 		}
 	}
 }
+
+// A process builds the one command its arguments name, reading the root's
+// flags as cobra does: a flag's value is not a command, -x takes none.
+func TestCommandName(t *testing.T) {
+	root := newRootWith(&Factory{IO: iostreams.System()}, false)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"get", "T", "P", "R"}, "get"},
+		{[]string{"--db", "get", "query", "T"}, "query"},
+		{[]string{"-o", "json", "get"}, "get"},
+		{[]string{"--output=json", "get"}, "get"},
+		{[]string{"-x", "query", "T"}, "query"},
+		{[]string{"--expanded", "get"}, "get"},
+		{[]string{"--wait", "1s", "--connection-string", "x", "stats"}, "stats"},
+		{[]string{"--nosuch", "get"}, ""},
+		{[]string{"--", "get"}, ""},
+		{nil, ""},
+	} {
+		if got := commandName(root, c.args); got != c.want {
+			t.Errorf("commandName(%q) = %q, want %q", c.args, got, c.want)
+		}
+	}
+}
