@@ -129,6 +129,5 @@ func CheckETag(s string) error {
 
 // ETagFor returns the weak ETag the service derives from a Timestamp.
 func ETagFor(ts time.Time) string {
-	// Only ':' needs escaping in this alphabet, as the service does.
-	return `W/"datetime'` + url.QueryEscape(FormatDateTime(ts)) + `'"`
+	return string(appendETagOf(nil, appendDateTime(nil, ts)))
 }
