@@ -221,3 +221,42 @@ func (r *rawRecord) Get(name string) (odata.Value, bool) {
 	}
 	return odata.Value{}, false
 }
+
+// appendEntityLine appends the entity stored at key and val as one line of
+// the service's JSON and a newline: the bytes odata.AppendEntityJSON writes
+// for decodeEntity(key, val) projected by sel (odata.Project), written
+// from the stored bytes through odata's piecewise writer without building
+// the entity. A value that does not decode leaves dst as it was and is a
+// corruptError, as decodeEntity's.
+func appendEntityLine(dst, key, val []byte, sel []string) ([]byte, error) {
+	ticks, err := storedTicks(val)
+	if err != nil {
+		return dst, &corruptError{bytes.Clone(key)}
+	}
+	start := len(dst)
+	pk, rk := splitKey(key)
+	dst = odata.AppendEntityJSONStart(dst, bytesString(pk), bytesString(rk), ticks)
+	for i := 9; i < len(val); {
+		name, v, next, err := nextProperty(val, i)
+		if err != nil {
+			return dst[:start], &corruptError{bytes.Clone(key)}
+		}
+		if sel == nil {
+			dst = odata.AppendEntityJSONProperty(dst, bytesString(name), v)
+		}
+		i = next
+	}
+	if sel != nil {
+		rec := rawRecord{key: key, val: val}
+		for _, name := range sel {
+			switch name {
+			case odata.PartitionKey, odata.RowKey, odata.Timestamp:
+				continue
+			}
+			if v, ok := rec.Get(name); ok {
+				dst = odata.AppendEntityJSONProperty(dst, name, v)
+			}
+		}
+	}
+	return append(dst, '}', '\n'), nil
+}
