@@ -12,12 +12,14 @@ import (
 	"github.com/tstable/tstable/odata"
 )
 
-// A streaming filtered query (no page, no $top: query --all, lint, stats)
-// reads every key in its ranges, so its work can be shared between cores: the key
+// A streaming filtered query (no page, no $top: query --all, lint, stats),
+// and any streaming query delivered as JSON lines (export -o jsonl), reads
+// every key in its ranges, so its work can be shared between cores: the key
 // space from the first key to the last is cut at byte-wise midpoints into
-// chunks, workers scan, filter and decode the chunks (each in its own read
-// transaction, all of one snapshot), and the caller's goroutine delivers the
-// matches chunk by chunk, in key order, exactly as the serial scan would.
+// chunks, workers scan, filter and decode (or write as JSON) the chunks
+// (each in its own read transaction, all of one snapshot), and the caller's
+// goroutine delivers the matches chunk by chunk, in key order, exactly as
+// the serial scan would.
 // Scanned counts every key of every chunk, which is every key of the ranges.
 const (
 	scanChunkDepth = 3   // 2^3 chunks, taken in order by the workers
