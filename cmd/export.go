@@ -33,7 +33,7 @@ for exact copies).`,
 					}
 					list.SetColumns(cols)
 				}
-				_, err := b.Query(c.Context(), p.table, req, list.Write)
+				_, err := list.Query(c.Context(), b, p.table, req)
 				return err
 			})
 			if err != nil {

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bufio"
+	"context"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/tstable/tstable/iostreams"
 	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/store"
 )
 
 // Output shapes, chosen once per run from -o and the terminal (see
@@ -212,6 +214,23 @@ func (l *EntityList) Write(e *odata.Entity) error {
 		l.drawTable()
 	}
 	return nil
+}
+
+// Query runs req on b and writes its entities to the list: in jsonl,
+// when the backend can write them (a local file), as the lines it writes
+// straight from its stored bytes, the same bytes Write would write.
+func (l *EntityList) Query(ctx context.Context, b store.Backend, table string, req store.QueryRequest) (*store.QueryResult, error) {
+	if jq, ok := b.(store.JSONLQuerier); ok && l.p.Format == FormatJSONL {
+		return jq.QueryJSONL(ctx, table, req, l.writeLines)
+	}
+	return b.Query(ctx, table, req, l.Write)
+}
+
+// writeLines adds n entities already written as JSON lines.
+func (l *EntityList) writeLines(lines []byte, n int) error {
+	l.n += int64(n)
+	_, err := l.p.out.Write(lines)
+	return err
 }
 
 func (l *EntityList) drawTable() {

@@ -147,7 +147,7 @@ func runQuery(c *cobra.Command, f *Factory, args []string, o *queryOptions) erro
 				list.SetColumns(cols)
 			}
 		}
-		res, err = b.Query(ctx, p.table, req, list.Write)
+		res, err = list.Query(ctx, b, p.table, req)
 		return err
 	})
 	if err != nil {

@@ -128,8 +128,7 @@ func CheckETag(s string) error {
 
 // ETagFor returns the weak ETag the service derives from a Timestamp.
 func ETagFor(ts time.Time) string {
-	// Only ':' needs escaping in this alphabet, as the service does.
-	return `W/"datetime'` + strings.ReplaceAll(FormatDateTime(ts), ":", "%3A") + `'"`
+	return string(appendETagOf(nil, appendDateTime(nil, ts)))
 }
 
 // unescapeQuery decodes s as a URL's query component (%XX escapes and +

@@ -5,32 +5,67 @@ import (
 	"math"
 	"strconv"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // AppendEntityJSON appends e as one line of the service's JSON (no trailing
 // newline) to dst and returns the extended buffer.
 func AppendEntityJSON(dst []byte, e *Entity) []byte {
-	dst = append(dst, '{')
+	var tb [40]byte
+	var ts []byte
 	if !e.Timestamp.IsZero() {
+		ts = appendDateTime(tb[:0], e.Timestamp)
+	}
+	dst = appendEntityJSONHead(dst, e.PartitionKey, e.RowKey, ts)
+	for i := range e.Properties {
+		p := &e.Properties[i]
+		dst = AppendEntityJSONProperty(dst, p.Name, p.Value)
+	}
+	return append(dst, '}')
+}
+
+// AppendEntityJSONStart appends the start of an entity's line exactly as
+// AppendEntityJSON writes it, for a caller that holds the entity in pieces
+// (a store reading its stored bytes): its keys and, when it is stored
+// (ticks, its Timestamp in ticks, is not 0), its ETag and Timestamp. Its
+// properties follow with AppendEntityJSONProperty, in order, and '}' ends it.
+func AppendEntityJSONStart(dst []byte, pk, rk string, ticks int64) []byte {
+	var tb [40]byte
+	var ts []byte
+	if ticks != 0 {
+		ts = appendDateTimeTicks(tb[:0], ticks)
+	}
+	return appendEntityJSONHead(dst, pk, rk, ts)
+}
+
+// AppendEntityJSONProperty appends one property after the start of an
+// entity's line (AppendEntityJSONStart) or after its previous property.
+func AppendEntityJSONProperty(dst []byte, name string, v Value) []byte {
+	dst = append(dst, ',')
+	return AppendPropertyJSON(dst, name, v)
+}
+
+// appendEntityJSONHead writes '{', the ETag, the keys and the Timestamp,
+// given as appendDateTime writes it (nil for an entity not stored).
+func appendEntityJSONHead(dst []byte, pk, rk string, ts []byte) []byte {
+	dst = append(dst, '{')
+	if ts != nil {
+		var eb [64]byte
+		etag := appendETagOf(eb[:0], ts)
 		dst = append(dst, `"odata.etag":`...)
-		dst = appendJSONString(dst, e.ETag())
+		dst = appendJSONString(dst, unsafe.String(&etag[0], len(etag)))
 		dst = append(dst, ',')
 	}
 	dst = append(dst, `"PartitionKey":`...)
-	dst = appendJSONString(dst, e.PartitionKey)
+	dst = appendJSONString(dst, pk)
 	dst = append(dst, `,"RowKey":`...)
-	dst = appendJSONString(dst, e.RowKey)
-	if !e.Timestamp.IsZero() {
+	dst = appendJSONString(dst, rk)
+	if ts != nil {
 		dst = append(dst, `,"Timestamp":"`...)
-		dst = e.Timestamp.UTC().AppendFormat(dst, "2006-01-02T15:04:05.0000000Z")
+		dst = append(dst, ts...)
 		dst = append(dst, '"')
 	}
-	for i := range e.Properties {
-		p := &e.Properties[i]
-		dst = append(dst, ',')
-		dst = AppendPropertyJSON(dst, p.Name, p.Value)
-	}
-	return append(dst, '}')
+	return dst
 }
 
 // AppendPropertyJSON appends one property as the service writes it inside
@@ -38,8 +73,10 @@ func AppendEntityJSON(dst []byte, e *Entity) []byte {
 // when the type needs the annotation.
 func AppendPropertyJSON(dst []byte, name string, v Value) []byte {
 	annotate := func(dst []byte, t string) []byte {
-		dst = appendJSONString(dst, name+"@odata.type")
-		dst = append(dst, `:"`...)
+		// "name@odata.type": the suffix needs no escaping and cannot
+		// complete a character the name leaves unfinished.
+		dst = appendJSONString(dst, name)
+		dst = append(dst[:len(dst)-1], `@odata.type":"`...)
 		dst = append(dst, t...)
 		return append(dst, `",`...)
 	}
@@ -75,7 +112,7 @@ func AppendValueJSON(dst []byte, v Value) []byte {
 		dst = strconv.AppendBool(dst, v.Bool())
 	case EdmDateTime:
 		dst = append(dst, '"')
-		dst = v.Time().AppendFormat(dst, "2006-01-02T15:04:05.0000000Z")
+		dst = appendDateTimeTicks(dst, v.Int)
 		dst = append(dst, '"')
 	case EdmBinary:
 		dst = append(dst, '"')
@@ -108,6 +145,15 @@ func appendJSONDouble(dst []byte, f float64) []byte {
 
 const hexDigits = "0123456789abcdef"
 
+// jsonPlain says which bytes a JSON string holds as they are: ASCII but
+// control characters, '"' and '\\'.
+var jsonPlain = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
 // appendJSONString appends s as a JSON string. Invalid UTF-8 becomes U+FFFD,
 // as encoding/json does; HTML characters are not escaped.
 func appendJSONString(dst []byte, s string) []byte {
@@ -115,11 +161,14 @@ func appendJSONString(dst []byte, s string) []byte {
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
+		if jsonPlain[c] {
+			i++
+			for i < len(s) && jsonPlain[s[i]] {
 				i++
-				continue
 			}
+			continue
+		}
+		if c < utf8.RuneSelf {
 			dst = append(dst, s[start:i]...)
 			switch c {
 			case '"', '\\':

@@ -103,7 +103,7 @@ func AppendEntityJSONAs(dst []byte, e *Entity, m Metadata, l EntityLinks) []byte
 			dst = append(dst, `,"Timestamp@odata.type":"Edm.DateTime"`...)
 		}
 		dst = append(dst, `,"Timestamp":"`...)
-		dst = e.Timestamp.UTC().AppendFormat(dst, "2006-01-02T15:04:05.0000000Z")
+		dst = appendDateTime(dst, e.Timestamp)
 		dst = append(dst, '"')
 	}
 	for i := range e.Properties {

@@ -167,7 +167,7 @@ func (v Value) Bytes() []byte { return []byte(v.Str) }
 // FormatDateTime renders a time the way the service does on the wire:
 // RFC 3339 in UTC with seven fractional digits, e.g. 2014-08-22T00:50:32.1234567Z.
 func FormatDateTime(t time.Time) string {
-	return t.UTC().Format("2006-01-02T15:04:05.0000000Z")
+	return string(appendDateTime(nil, t))
 }
 
 // Text renders v for people and for CSV: strings as they are, numbers in

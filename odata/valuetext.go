@@ -38,7 +38,7 @@ func AppendValueText(dst []byte, v Value) []byte {
 	case EdmBoolean:
 		return strconv.AppendBool(dst, v.Bool())
 	case EdmDateTime:
-		return v.Time().AppendFormat(dst, "2006-01-02T15:04:05.0000000Z")
+		return appendDateTimeTicks(dst, v.Int)
 	case EdmBinary:
 		return base64.StdEncoding.AppendEncode(dst, []byte(v.Str))
 	}

@@ -86,54 +86,73 @@ func storedTicks(val []byte) (int64, error) {
 	return int64(binary.BigEndian.Uint64(val[1:9])), nil
 }
 
-// nextProperty reads one property at val[i:]. Strings in the returned
-// Value alias val (see bytesString); callers copy what outlives the read.
-func nextProperty(val []byte, i int) (name []byte, v odata.Value, next int, err error) {
-	n, w := binary.Uvarint(val[i:])
-	if w <= 0 || i+w+int(n)+1 > len(val) {
-		return nil, v, 0, errCorrupt
+// propertyHead reads the name and type of the property at val[i:],
+// returning where its payload starts.
+func propertyHead(val []byte, i int) (name []byte, t odata.EdmType, p int, err error) {
+	n, w := uint64(0), 1
+	if i < len(val) && val[i] < 0x80 {
+		n = uint64(val[i])
+	} else if n, w = binary.Uvarint(val[i:]); w <= 0 {
+		return nil, 0, 0, errCorrupt
+	}
+	if n >= uint64(len(val)) || i+w+int(n)+1 > len(val) {
+		return nil, 0, 0, errCorrupt
 	}
 	i += w
 	name = val[i : i+int(n)]
 	i += int(n)
-	v.Type = odata.EdmType(val[i])
-	i++
-	switch v.Type {
+	return name, odata.EdmType(val[i]), i + 1, nil
+}
+
+// payloadEnd returns where the payload of type t at val[i:] ends.
+func payloadEnd(val []byte, t odata.EdmType, i int) (int, error) {
+	switch t {
 	case odata.EdmString, odata.EdmGuid, odata.EdmBinary:
 		l, w := binary.Uvarint(val[i:])
-		if w <= 0 || i+w+int(l) > len(val) {
-			return nil, v, 0, errCorrupt
+		if w <= 0 || l > uint64(len(val)) || i+w+int(l) > len(val) {
+			return 0, errCorrupt
 		}
-		i += w
-		v.Str = bytesString(val[i : i+int(l)])
-		i += int(l)
+		return i + w + int(l), nil
 	case odata.EdmInt32:
-		if i+4 > len(val) {
-			return nil, v, 0, errCorrupt
-		}
-		v.Int = int64(int32(binary.BigEndian.Uint32(val[i:])))
 		i += 4
 	case odata.EdmInt64, odata.EdmDateTime, odata.EdmDouble:
-		if i+8 > len(val) {
-			return nil, v, 0, errCorrupt
-		}
-		u := binary.BigEndian.Uint64(val[i:])
-		if v.Type == odata.EdmDouble {
-			v.Float = math.Float64frombits(u)
-		} else {
-			v.Int = int64(u)
-		}
 		i += 8
 	case odata.EdmBoolean:
-		if i+1 > len(val) {
-			return nil, v, 0, errCorrupt
-		}
-		v.Int = int64(val[i])
 		i++
 	default:
-		return nil, v, 0, errCorrupt
+		return 0, errCorrupt
 	}
-	return name, v, i, nil
+	if i > len(val) {
+		return 0, errCorrupt
+	}
+	return i, nil
+}
+
+// nextProperty reads one property at val[i:]. Strings in the returned
+// Value alias val (see bytesString); callers copy what outlives the read.
+func nextProperty(val []byte, i int) (name []byte, v odata.Value, next int, err error) {
+	name, v.Type, i, err = propertyHead(val, i)
+	if err != nil {
+		return nil, v, 0, err
+	}
+	next, err = payloadEnd(val, v.Type, i)
+	if err != nil {
+		return nil, v, 0, err
+	}
+	switch v.Type {
+	case odata.EdmString, odata.EdmGuid, odata.EdmBinary:
+		_, w := binary.Uvarint(val[i:])
+		v.Str = bytesString(val[i+w : next])
+	case odata.EdmInt32:
+		v.Int = int64(int32(binary.BigEndian.Uint32(val[i:])))
+	case odata.EdmInt64, odata.EdmDateTime:
+		v.Int = int64(binary.BigEndian.Uint64(val[i:]))
+	case odata.EdmDouble:
+		v.Float = math.Float64frombits(binary.BigEndian.Uint64(val[i:]))
+	case odata.EdmBoolean:
+		v.Int = int64(val[i])
+	}
+	return name, v, next, nil
 }
 
 // bytesString views b as a string without copying. The string is valid only
@@ -209,15 +228,58 @@ func (r *rawRecord) Get(name string) (odata.Value, bool) {
 		}
 		return odata.DateTimeTicks(t), true
 	}
+	// Only the property asked for is decoded; the others are stepped over.
 	for i := 9; i < len(r.val); {
-		n, v, next, err := nextProperty(r.val, i)
+		n, t, p, err := propertyHead(r.val, i)
 		if err != nil {
 			return odata.Value{}, false
 		}
 		if string(n) == name {
-			return v, true
+			_, v, _, err := nextProperty(r.val, i)
+			return v, err == nil
+		}
+		if i, err = payloadEnd(r.val, t, p); err != nil {
+			return odata.Value{}, false
+		}
+	}
+	return odata.Value{}, false
+}
+
+// appendEntityLine appends the entity stored at key and val as one line of
+// the service's JSON and a newline: the bytes odata.AppendEntityJSON writes
+// for decodeEntity(key, val) projected by sel (odata.Project), written
+// from the stored bytes through odata's piecewise writer without building
+// the entity. A value that does not decode leaves dst as it was and is a
+// corruptError, as decodeEntity's.
+func appendEntityLine(dst, key, val []byte, sel []string) ([]byte, error) {
+	ticks, err := storedTicks(val)
+	if err != nil {
+		return dst, &corruptError{bytes.Clone(key)}
+	}
+	start := len(dst)
+	pk, rk := splitKey(key)
+	dst = odata.AppendEntityJSONStart(dst, bytesString(pk), bytesString(rk), ticks)
+	for i := 9; i < len(val); {
+		name, v, next, err := nextProperty(val, i)
+		if err != nil {
+			return dst[:start], &corruptError{bytes.Clone(key)}
+		}
+		if sel == nil {
+			dst = odata.AppendEntityJSONProperty(dst, bytesString(name), v)
 		}
 		i = next
 	}
-	return odata.Value{}, false
+	if sel != nil {
+		rec := rawRecord{key: key, val: val}
+		for _, name := range sel {
+			switch name {
+			case odata.PartitionKey, odata.RowKey, odata.Timestamp:
+				continue
+			}
+			if v, ok := rec.Get(name); ok {
+				dst = odata.AppendEntityJSONProperty(dst, name, v)
+			}
+		}
+	}
+	return append(dst, '}', '\n'), nil
 }

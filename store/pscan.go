@@ -12,12 +12,14 @@ import (
 	"github.com/tstable/tstable/odata"
 )
 
-// A streaming filtered query (no page, no $top: query --all, lint, stats)
-// reads every key in its ranges, so its work can be shared between cores: the key
+// A streaming filtered query (no page, no $top: query --all, lint, stats),
+// and any streaming query delivered as JSON lines (export -o jsonl), reads
+// every key in its ranges, so its work can be shared between cores: the key
 // space from the first key to the last is cut at byte-wise midpoints into
-// chunks, workers scan, filter and decode the chunks (each in its own read
-// transaction, all of one snapshot), and the caller's goroutine delivers the
-// matches chunk by chunk, in key order, exactly as the serial scan would.
+// chunks, workers scan, filter and decode (or write as JSON) the chunks
+// (each in its own read transaction, all of one snapshot), and the caller's
+// goroutine delivers the matches chunk by chunk, in key order, exactly as
+// the serial scan would.
 // Scanned counts every key of every chunk, which is every key of the ranges.
 const (
 	scanChunkDepth = 3   // 2^3 chunks, taken in order by the workers
@@ -29,7 +31,7 @@ const (
 var parallelScanWorkers = func() int { return min(runtime.GOMAXPROCS(0), 4) }
 
 type scanOut struct {
-	ents    []*odata.Entity
+	batch
 	scanned int64
 	err     error
 }
@@ -40,7 +42,7 @@ type scanOut struct {
 // it did not run (one core, too few keys to split, the table missing, or
 // the read transactions did not see one snapshot) and the serial scan must
 // answer.
-func (o *op) queryParallel(ctx context.Context, table string, req QueryRequest, plan *odata.Plan, fn func(*odata.Entity) error) (res *QueryResult, ok bool, err error) {
+func (o *op) queryParallel(ctx context.Context, table string, req QueryRequest, plan *odata.Plan, d *delivery) (res *QueryResult, ok bool, err error) {
 	workers := parallelScanWorkers()
 	if workers < 2 {
 		return nil, false, nil
@@ -106,6 +108,8 @@ func (o *op) queryParallel(ctx context.Context, table string, req QueryRequest, 
 		wg.Wait()
 	}()
 	filter := req.Query.Filter
+	// Line buffers the caller has written go back to the workers.
+	free := make(chan []byte, chunks*scanBuffered)
 	runChunk := func(b *bolt.Bucket, j int) bool {
 		var lo, hi []byte
 		if j > 0 {
@@ -114,7 +118,7 @@ func (o *op) queryParallel(ctx context.Context, table string, req QueryRequest, 
 		if j < len(splits) {
 			hi = splits[j]
 		}
-		return scanChunk(ctx, b, plan.Ranges, from, lo, hi, filter, req.Query.Select, outs[j], stop)
+		return scanChunk(ctx, b, plan.Ranges, from, lo, hi, filter, d, outs[j], free, stop)
 	}
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
@@ -131,13 +135,17 @@ func (o *op) queryParallel(ctx context.Context, table string, req QueryRequest, 
 	res = &QueryResult{Plan: plan, Requests: 1}
 	for j := 0; j < chunks; j++ {
 		for out := range outs[j] {
-			for _, e := range out.ents {
-				res.Returned++
-				o.leave()
-				err := fn(e)
-				o.enter()
-				if err != nil {
-					return nil, true, err
+			res.Returned += int64(out.n)
+			o.leave()
+			err := d.deliver(&out.batch)
+			o.enter()
+			if err != nil {
+				return nil, true, err
+			}
+			if out.lines != nil {
+				select {
+				case free <- out.lines:
+				default:
 				}
 			}
 			res.Scanned += out.scanned
@@ -150,11 +158,11 @@ func (o *op) queryParallel(ctx context.Context, table string, req QueryRequest, 
 }
 
 // scanChunk scans the keys k of the ranges with k ≥ from, lo ≤ k and
-// k < hi (a nil bound is open), sending the matches, decoded and
-// projected, in batches to out, which it closes. It returns false when
-// stop closed first. A panic while reading (a damaged page) is the chunk's
+// k < hi (a nil bound is open), sending the matches, made ready for
+// delivery by d, in batches to out, which it closes (taking line buffers
+// from free when it has them). It returns false when stop closed first. A panic while reading (a damaged page) is the chunk's
 // last word, after the matches found before it, as in the serial scan.
-func scanChunk(ctx context.Context, b *bolt.Bucket, ranges []odata.KeyRange, from, lo, hi []byte, filter *odata.Filter, sel []string, out chan<- scanOut, stop <-chan struct{}) (cont bool) {
+func scanChunk(ctx context.Context, b *bolt.Bucket, ranges []odata.KeyRange, from, lo, hi []byte, filter *odata.Filter, d *delivery, out chan<- scanOut, free <-chan []byte, stop <-chan struct{}) (cont bool) {
 	send := func(o scanOut) bool {
 		select {
 		case out <- o:
@@ -193,18 +201,24 @@ func scanChunk(ctx context.Context, b *bolt.Bucket, ranges []odata.KeyRange, fro
 		if filter != nil && !filter.Match(rec) {
 			continue
 		}
-		e, err := decodeEntity(s.k, s.v)
-		if err != nil {
+		if err := d.add(&o.batch, s.k, s.v); err != nil {
 			o.scanned-- // as the serial scan, which fails on this key
 			o.err = err
 			break
 		}
-		o.ents = append(o.ents, odata.Project(e, sel))
-		if len(o.ents) == scanBatch {
+		if d.full(&o.batch, true) {
 			if !send(o) {
 				return false
 			}
-			o = scanOut{ents: make([]*odata.Entity, 0, scanBatch)}
+			o = scanOut{}
+			if d.lines != nil {
+				select {
+				case o.lines = <-free:
+				default:
+				}
+			} else {
+				o.ents = make([]*odata.Entity, 0, scanBatch)
+			}
 		}
 	}
 	if !send(o) {

@@ -167,6 +167,11 @@ func (db *DB) Get(ctx context.Context, table, pk, rk string) (*odata.Entity, err
 // Query.Top) is reached and another key lies in the ranges, Next is set to it.
 // A panic in fn is fn's own: it goes on to the caller untouched.
 func (db *DB) Query(ctx context.Context, table string, req QueryRequest, fn func(*odata.Entity) error) (*QueryResult, error) {
+	return db.query(ctx, table, req, &delivery{sel: req.Query.Select, entity: fn})
+}
+
+// query answers Query and QueryJSONL, delivering the matches as d says.
+func (db *DB) query(ctx context.Context, table string, req QueryRequest, d *delivery) (*QueryResult, error) {
 	if req.PageSize < 0 || req.PageSize > 1000 {
 		return nil, odata.Errorf(odata.CodeInvalidInput, "page size %d is out of range: use 1 to 1000", req.PageSize)
 	}
@@ -175,14 +180,15 @@ func (db *DB) Query(ctx context.Context, table string, req QueryRequest, fn func
 		limit = t
 	}
 	plan := odata.PlanQuery(req.Query.Filter)
-	// Several cores pay when a filter throws most keys away; when every key
-	// is decoded and delivered (export), the caller's goroutine is the
+	// Several cores pay when a filter throws most keys away, or when the
+	// workers write the matches' JSON; when every key is decoded into an
+	// entity and delivered (export), the caller's goroutine is the
 	// bottleneck and handing entities across costs more than it saves.
-	if limit == 0 && req.Query.Filter != nil {
+	if limit == 0 && (req.Query.Filter != nil || d.lines != nil) {
 		var res *QueryResult
 		var ran bool
 		err := db.do(false, func(o *op) (err error) {
-			res, ran, err = o.queryParallel(ctx, table, req, plan, fn)
+			res, ran, err = o.queryParallel(ctx, table, req, plan, d)
 			return err
 		})
 		if err != nil {
@@ -212,37 +218,61 @@ func (db *DB) Query(ctx context.Context, table string, req QueryRequest, fn func
 					return err
 				}
 			}
+			var out batch
+			inFn := false
+			deliver := func() error {
+				o.leave()
+				inFn = true
+				err := d.deliver(&out)
+				inFn = false
+				o.enter()
+				return err
+			}
+			// Whatever ends the scan, the matches read before it reach the
+			// caller first, as they would have one by one; a panic while
+			// reading (a damaged page) too, but not one of fn's own.
+			defer func() {
+				if r := recover(); r != nil {
+					if !inFn {
+						deliver()
+					}
+					panic(r)
+				}
+			}()
+			finish := func(err error) error {
+				if derr := deliver(); derr != nil {
+					return derr
+				}
+				return err
+			}
 			rec := &rawRecord{}
 			for s.next() {
 				if limit > 0 && res.Returned == int64(limit) {
 					pk, rk := splitKey(s.k)
 					res.Next = &odata.Key{PartitionKey: string(pk), RowKey: string(rk)}
-					return nil
+					return finish(nil)
 				}
 				res.Scanned++
 				if res.Scanned&4095 == 0 {
 					if err := ctx.Err(); err != nil {
-						return err
+						return finish(err)
 					}
 				}
 				rec.key, rec.val = s.k, s.v
 				if filter != nil && !filter.Match(rec) {
 					continue
 				}
-				e, err := decodeEntity(s.k, s.v)
-				if err != nil {
-					return err
+				if err := d.add(&out, s.k, s.v); err != nil {
+					return finish(err)
 				}
 				res.Returned++
-				e = odata.Project(e, req.Query.Select)
-				o.leave()
-				err = fn(e)
-				o.enter()
-				if err != nil {
-					return err
+				if d.full(&out, false) {
+					if err := deliver(); err != nil {
+						return err
+					}
 				}
 			}
-			return nil
+			return finish(nil)
 		})
 	})
 	if err != nil {

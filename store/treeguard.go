@@ -74,22 +74,23 @@ type guardWalk struct {
 	next   bool
 	few    []uint64 // the pages reached, while they are few (a point's way down and its leaves)
 	buf    [16]uint64
-	many   map[uint64]bool
+	many   map[uint64]*pageBits // then a bit for each, by id/512
+	last   *pageBits            // the block marked last, and its key
+	lastK  uint64
 }
 
-// fewReached is how many pages reach keeps in a list before a map: a
+// fewReached is how many pages reach keeps in a list before bit blocks: a
 // lookup's way down reaches its branch pages and the hundred or so leaves
 // of the lowest, which a list holds in a few hundred bytes.
 const fewReached = 256
 
+// pageBits is a bit for each of 512 consecutive pages.
+type pageBits [8]uint64
+
 // reach records page id as reached, reporting whether it was already.
 func (w *guardWalk) reach(id uint64) bool {
 	if w.many != nil {
-		if w.many[id] {
-			return true
-		}
-		w.many[id] = true
-		return false
+		return w.mark(id)
 	}
 	if slices.Contains(w.few, id) {
 		return true
@@ -101,12 +102,29 @@ func (w *guardWalk) reach(id uint64) bool {
 		w.few = append(w.few, id)
 		return false
 	}
-	w.many = make(map[uint64]bool, 2*fewReached)
+	w.many = map[uint64]*pageBits{}
 	for _, p := range w.few {
-		w.many[p] = true
+		w.mark(p)
 	}
-	w.many[id] = true
-	return false
+	return w.mark(id)
+}
+
+// mark sets page id's bit, reporting whether it was set. A tree's pages
+// lie mostly in runs, so consecutive marks mostly fall in one block.
+func (w *guardWalk) mark(id uint64) bool {
+	if k := id / 512; w.last == nil || k != w.lastK {
+		b := w.many[k]
+		if b == nil {
+			b = new(pageBits)
+			w.many[k] = b
+		}
+		w.last, w.lastK = b, k
+	}
+	i := id % 512
+	word, bit := &w.last[i/64], uint64(1)<<(i%64)
+	seen := *word&bit != 0
+	*word |= bit
+	return seen
 }
 
 func (w *guardWalk) walk(id uint64, above []uint64, from, to []byte) ([]byte, []byte, error) {
@@ -244,20 +262,13 @@ func (g *treeGuard) branch(r *pageReader, id uint64) (*branchInfo, error) {
 		if len(es) == 0 {
 			return nil, &pageError{id, "is a branch page with no entries"}
 		}
-		// The keys are copied into one buffer: the page's own is not kept.
-		n := 0
-		for _, e := range es {
+		// The keys stay in buf, the page's own copy, which nothing writes.
+		b.keys, b.kids = make([][]byte, len(es)), make([]uint64, len(es))
+		for i, e := range es {
 			if e.child < 2 || e.child >= r.hwm {
 				return nil, &pageError{id, fmt.Sprintf("leads to page %d, outside the %d pages the file counts", e.child, r.hwm)}
 			}
-			n += len(e.key)
-		}
-		keys := make([]byte, 0, n)
-		b.keys, b.kids = make([][]byte, len(es)), make([]uint64, len(es))
-		for i, e := range es {
-			keys = append(keys, e.key...)
-			b.keys[i] = keys[len(keys)-len(e.key) : len(keys) : len(keys)]
-			b.kids[i] = e.child
+			b.keys[i], b.kids[i] = e.key, e.child
 		}
 		first, err := r.head(b.kids[0])
 		if err != nil {

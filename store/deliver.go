@@ -1,0 +1,102 @@
+package store
+
+import (
+	"context"
+
+	"github.com/tstable/tstable/odata"
+)
+
+// delivery is how a query hands its matches to its caller: as decoded
+// entities (Query) or as JSON lines written straight from the stored bytes
+// (QueryJSONL). Exactly one of entity and lines is set.
+type delivery struct {
+	sel    []string
+	entity func(*odata.Entity) error
+	lines  func(lines []byte, n int) error
+}
+
+// batch is matches read but not yet handed to the caller.
+type batch struct {
+	ents  []*odata.Entity
+	lines []byte
+	n     int
+}
+
+// lineBatchBytes is about how much JSON a batch of lines gathers before
+// it is handed over.
+const lineBatchBytes = 64 << 10
+
+// add adds the match stored at k and v (valid inside the transaction).
+func (d *delivery) add(b *batch, k, v []byte) error {
+	if d.lines != nil {
+		if b.lines == nil {
+			b.lines = make([]byte, 0, lineBatchBytes+8<<10)
+		}
+		var err error
+		if b.lines, err = appendEntityLine(b.lines, k, v, d.sel); err != nil {
+			return err
+		}
+		b.n++
+		return nil
+	}
+	e, err := decodeEntity(k, v)
+	if err != nil {
+		return err
+	}
+	b.ents = append(b.ents, odata.Project(e, d.sel))
+	b.n++
+	return nil
+}
+
+// full says whether b is worth handing over: entities one by one in the
+// serial scan (each reaches the caller as soon as it is read) and
+// scanBatch at a time from the parallel scan's workers; lines by the
+// buffer.
+func (d *delivery) full(b *batch, parallel bool) bool {
+	if d.lines != nil {
+		return len(b.lines) >= lineBatchBytes || (parallel && b.n >= scanBatch)
+	}
+	return !parallel || b.n >= scanBatch
+}
+
+// deliver hands b's matches to the caller, in order, stopping at the
+// first error of the callback, and empties b.
+func (d *delivery) deliver(b *batch) error {
+	n := b.n
+	b.n = 0
+	if d.lines != nil {
+		lines := b.lines
+		b.lines = b.lines[:0]
+		if n == 0 {
+			return nil
+		}
+		return d.lines(lines, n)
+	}
+	ents := b.ents
+	b.ents = b.ents[:0]
+	for _, e := range ents {
+		if err := d.entity(e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// QueryJSONL is Query with the matches delivered as the service's JSON,
+// one entity a line: each line is what odata.AppendEntityJSON writes for
+// the projected entity Query would deliver, then '\n'. fn gets the lines
+// of n entities at a time, in order; the bytes are valid only during the
+// call. Nothing is decoded into entities, and the parallel scan also
+// serves an unfiltered stream (export), since its workers do the writing.
+func (db *DB) QueryJSONL(ctx context.Context, table string, req QueryRequest, fn func(lines []byte, n int) error) (*QueryResult, error) {
+	return db.query(ctx, table, req, &delivery{sel: req.Query.Select, lines: fn})
+}
+
+// JSONLQuerier is a Backend that can deliver a query's entities already
+// written as JSON lines (see DB.QueryJSONL), which spares decoding them
+// when that is all the caller would do with them.
+type JSONLQuerier interface {
+	QueryJSONL(ctx context.Context, table string, req QueryRequest, fn func(lines []byte, n int) error) (*QueryResult, error)
+}
+
+var _ JSONLQuerier = (*DB)(nil)

@@ -1,0 +1,236 @@
+package store
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/tstable/tstable/odata"
+)
+
+// entityLines is what QueryJSONL must deliver for what Query delivered:
+// each entity as odata.AppendEntityJSON writes it, a line each.
+func entityLines(ents []*odata.Entity) []byte {
+	var out []byte
+	for _, e := range ents {
+		out = append(odata.AppendEntityJSON(out, e), '\n')
+	}
+	return out
+}
+
+type linesRun struct {
+	lines []byte
+	n     int
+	calls int
+	res   *QueryResult
+	err   error
+}
+
+func runQueryJSONL(db *DB, table string, req QueryRequest) linesRun {
+	var r linesRun
+	r.res, r.err = db.QueryJSONL(ctx, table, req, func(lines []byte, n int) error {
+		if n <= 0 || bytes.Count(lines, []byte{'\n'}) != n {
+			return fmt.Errorf("a call with n=%d got %d lines", n, bytes.Count(lines, []byte{'\n'}))
+		}
+		r.lines = append(r.lines, lines...)
+		r.n += n
+		r.calls++
+		return nil
+	})
+	return r
+}
+
+// QueryJSONL delivers, byte for byte, the lines of the entities Query
+// delivers, with the same counts and pages, serially and in parallel.
+func TestQueryJSONLEqualsQuery(t *testing.T) {
+	db, _ := openTemp(t)
+	newTable(t, db, "Bench")
+	const n = 30_000
+	if _, err := db.Load(ctx, "Bench", OpInsert, benchSource(n), LoadOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	g, _ := odata.Guid("a455c695-df98-5678-aaaa-81d3367e5a34")
+	for _, e := range []*odata.Entity{
+		ent("", "r", prop("Age", odata.Int32(30))),
+		ent("a", "\"quoted\" é", prop("Age", odata.Int32(30)), prop("Note", odata.String("tab\there é \u2028 \x01"))),
+		ent("zz\u00e9", "r", prop("Big", odata.Int64(-1<<62)), prop("When", odata.DateTimeTicks(odata.MinDateTimeTicks)), prop("Id", g),
+			prop("Blob", odata.Binary([]byte{0, 1, 2, 0xff})), prop("Whole", odata.Double(3)), prop("NaN", odata.Double(math.NaN())),
+			prop("Inf", odata.Double(math.Inf(-1))), prop("Tiny", odata.Double(5e-324)), prop("Age", odata.Int32(-7)), prop("No", odata.Bool(false))),
+		ent("\u4e2d", "r", prop("Age", odata.Int32(30)), prop("Name", odata.String(""))),
+	} {
+		mustWrite(t, db, "Bench", OpInsert, e)
+	}
+	filters := []string{"", "Age eq 30", "PartitionKey ge 'p00007' and PartitionKey lt 'p00021'", "Name eq 'nobody'", "RowKey gt '0000029990'"}
+	starts := []*odata.Key{nil, {PartitionKey: "p00011", RowKey: "0000011500"}}
+	sels := [][]string{nil, {"Age", "Name"}, {}, {"Timestamp", "Blob", "RowKey", "Missing", "Age", "odata.etag", "PartitionKey"}}
+	for _, fs := range filters {
+		var f *odata.Filter
+		if fs != "" {
+			var err error
+			if f, err = odata.ParseFilter(fs); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, start := range starts {
+			for _, sel := range sels {
+				for _, workers := range []int{1, 2} {
+					for _, page := range []int{0, 7, 1000} {
+						withWorkers(t, workers)
+						req := QueryRequest{Query: odata.Query{Filter: f, Select: sel}, Start: start, PageSize: page}
+						want := runQuery(db, "Bench", req)
+						got := runQueryJSONL(db, "Bench", req)
+						name := fmt.Sprintf("filter %q start %v select %q workers %d page %d", fs, start, sel, workers, page)
+						if want.err != nil || got.err != nil {
+							t.Fatalf("%s: %v / %v", name, want.err, got.err)
+						}
+						if w := entityLines(want.ents); !bytes.Equal(got.lines, w) || got.n != len(want.ents) {
+							t.Fatalf("%s: %d lines (%d bytes), want %d (%d bytes)", name, got.n, len(got.lines), len(want.ents), len(w))
+						}
+						if got.res.Scanned != want.res.Scanned || got.res.Returned != want.res.Returned || fmt.Sprint(got.res.Next) != fmt.Sprint(want.res.Next) {
+							t.Fatalf("%s: %+v, Query %+v", name, got.res, want.res)
+						}
+					}
+				}
+			}
+		}
+	}
+	// Lines arrive in batches, not one call per entity.
+	if got := runQueryJSONL(db, "Bench", QueryRequest{}); got.calls >= got.n/100 {
+		t.Fatalf("%d calls for %d lines", got.calls, got.n)
+	}
+}
+
+// An entity that does not decode stops both forms of a query at the same
+// place, after the same matches, with the same error.
+func TestQueryJSONLStopsAtACorruptEntity(t *testing.T) {
+	db, path := openTemp(t)
+	newTable(t, db, "Bench")
+	if _, err := db.Load(ctx, "Bench", OpInsert, benchSource(20_000), LoadOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	underTheEngine(t, path, func(tx *bolt.Tx) error {
+		return tx.Bucket(tableBucketName("Bench")).Put(entityKey("p00012", "0000012345x"), []byte{1, 0, 0, 0, 0, 0, 0, 0, 1, 9, 9, 9})
+	})
+	// A process remembers a file found damaged, so each run has a copy.
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	open := func() *DB {
+		p := filepath.Join(t.TempDir(), "copy.db")
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		db, err := Open(p, &Options{ReadOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		return db
+	}
+	// (A filter on a property passes over a value it cannot read; one on
+	// the keys does not read it.)
+	keys, _ := odata.ParseFilter("PartitionKey ge 'p'")
+	for _, f := range []*odata.Filter{nil, keys} {
+		for _, workers := range []int{1, 2} {
+			withWorkers(t, workers)
+			req := QueryRequest{Query: odata.Query{Filter: f}}
+			db1, db2 := open(), open()
+			want := runQuery(db1, "Bench", req)
+			got := runQueryJSONL(db2, "Bench", req)
+			if want.err == nil || !strings.Contains(want.err.Error(), "cannot be decoded") || got.err == nil ||
+				strings.ReplaceAll(got.err.Error(), db2.Path(), db1.Path()) != want.err.Error() {
+				t.Fatalf("workers %d: errors %v / %v", workers, got.err, want.err)
+			}
+			if len(want.ents) != 12_346 || !bytes.Equal(got.lines, entityLines(want.ents)) {
+				t.Fatalf("workers %d: %d lines, Query %d entities", workers, got.n, len(want.ents))
+			}
+		}
+	}
+}
+
+// A callback's error stops QueryJSONL and is returned, with no more calls.
+func TestQueryJSONLCallbackError(t *testing.T) {
+	db, _ := openTemp(t)
+	newTable(t, db, "Bench")
+	if _, err := db.Load(ctx, "Bench", OpInsert, benchSource(20_000), LoadOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	stop := errors.New("stop")
+	for _, workers := range []int{1, 2} {
+		withWorkers(t, workers)
+		calls := 0
+		_, err := db.QueryJSONL(ctx, "Bench", QueryRequest{}, func([]byte, int) error {
+			calls++
+			if calls == 3 {
+				return stop
+			}
+			return nil
+		})
+		if err != stop || calls != 3 {
+			t.Fatalf("workers %d: err %v after %d calls", workers, err, calls)
+		}
+	}
+}
+
+// FuzzEntityLine: for any stored value, appendEntityLine writes what
+// decoding it into an entity, projecting it and writing that entity
+// writes, or fails as decodeEntity does, leaving its buffer as it was.
+func FuzzEntityLine(f *testing.F) {
+	g, _ := odata.Guid("a455c695-df98-5678-aaaa-81d3367e5a34")
+	now := odata.TicksOf(time.Date(2026, 11, 23, 13, 29, 32, 168796700, time.UTC))
+	for _, props := range [][]odata.Property{
+		nil,
+		{prop("Name", odata.String("O'Brien \"x\" \\ \n é 😀 \x7f \x00")), prop("Age", odata.Int32(-41)), prop("Big", odata.Int64(math.MaxInt64)),
+			prop("Score", odata.Double(2.5)), prop("Whole", odata.Double(math.Copysign(0, -1))), prop("Exp", odata.Double(1e21)), prop("NaN", odata.Double(math.NaN())),
+			prop("Yes", odata.Bool(true)), prop("Born", odata.DateTimeTicks(odata.MaxDateTimeTicks)), prop("Id", g), prop("Blob", odata.Binary([]byte("\x00\xffab")))},
+		{prop("Bad", odata.String("\xff\xfe\xe2\x82")), prop("Bad", odata.Int32(2)), prop("T", odata.DateTimeTicks(-5))},
+	} {
+		for _, ticks := range []int64{0, now, 1, math.MaxInt64, odata.MinDateTimeTicks} {
+			f.Add([]byte("Sales\x0000010"), encodeEntity(nil, ticks, props), uint16(0))
+			f.Add([]byte("p\"k\x00r\\k\xff"), encodeEntity(nil, ticks, props), uint16(0x1ff))
+		}
+	}
+	f.Add([]byte("nokeysplit"), []byte{1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 'A', 99}, uint16(1))
+	f.Add([]byte("a\x00b"), []byte{9}, uint16(0))
+	names := []string{"Name", "Age", "Bad", "Timestamp", "PartitionKey", "Missing", "Score", "Blob", "RowKey"}
+	f.Fuzz(func(t *testing.T, key, val []byte, mask uint16) {
+		var sel []string
+		if mask != 0 {
+			sel = []string{}
+			for i, n := range names {
+				if mask&(1<<i) != 0 {
+					sel = append(sel, n)
+				}
+			}
+			if mask&0x8000 != 0 {
+				sel = append(sel, sel...) // duplicates, as Project allows
+			}
+		}
+		prefix := []byte("prefix")
+		got, err := appendEntityLine(prefix, key, val, sel)
+		e, derr := decodeEntity(key, val)
+		if derr != nil {
+			if err == nil || err.Error() != derr.Error() || string(got) != "prefix" {
+				t.Fatalf("decode fails with %v; appendEntityLine gave %v and %q", derr, err, got)
+			}
+			return
+		}
+		if err != nil {
+			t.Fatalf("decodes, but appendEntityLine fails: %v", err)
+		}
+		want := append(odata.AppendEntityJSON([]byte("prefix"), odata.Project(e, sel)), '\n')
+		if !bytes.Equal(got, want) {
+			t.Fatalf("select %q:\n got %s\nwant %s", sel, got, want)
+		}
+	})
+}
