@@ -42,10 +42,13 @@ type Options struct {
 
 	// For tests: failCommit, when set, is called before each commit, and
 	// an error from it fails the commit as a full disk would; loadChunk
-	// and loadEvery replace the size and duration of Load's chunks.
+	// and loadEvery replace the size and duration of Load's chunks, and
+	// loadRun the bytes of a sorted run Load keeps in memory before it
+	// spills it to its temporary file.
 	failCommit func() error
 	loadChunk  int
 	loadEvery  time.Duration
+	loadRun    int
 }
 
 // wait returns the wait to use.
