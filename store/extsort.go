@@ -30,6 +30,7 @@ import (
 type loadRec struct {
 	key, val []byte
 	pos      int64
+	kept     bool // key and val stay as they are until the load ends (a run in memory), so a write may use them
 }
 
 // recOverhead is what a record costs in memory besides its bytes.
@@ -68,7 +69,7 @@ func newRunSet(dbPath string, limit int) *runSet {
 func (s *runSet) add(pk, rk string, ticks int64, props []odata.Property, pos int64) error {
 	key := s.mem.key(pk, rk)
 	val := s.mem.value(ticks, props)
-	s.recs = append(s.recs, loadRec{key: key, val: val, pos: pos})
+	s.recs = append(s.recs, loadRec{key: key, val: val, pos: pos, kept: true})
 	s.size += len(key) + len(val) + recOverhead
 	s.n++
 	if s.size >= s.limit {

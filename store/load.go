@@ -571,7 +571,10 @@ func (w *chunkWriter) put(r *loadRec) (err error) {
 			w.latest = max(w.latest, t)
 		}
 	}
-	key := w.mem.copy(r.key)
+	key := r.key
+	if !r.kept {
+		key = w.mem.copy(r.key)
+	}
 	if !w.guarded || bytes.Compare(key, w.guardFrom) < 0 || (w.guardTo != nil && bytes.Compare(key, w.guardTo) >= 0) {
 		if w.guardFrom, w.guardTo, err = w.o.db.guard.check(w.tx, w.root, key, key, false); err != nil {
 			return err
@@ -587,7 +590,7 @@ func (w *chunkWriter) put(r *loadRec) (err error) {
 	if w.appending && kind != OpReplace && kind != OpMerge {
 		// Past every key in the table: nothing to find or merge, so the
 		// entity is put as it is.
-		val = w.mem.stamped(r.val, t)
+		val = w.stamped(r, t)
 	} else {
 		cur := w.b.Get(key)
 		switch {
@@ -606,7 +609,7 @@ func (w *chunkWriter) put(r *loadRec) (err error) {
 			w.mem.scratch = merged
 			val = w.mem.copy(merged)
 		default:
-			val = w.mem.stamped(r.val, t)
+			val = w.stamped(r, t)
 		}
 	}
 	if err := w.b.Put(key, val); err != nil {
@@ -617,6 +620,17 @@ func (w *chunkWriter) put(r *loadRec) (err error) {
 	}
 	w.written++
 	return nil
+}
+
+// stamped is r's value with Timestamp ticks, to be put: r's own when it
+// is kept until the load ends (each record is written once), else a copy.
+func (w *chunkWriter) stamped(r *loadRec, ticks int64) []byte {
+	v := r.val
+	if !r.kept {
+		v = w.mem.copy(v)
+	}
+	binary.BigEndian.PutUint64(v[1:9], uint64(ticks))
+	return v
 }
 
 // finish completes the chunk's writes, before its commit.
@@ -681,13 +695,6 @@ func (a *arena) copy(b []byte) []byte {
 	c := a.take(len(b))
 	copy(c, b)
 	return c
-}
-
-// stamped is the stored value val in the arena, with Timestamp ticks.
-func (a *arena) stamped(val []byte, ticks int64) []byte {
-	v := a.copy(val)
-	binary.BigEndian.PutUint64(v[1:9], uint64(ticks))
-	return v
 }
 
 // key is entityKey in the arena.
