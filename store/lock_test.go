@@ -2,13 +2,17 @@ package store
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -35,6 +39,20 @@ func TestHelperProcess(t *testing.T) {
 		fmt.Println("ready")
 		io.Copy(io.Discard, os.Stdin)
 		db.Close()
+	case "load":
+		// A load in random key order that spills its runs and commits
+		// chunks of 100, saying how many it has committed after each.
+		db, err := Open(path, &Options{loadRun: 16 << 10, loadChunk: 100})
+		if err != nil {
+			fmt.Println("error:", err)
+			os.Exit(1)
+		}
+		_, err = db.Load(ctx, "Slow", OpInsert, sliceSource(shuffled(20000, 8)), LoadOptions{Progress: func(n int64) {
+			fmt.Println("committed", n)
+			time.Sleep(5 * time.Millisecond)
+		}})
+		fmt.Println("error:", err)
+		os.Exit(1)
 	case "read":
 		db, err := Open(path, &Options{ReadOnly: true, Wait: 20 * time.Second, OnWait: func(h string) { fmt.Println("waiting for", h) }})
 		if err != nil {
@@ -333,4 +351,39 @@ func TestCommandLine(t *testing.T) {
 	if got := describeHolders(nil); got != "another process" {
 		t.Error(got)
 	}
+}
+
+// A load killed while it writes leaves a file that opens, holding whole
+// chunks: the source's entities up to some key, in key order.
+func TestKilledLoadLeavesAKeyPrefix(t *testing.T) {
+	path := newFile(t)
+	cmd, _, lines := helper(t, "load", path)
+	var seen int64
+	for seen < 1000 {
+		fmt.Sscanf(expect(t, lines, "committed "), "committed %d", &seen)
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	db, err := Open(path, nil)
+	if err != nil {
+		t.Fatalf("the file does not open after the kill: %v", err)
+	}
+	defer db.Close()
+	got := dump(t, db, "Slow")
+	want := shuffled(20000, 0)
+	for i := range want {
+		want[i] = benchEntity(i)
+	}
+	slices.SortFunc(want, func(a, b *odata.Entity) int {
+		return bytes.Compare(entityKey(a.PartitionKey, a.RowKey), entityKey(b.PartitionKey, b.RowKey))
+	})
+	if int64(len(got)) < seen || len(got)%100 != 0 || !reflect.DeepEqual(keysOf(got), keysOf(want[:len(got)])) {
+		t.Fatalf("the table holds %d entities (%d committed when killed); want whole chunks of the first keys", len(got), seen)
+	}
+	if left := tempFiles(t, path); len(left) > 1 {
+		t.Fatalf("temporary files: %v", left)
+	}
+	t.Logf("%d entities committed before the kill", len(got))
 }
