@@ -33,8 +33,12 @@ type loadRec struct {
 	kept     bool // key and val stay as they are until the load ends (a run in memory), so a write may use them
 }
 
-// recOverhead is what a record costs in memory besides its bytes.
-const recOverhead = 56
+// recOverhead is what a record costs in memory besides its bytes;
+// sizingRecs, how many records tell their size for the rest of a run.
+const (
+	recOverhead = 64
+	sizingRecs  = 1024
+)
 
 // compareRecs orders records by key and, for one key, by source position:
 // the merged stream is a stable sort of the source.
@@ -59,6 +63,7 @@ type runSet struct {
 	off   int64
 	spans [][2]int64 // each spilled run's [start, end) in file
 	n     int64      // records in all runs
+	bytes int64      // their keys' and values' bytes
 }
 
 func newRunSet(dbPath string, limit int) *runSet {
@@ -69,9 +74,18 @@ func newRunSet(dbPath string, limit int) *runSet {
 func (s *runSet) add(pk, rk string, ticks int64, props []odata.Property, pos int64) error {
 	key := s.mem.key(pk, rk)
 	val := s.mem.value(ticks, props)
+	if len(s.recs) == sizingRecs && cap(s.recs) < 2*sizingRecs {
+		// Room for the run at the records' size so far, in one
+		// allocation: growing by doubling would copy the records again
+		// and again, and the pages of room left unused cost nothing.
+		grown := make([]loadRec, len(s.recs), s.limit/(s.size/sizingRecs)+sizingRecs)
+		copy(grown, s.recs)
+		s.recs = grown
+	}
 	s.recs = append(s.recs, loadRec{key: key, val: val, pos: pos, kept: true})
 	s.size += len(key) + len(val) + recOverhead
 	s.n++
+	s.bytes += int64(len(key) + len(val))
 	if s.size >= s.limit {
 		return s.spill()
 	}

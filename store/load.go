@@ -9,7 +9,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"slices"
+	"strconv"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -129,7 +131,45 @@ func (db *DB) load(ctx context.Context, table string, kind OpKind, src EntitySou
 	if err := l.check(); err != nil {
 		return res, err
 	}
+	if err := db.reserveMap(ctx, l.runs.bytes); err != nil {
+		return res, err
+	}
 	return res, l.write()
+}
+
+// reserveFrom is the least a load writes for reserveMap to act: bbolt's
+// allocation step. Below it, bbolt grows the file to the size it maps.
+const reserveFrom = 16 << 20
+
+// reserveMap has the engine map room for a load of n bytes before it
+// writes (reopening the file, as stepAside does), so that it does not
+// remap the file each time the file outgrows the map: a remap copies
+// every key and value of the open transaction out of the map. It maps
+// address space, not memory, and the file still grows only as written.
+// Not where addresses are 32 bits, nor on Windows, where the file would
+// grow to the size mapped.
+func (db *DB) reserveMap(ctx context.Context, n int64) error {
+	if n < reserveFrom || strconv.IntSize < 64 || runtime.GOOS == "windows" {
+		return nil
+	}
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	if db.bolt == nil {
+		return fmt.Errorf("database %s is closed", db.path)
+	}
+	st, err := db.file.Stat()
+	if db.broken.Load() != nil || err != nil {
+		return nil
+	}
+	want := int(min(st.Size()+2*n, 1<<30))
+	if want <= db.mapAtLeast {
+		return nil
+	}
+	db.mapAtLeast = want
+	if err := db.closeEngine(); err != nil {
+		return err
+	}
+	return db.open(ctx)
 }
 
 // reject tells OnReject of an entity refused at source position pos, and
