@@ -136,14 +136,6 @@ func (s *runSet) spill() error {
 // finish ends gathering: the last run stays in memory, sorted.
 func (s *runSet) finish() { s.sortRun() }
 
-// tempName is the temporary file's name, or "" when nothing was spilled.
-func (s *runSet) tempName() string {
-	if s.file == nil {
-		return ""
-	}
-	return s.file.Name()
-}
-
 // close removes the temporary file.
 func (s *runSet) close() {
 	if s.file != nil {

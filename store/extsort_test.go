@@ -120,7 +120,7 @@ func TestLoadBadRowAfterSpilledRunsWritesNothing(t *testing.T) {
 	if left := tempFiles(t, path); len(left) != 0 {
 		t.Fatalf("the temporary file is left: %v", left)
 	}
-	res, err = db.Load(ctx, "Tab", OpInsert, sliceSource(src), LoadOptions{})
+	_, err = db.Load(ctx, "Tab", OpInsert, sliceSource(src), LoadOptions{})
 	wantCode(t, err, odata.CodeOutOfRangeInput, 400)
 
 	told = nil

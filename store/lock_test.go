@@ -317,23 +317,6 @@ func TestLongLoadLetsAReaderIn(t *testing.T) {
 	}
 }
 
-func sortedInts(m map[int64]bool) []int64 {
-	var out []int64
-	for k := range m {
-		out = append(out, k)
-	}
-	sortInt64(out)
-	return out
-}
-
-func sortInt64(s []int64) {
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && s[j] < s[j-1]; j-- {
-			s[j], s[j-1] = s[j-1], s[j]
-		}
-	}
-}
-
 func TestCommandLine(t *testing.T) {
 	for raw, want := range map[string]string{
 		"/usr/local/bin/tstable\x00import\x00People\x00big.jsonl\x00": "tstable import People big.jsonl",
