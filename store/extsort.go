@@ -97,6 +97,24 @@ func (s *runSet) sortRun() {
 	slices.SortFunc(s.recs, func(a, b loadRec) int { return compareRecs(&a, &b) })
 }
 
+// tempPattern is the glob of a load's temporary files for the database at
+// path: ".NAME.import-*.tmp" in its folder.
+func tempPattern(path string) string {
+	dir, base := filepath.Split(path)
+	return filepath.Join(dir, "."+base+".import-*.tmp")
+}
+
+// removeLeftTemps removes the temporary files a load killed before it
+// could remove its own left next to the database. The caller holds the
+// file, so no load of its own is under way; a load that stepped aside
+// for it keeps reading its file through the handle it holds open.
+func removeLeftTemps(path string) {
+	left, _ := filepath.Glob(tempPattern(path))
+	for _, f := range left {
+		os.Remove(f)
+	}
+}
+
 // spill sorts the run being gathered and appends it to the temporary file.
 func (s *runSet) spill() error {
 	s.sortRun()

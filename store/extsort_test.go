@@ -35,8 +35,7 @@ func spillDB(t *testing.T) (*DB, string) {
 // tempFiles lists the load's temporary files next to the database.
 func tempFiles(t *testing.T, path string) []string {
 	t.Helper()
-	dir, base := filepath.Split(path)
-	got, err := filepath.Glob(filepath.Join(dir, "."+base+".import-*.tmp"))
+	got, err := filepath.Glob(tempPattern(path))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -64,6 +64,10 @@ const (
 //     the check and the write): the chunk being written is rolled back,
 //     and Written is what the earlier chunks committed.
 //
+// The check keeps the entities it refuses (with OnReject) in memory until
+// it has told OnReject of them. A load also removes the temporary files
+// that loads killed before they could remove their own left behind.
+//
 // When the keys are all after the table's last key, pages are filled
 // further (bulk append), so a load in any key order leaves the tree as
 // compact as a sorted one.
@@ -123,6 +127,7 @@ func (db *DB) load(ctx context.Context, table string, kind OpKind, src EntitySou
 	if db.opts.loadRun > 0 {
 		run = db.opts.loadRun
 	}
+	removeLeftTemps(db.path)
 	l.runs = newRunSet(db.path, run)
 	defer l.runs.close()
 	if err := l.read(src); err != nil {
