@@ -49,10 +49,10 @@ const (
 //     not for a bad entity found while reading (the source's own error, a
 //     cancelled ctx, a failure of the temporary file), nor for one the
 //     check finds (a key twice in the source for an insert is refused at
-//     its second position; with several refusals, the one first in the
-//     source stops it). OnReject hears of the entities refused while
-//     reading as they come, then of those the check refuses, in source
-//     order.
+//     its second position). A refusal found while reading stops the load
+//     at once; of those the check finds, the one first in the source
+//     does. OnReject hears of the entities refused while reading as they
+//     come, then of those the check refuses, in source order.
 //   - Once writing has begun, chunks are committed one by one in key
 //     order. When a commit fails (a full disk, an I/O error), Load returns
 //     a *CommitError whose FromKey is the first key not stored: the file
