@@ -30,15 +30,18 @@ func runDamageTTY(errTTY bool, db, stdin string, args ...string) (stdout, stderr
 }
 
 // bigTable is 400 entities of about 200 bytes, keys k0000 to k0399,
-// imported in one load: they fill a few dozen leaf pages, written once.
+// imported in two loads, the second (all but the first four) into the
+// key range of the first: they fill a few dozen leaf pages, split half
+// full, each written once.
 func bigTable(t *testing.T, db string) {
 	t.Helper()
-	var b strings.Builder
+	var b [2]strings.Builder
 	for i := 0; i < 400; i++ {
-		fmt.Fprintf(&b, `{"PartitionKey":"p%d","RowKey":"k%04d","Text":"%s"}`+"\n", i%4, i, strings.Repeat("x", 200))
+		fmt.Fprintf(&b[min(i/4, 1)], `{"PartitionKey":"p%d","RowKey":"k%04d","Text":"%s"}`+"\n", i%4, i, strings.Repeat("x", 200))
 	}
 	mustRun(t, db, "", "table", "create", "Big")
-	mustRun(t, db, b.String(), "import", "Big")
+	mustRun(t, db, b[0].String(), "import", "Big")
+	mustRun(t, db, b[1].String(), "import", "Big")
 }
 
 // leafHolding returns the number of the page that holds text, checking

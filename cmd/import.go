@@ -27,10 +27,13 @@ func newImportCmd(f *Factory) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "import TABLE [FILE|-]",
 		Short: "Load entities from JSONL or CSV",
-		Long: `Load entities from a file (or standard input) as fast as the store allows:
-rows are grouped into large transactions (up to 50,000 rows, or what a
-second of reading brings), each written in key order; rows with the same
-keys keep their order, so the result is that of writing them one by one.
+		Long: `Load entities from a file (or standard input) as fast as the store allows.
+Into a local file, every row is read and checked before any is written:
+the rows are sorted by key (in memory, or through a temporary file
+.FILE.import-*.tmp next to the database when they are many), checked
+against the table, then written in key order in large transactions (up
+to 50,000 rows, or a second's writing). Rows with the same keys keep
+their order, so the result is that of writing them one by one.
 
 Formats (--format, else by the file's extension, else jsonl):
   jsonl  one entity per line in the service's JSON (what export writes);
@@ -50,12 +53,15 @@ Modes (--mode), each meaning what the command of that name does:
   merge    merge into an existing entity; ResourceNotFound if absent
   replace  replace an existing entity; ResourceNotFound if absent
 
-A bad row (one that does not parse, or that the store refuses) stops the
-import with its line number; every row before it has been committed and
-none after it. With --continue-on-error each bad row is reported on
-standard error as "reject: line N: …" and the import goes on; the exit
-status is then 1 if any row was rejected. Counts are reported on standard
-error, with a progress bar when it is a terminal.`,
+A bad row (one that does not parse, or that the store refuses: a key
+already there or twice in the input for insert, a key missing for merge
+or replace) stops the import with its line number, and into a local file
+nothing is imported. With --continue-on-error each bad row is reported
+on standard error as "reject: line N: …" and the import goes on; the
+exit status is then 1 if any row was rejected. When storing fails once
+writing has begun (a full disk), the rows stored are those with the
+lowest keys, and the message names the first key not stored. Counts are
+reported on standard error, with a progress bar when it is a terminal.`,
 		Example: `  tstable import Employees testdata/employees.jsonl
   tstable export Employees | tstable import EmployeesCopy
   tstable import Employees people.csv --mode insert --continue-on-error`,
@@ -186,18 +192,20 @@ func runImport(c *cobra.Command, f *Factory, args []string, o *importOptions) er
 	if err != nil {
 		var ce *store.CommitError
 		switch {
-		case errors.As(err, &ce) && ce.From >= 0:
-			fmt.Fprintf(f.IO.ErrOut, "imported %s into %s; storing the rest failed, and nothing from %s line %d on is stored: fix the cause below (free some space, say), then import again from that line\n", countLine(written), table, name, lines.line(ce.From))
+		case errors.As(err, &ce) && ce.FromKey != nil:
+			fmt.Fprintf(f.IO.ErrOut, "imported %s into %s; storing the rest failed: rows are stored in key order, and none from (%s, %s) on is stored; fix the cause below (free some space, say), then import again (upsert writes the rows already stored again, unchanged)\n", countLine(written), table, ce.FromKey.PartitionKey, ce.FromKey.RowKey)
 		case errors.As(err, &ce):
-			fmt.Fprintf(f.IO.ErrOut, "imported %s into %s; storing the rest failed, and nothing after them is stored\n", countLine(written), table)
+			fmt.Fprintf(f.IO.ErrOut, "imported %s into %s; storing the rest failed\n", countLine(written), table)
 		case odata.IsCode(err, odata.CodeDatabaseLocked) && written > 0:
-			fmt.Fprintf(f.IO.ErrOut, "imported %s into %s before the file could not be had back; nothing after them was imported (run the rest again when it is free)\n", countLine(written), table)
+			fmt.Fprintf(f.IO.ErrOut, "imported %s into %s before the file could not be had back; the rest was not imported (run the import again when it is free)\n", countLine(written), table)
+		case badRow && written == 0:
+			fmt.Fprintf(f.IO.ErrOut, "nothing was imported into %s: a bad row stops the import before anything is written\n", table)
 		case badRow:
-			fmt.Fprintf(f.IO.ErrOut, "imported %s into %s before the bad row; nothing after it was imported\n", countLine(written), table)
+			fmt.Fprintf(f.IO.ErrOut, "imported %s into %s before the import stopped at a bad row\n", countLine(written), table)
 		case c.Context().Err() != nil:
-			fmt.Fprintf(f.IO.ErrOut, "imported %s into %s before the import was interrupted; nothing after them was imported\n", countLine(written), table)
+			fmt.Fprintf(f.IO.ErrOut, "imported %s into %s before the import was interrupted\n", countLine(written), table)
 		case written > 0:
-			fmt.Fprintf(f.IO.ErrOut, "imported %s into %s before the import stopped; nothing after them was imported\n", countLine(written), table)
+			fmt.Fprintf(f.IO.ErrOut, "imported %s into %s before the import stopped\n", countLine(written), table)
 		}
 		return err
 	}

@@ -6,15 +6,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"sort"
 
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store"
 )
 
-// The import's read-ahead pipeline: JSONL is read and decoded in a
-// goroutine, a chunk at a time, while the store writes the chunk before;
-// lineIndex maps each entity back to its line for messages.
+// The import's read-ahead pipeline: JSONL is read in a goroutine and
+// decoded in a few more, a chunk at a time, while the store takes the
+// chunk before; lineIndex maps each entity back to its line for messages.
 
 // lineIndex maps an entity's 0-based position in the source to its line,
 // storing only the positions where the two stop moving together.
@@ -54,26 +55,61 @@ type jsonlChunk struct {
 }
 
 // jsonlSource reads one entity per line, skipping blank lines. A goroutine
-// reads and decodes ahead in chunks, so decoding overlaps with the store's
-// writing; stop ends it when the import ends early.
+// reads ahead in chunks of lines, and a few more decode them, a chunk each
+// at a time, so that decoding runs on several cores and overlaps with the
+// store's work; the chunks are delivered in order. stop ends them when the
+// import ends early.
 func jsonlSource(r io.Reader, lines *lineIndex, keepGoing bool, reject func(int64, error), rowError func(int64, error) error) (src store.EntitySource, stop func()) {
 	const chunkSize = 512
-	chunks := make(chan jsonlChunk, 8)
+	workers := min(max(runtime.GOMAXPROCS(0), 1), 4)
+	// jsonlJob is a chunk of lines to decode: their bytes, where each ends
+	// in data, their numbers, and where the decoded chunk goes.
+	type jsonlJob struct {
+		data  []byte
+		ends  []int
+		lines []int64
+		err   error
+		out   chan jsonlChunk
+	}
+	jobs := make(chan *jsonlJob, workers)
+	order := make(chan chan jsonlChunk, 2*workers+4)
 	done := make(chan struct{})
+	for w := 0; w < workers; w++ {
+		go func() {
+			var dec odata.EntityDecoder
+			for j := range jobs {
+				items := make([]jsonlItem, len(j.ends))
+				start := 0
+				for k, end := range j.ends {
+					e, derr := dec.Decode(j.data[start:end])
+					items[k] = jsonlItem{e: e, line: j.lines[k], err: derr}
+					start = end
+				}
+				j.out <- jsonlChunk{items: items, err: j.err}
+			}
+		}()
+	}
 	go func() {
-		defer close(chunks)
+		defer close(order)
+		defer close(jobs)
 		br := bufio.NewReaderSize(r, 1<<20)
-		var dec odata.EntityDecoder
 		var line int64
 		var long []byte
-		items := make([]jsonlItem, 0, chunkSize)
-		send := func(c jsonlChunk) bool {
+		j := &jsonlJob{}
+		send := func() bool {
+			j.out = make(chan jsonlChunk, 1)
 			select {
-			case chunks <- c:
-				return true
+			case order <- j.out:
 			case <-done:
 				return false
 			}
+			select {
+			case jobs <- j:
+			case <-done:
+				return false
+			}
+			j = &jsonlJob{data: make([]byte, 0, cap(j.data))}
+			return true
 		}
 		for {
 			b, err := br.ReadSlice('\n')
@@ -86,27 +122,43 @@ func jsonlSource(r io.Reader, lines *lineIndex, keepGoing bool, reject func(int6
 				b = long
 			}
 			if err != nil && !errors.Is(err, io.EOF) {
-				send(jsonlChunk{items: items, err: err})
+				j.err = err
+				send()
 				return
 			}
 			if len(b) > 0 {
 				line++
 				if b = bytes.TrimSpace(b); len(b) > 0 {
-					e, derr := dec.Decode(b)
-					items = append(items, jsonlItem{e: e, line: line, err: derr})
+					j.data = append(j.data, b...)
+					j.ends = append(j.ends, len(j.data))
+					j.lines = append(j.lines, line)
 				}
 			}
 			if errors.Is(err, io.EOF) {
-				if len(items) > 0 {
-					send(jsonlChunk{items: items})
+				if len(j.ends) > 0 {
+					send()
 				}
 				return
 			}
-			if len(items) == chunkSize {
-				if !send(jsonlChunk{items: items}) {
-					return
-				}
-				items = make([]jsonlItem, 0, chunkSize)
+			if len(j.ends) == chunkSize && !send() {
+				return
+			}
+		}
+	}()
+	chunks := make(chan jsonlChunk)
+	go func() {
+		defer close(chunks)
+		for out := range order {
+			var c jsonlChunk
+			select {
+			case c = <-out:
+			case <-done:
+				return
+			}
+			select {
+			case chunks <- c:
+			case <-done:
+				return
 			}
 		}
 	}()

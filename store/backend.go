@@ -113,9 +113,12 @@ type Backend interface {
 	Query(ctx context.Context, table string, req QueryRequest, fn func(*odata.Entity) error) (*QueryResult, error)
 	// Load writes many entities with one kind of operation (insert, replace
 	// or either upsert) as fast as the backend allows: large transactions
-	// locally, parallel batches remotely. Entities are committed in source
-	// order; when Load stops early, everything before the stopping entity
-	// has been committed and nothing after it.
+	// locally, parallel batches remotely. Written counts what was
+	// committed. Locally (DB.Load), a load that stops at a refused entity
+	// writes nothing, and one whose commit fails keeps the entities before
+	// a key (it writes in key order); remotely, transactions go in
+	// parallel, so one that stops may have committed entities on either
+	// side of the stopping one.
 	Load(ctx context.Context, table string, kind OpKind, src EntitySource, opts LoadOptions) (*LoadResult, error)
 
 	Close() error

@@ -32,24 +32,26 @@ func fixtureEntity(table string, i int) *odata.Entity {
 func fixture(t *testing.T) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "fixture.db")
-	// Small load chunks, so that entities land in pages already written
-	// and the trees have the half-full pages and several levels the tests
-	// of damage rely on (one chunk is written in key order, front to back).
-	db, err := Open(path, &Options{loadChunk: 500})
+	// Small loads, so that entities land in pages already written and the
+	// trees have the half-full pages and several levels the tests of
+	// damage rely on (one load is written in key order, front to back).
+	db, err := Open(path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for table, n := range fixtureTables {
 		newTable(t, db, table)
-		i := 0
-		if _, err := db.Load(ctx, table, OpInsert, func() (*odata.Entity, error) {
-			if i == n {
-				return nil, io.EOF
+		for from := 0; from < n; from += 500 {
+			i := from
+			if _, err := db.Load(ctx, table, OpInsert, func() (*odata.Entity, error) {
+				if i == min(from+500, n) {
+					return nil, io.EOF
+				}
+				i++
+				return fixtureEntity(table, i-1), nil
+			}, LoadOptions{}); err != nil {
+				t.Fatal(err)
 			}
-			i++
-			return fixtureEntity(table, i-1), nil
-		}, LoadOptions{}); err != nil {
-			t.Fatal(err)
 		}
 	}
 	// A few deletes, so that the file has free pages.

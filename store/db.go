@@ -42,10 +42,13 @@ type Options struct {
 
 	// For tests: failCommit, when set, is called before each commit, and
 	// an error from it fails the commit as a full disk would; loadChunk
-	// and loadEvery replace the size and duration of Load's chunks.
+	// and loadEvery replace the size and duration of Load's chunks, and
+	// loadRun the bytes of a sorted run Load keeps in memory before it
+	// spills it to its temporary file.
 	failCommit func() error
 	loadChunk  int
 	loadEvery  time.Duration
+	loadRun    int
 }
 
 // wait returns the wait to use.
@@ -74,6 +77,8 @@ type DB struct {
 
 	broken  atomic.Pointer[odata.Error] // the damage found, once found
 	commits committer                   // writers sharing a commit
+
+	mapAtLeast int // bytes of the file the engine maps from the start (see reserveMap)
 }
 
 var _ Backend = (*DB)(nil)
@@ -242,9 +247,10 @@ func (db *DB) openEngine(f *os.File) (b *bolt.DB, err error) {
 		}
 	}
 	b, err = bolt.Open(db.path, 0o644, &bolt.Options{
-		ReadOnly: db.opts.ReadOnly,
-		Timeout:  timeout,
-		OpenFile: func(string, int, os.FileMode) (*os.File, error) { return f, nil },
+		ReadOnly:        db.opts.ReadOnly,
+		Timeout:         timeout,
+		OpenFile:        func(string, int, os.FileMode) (*os.File, error) { return f, nil },
+		InitialMmapSize: db.mapAtLeast,
 	})
 	switch {
 	case err == nil:

@@ -12,20 +12,25 @@
 // (pid 4711)", from /proc/locks on Linux), then fails with DatabaseLocked
 // naming that process.
 //
-// Load does not keep the file for the whole of a long import. It commits a
-// chunk every 50,000 entities or about a second, whichever comes first,
+// Load does not keep the file for the whole of a long import. It reads
+// and checks its whole source before it writes anything (sorting it by
+// key, through a temporary file next to the database when it is large),
+// then writes it in key order, committing a chunk every 50,000 entities
+// or about a second, whichever comes first. While it reads and checks,
 // and between two chunks, when another process waits for the file, it
 // closes it, lets that process in, and opens it again (waiting as Open
 // does). What the other process sees meanwhile is the chunks committed so
-// far: a prefix of the source, never part of a chunk.
+// far: the source's entities up to some key, never part of a chunk.
 //
 // # Counts
 //
-// A count is what was committed. When a commit fails (a full disk, an I/O
-// error), its transaction is rolled back and the write returns a
-// *CommitError; LoadResult.Written is then exactly what the file holds from
-// that load, and CommitError.From is where in the source the lost chunk
-// began.
+// A count is what was committed. A load stopped by a refused entity (or
+// the source's own error, or a cancelled context) while it reads and
+// checks writes nothing. When a commit fails (a full disk, an I/O error),
+// its transaction is rolled back and the write returns a *CommitError;
+// LoadResult.Written is then exactly what the file holds from that load,
+// and CommitError.FromKey is the first key of the lost chunk: the file
+// holds the load's entities before that key and none from it on.
 //
 // # Damage
 //

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+
+	"github.com/tstable/tstable/odata"
 )
 
 // CommitError is a write the file did not take: committing its
@@ -15,9 +17,14 @@ type CommitError struct {
 	Path string
 	// Err is the cause, as the operating system reported it.
 	Err error
-	// From is, for Load, the position in the source (0-based) of the
-	// first entity that was not stored; -1 for other writes.
+	// From is the position in a source (0-based) of the first entity that
+	// was not stored, for a write that has one; -1 otherwise. Load writes
+	// in key order and says FromKey instead.
 	From int64
+	// FromKey is, for Load, the key of the first entity not stored: Load
+	// writes in key order, so the file holds the entities of the source
+	// with a smaller key (but the refused ones) and none from it on.
+	FromKey *odata.Key
 }
 
 func (e *CommitError) Error() string {

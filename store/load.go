@@ -2,12 +2,16 @@ package store
 
 import (
 	"bytes"
+	"cmp"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"slices"
+	"strconv"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -15,43 +19,83 @@ import (
 	"github.com/tstable/tstable/odata"
 )
 
-// A load commits a chunk of entities per transaction: loadChunk of them,
+// A load writes a chunk of entities per transaction: loadChunk of them,
 // or what loadEvery lets it write, whichever comes first. Every commit
-// syncs the file, so a chunk is large; it is small enough that a chunk's
-// values stay a few megabytes in memory, and short enough that a process
-// waiting for the file gets it within about a second.
+// syncs the file, so a chunk is large; it is short enough that a process
+// waiting for the file gets it within about a second. Before it writes,
+// a load reads its whole source into sorted runs of loadRun bytes (see
+// runSet).
 const (
 	loadChunk = 50_000
 	loadEvery = time.Second
+	loadRun   = 64 << 20
 )
 
-// Load writes entities from src with one kind of operation, in large
-// transactions (chunks). An entity the store refuses goes to
-// opts.OnReject; when that (or the source) stops the load, every entity
-// before the stopping one has been committed and none after it. When the
-// keys arrive in ascending order after the table's last key, pages are
-// filled further (bulk append).
+// Load writes entities from src with one kind of operation. It reads the
+// whole source first, validating and encoding each entity and sorting
+// them by key (in memory, or through a temporary file next to the
+// database, ".NAME.import-*.tmp", when they do not fit in memory; the
+// file is removed however Load ends). It then checks the sorted entities
+// against the table without writing (an insert of a key the table or the
+// source already holds, a replace or merge of a key that is not there, a
+// merge that makes an entity too large), and only then writes them, in
+// key order, in large transactions (chunks). Entities with one key keep
+// their source order.
 //
-// Counts are of what was committed: when a commit fails (a full disk, an
-// I/O error), Load returns a *CommitError, and the result's Written is
-// exactly what the file holds from this load; the failed chunk, from
-// CommitError.From on, is not stored.
+// What is committed when a load stops early:
 //
-// Load does not keep the file to itself: between two chunks, when another
-// process waits for the file, it closes it, lets that process in, and
-// opens it again (waiting, as Open does, up to Options.Wait). That process
-// sees the chunks committed so far: a prefix of the source. When the file
-// cannot be had back in time, Load returns DatabaseLocked with the count
-// committed, and the DB stays closed.
+//   - An entity the store refuses goes to opts.OnReject (nil stops at the
+//     first). When that stops the load, nothing of this load is written:
+//     not for a bad entity found while reading (the source's own error, a
+//     cancelled ctx, a failure of the temporary file), nor for one the
+//     check finds (a key twice in the source for an insert is refused at
+//     its second position). A refusal found while reading stops the load
+//     at once; of those the check finds, the one first in the source
+//     does. OnReject hears of the entities refused while reading as they
+//     come, then of those the check refuses, in source order.
+//   - Once writing has begun, chunks are committed one by one in key
+//     order. When a commit fails (a full disk, an I/O error), Load returns
+//     a *CommitError whose FromKey is the first key not stored: the file
+//     holds every entity of the source with a smaller key (but the refused
+//     ones) and none from it on, and the result's Written counts them.
+//     The same holds for a cancelled ctx, for DatabaseLocked when the file
+//     cannot be had back after stepping aside, and for a refusal that
+//     appears only while writing (another process wrote the key between
+//     the check and the write): the chunk being written is rolled back,
+//     and Written is what the earlier chunks committed.
+//
+// The check keeps the entities it refuses (with OnReject) in memory until
+// it has told OnReject of them. A load also removes the temporary files
+// that loads killed before they could remove their own left behind.
+//
+// When the keys are all after the table's last key, pages are filled
+// further (bulk append), so a load in any key order leaves the tree as
+// compact as a sorted one.
+//
+// Load does not keep the file to itself: while it reads and checks, and
+// between two chunks, when another process waits for the file, it closes
+// it, lets that process in, and opens it again (waiting, as Open does, up
+// to Options.Wait). That process sees the chunks committed so far: the
+// entities of the source up to some key. When the file cannot be had back
+// in time, Load returns DatabaseLocked with the count committed, and the
+// DB stays closed.
 func (db *DB) Load(ctx context.Context, table string, kind OpKind, src EntitySource, opts LoadOptions) (*LoadResult, error) {
 	return db.load(ctx, table, kind, src, opts, false)
 }
 
-// chunk is what one load transaction did.
-type chunk struct {
-	written, rejected, read int64
-	done                    bool  // the source is exhausted
-	stop                    error // the load stops after this chunk's commit
+// loader is one load.
+type loader struct {
+	db    *DB
+	ctx   context.Context
+	table string
+	kind  OpKind
+	opts  LoadOptions
+	keep  bool // store each entity's own Timestamp (Recover)
+	res   *LoadResult
+	size  int           // entities a chunk writes
+	every time.Duration // how long a transaction runs before it ends
+	runs  *runSet
+	skip  map[int64]bool // source positions the check refused, to leave out
 }
 
 // load is Load; keep stores each entity's own Timestamp (recover copies
@@ -63,33 +107,373 @@ func (db *DB) load(ctx context.Context, table string, kind OpKind, src EntitySou
 		return nil, odata.Errorf(odata.CodeInvalidInput, "load cannot %s", kind)
 	}
 	res := &LoadResult{}
-	var n int64 // position in the source of the chunk's first entity
+	if err := db.do(true, func(o *op) error {
+		return o.view(func(tx *bolt.Tx) error {
+			_, err := o.table(tx, table)
+			return err
+		})
+	}); err != nil {
+		return res, err
+	}
+	l := &loader{db: db, ctx: ctx, table: table, kind: kind, opts: opts, keep: keep, res: res,
+		size: loadChunk, every: loadEvery}
+	run := loadRun
+	if db.opts.loadChunk > 0 {
+		l.size = db.opts.loadChunk
+	}
+	if db.opts.loadEvery > 0 {
+		l.every = db.opts.loadEvery
+	}
+	if db.opts.loadRun > 0 {
+		run = db.opts.loadRun
+	}
+	removeLeftTemps(db.path)
+	l.runs = newRunSet(db.path, run)
+	defer l.runs.close()
+	if err := l.read(src); err != nil {
+		return res, err
+	}
+	if err := l.check(); err != nil {
+		return res, err
+	}
+	if err := db.reserveMap(ctx, l.runs.bytes); err != nil {
+		return res, err
+	}
+	return res, l.write()
+}
+
+// reserveFrom is the least a load writes for reserveMap to act: bbolt's
+// allocation step. Below it, bbolt grows the file to the size it maps.
+const reserveFrom = 16 << 20
+
+// reserveMap has the engine map room for a load of n bytes before it
+// writes (reopening the file, as stepAside does), so that it does not
+// remap the file each time the file outgrows the map: a remap copies
+// every key and value of the open transaction out of the map. It maps
+// address space, not memory, and the file still grows only as written.
+// Not where addresses are 32 bits, nor on Windows, where the file would
+// grow to the size mapped.
+func (db *DB) reserveMap(ctx context.Context, n int64) error {
+	if n < reserveFrom || strconv.IntSize < 64 || runtime.GOOS == "windows" {
+		return nil
+	}
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	if db.bolt == nil {
+		return fmt.Errorf("database %s is closed", db.path)
+	}
+	st, err := db.file.Stat()
+	if db.broken.Load() != nil || err != nil {
+		return nil
+	}
+	want := int(min(st.Size()+2*n, 1<<30))
+	if want <= db.mapAtLeast {
+		return nil
+	}
+	db.mapAtLeast = want
+	if err := db.closeEngine(); err != nil {
+		return err
+	}
+	return db.open(ctx)
+}
+
+// reject tells OnReject of an entity refused at source position pos, and
+// returns the error that stops the load, if it does.
+func (l *loader) reject(pos int64, e *odata.Entity, err error) error {
+	l.res.Rejected++
+	if l.opts.OnReject == nil {
+		return err
+	}
+	return l.opts.OnReject(pos, e, err)
+}
+
+// read reads the whole source into sorted runs, validating each entity.
+// Nothing is written; while it reads, it steps aside for a process that
+// waits for the file.
+func (l *loader) read(src EntitySource) error {
+	began := time.Now()
+	for pos := int64(0); ; pos++ {
+		if pos&63 == 0 {
+			if err := l.ctx.Err(); err != nil {
+				return err
+			}
+			if time.Since(began) >= l.every {
+				if err := l.db.stepAside(l.ctx); err != nil {
+					return err
+				}
+				began = time.Now()
+			}
+		}
+		e, err := src()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		p, err := prepare(Operation{Kind: l.kind, Entity: e, IfMatch: "*"})
+		if err != nil {
+			if stop := l.reject(pos, e, err); stop != nil {
+				return stop
+			}
+			continue
+		}
+		var ticks int64
+		if l.keep && !e.Timestamp.IsZero() {
+			ticks = odata.TicksOf(e.Timestamp)
+		}
+		if err := l.runs.add(p.Entity.PartitionKey, p.Entity.RowKey, ticks, p.Entity.Properties, pos); err != nil {
+			return err
+		}
+	}
+	l.runs.finish()
+	return nil
+}
+
+// loadReject is an entity the check refused.
+type loadReject struct {
+	pos      int64
+	key, val []byte
+	err      error
+}
+
+// checker is the check of a load's sorted entities against the table: it
+// follows, key by key, what writing them would do, without writing.
+type checker struct {
+	l       *loader
+	key     []byte // the key being checked
+	exists  bool   // an entity with that key is there (in the table, or written before in the source)
+	cur     []byte // for a merge: that entity, as stored
+	rejects []loadReject
+	first   *loadReject // with no OnReject: the refusal first in the source
+}
+
+// check runs the check over the merged runs, in read transactions that
+// end after about a second each so that a waiting process gets in, and
+// then tells OnReject of the refusals in source order. An error means the
+// load stops before writing anything.
+func (l *loader) check() error {
+	if l.runs.n == 0 {
+		return nil
+	}
+	m, err := l.runs.merge()
+	if err != nil {
+		return err
+	}
+	c := &checker{l: l}
+	for done := false; !done; {
+		if err := l.db.do(false, func(o *op) error {
+			return o.view(func(tx *bolt.Tx) error {
+				var err error
+				done, err = c.pass(o, tx, m)
+				return err
+			})
+		}); err != nil {
+			return err
+		}
+		if !done {
+			if err := l.db.stepAside(l.ctx); err != nil {
+				return err
+			}
+		}
+	}
+	if c.first != nil {
+		l.res.Rejected++
+		return c.first.err
+	}
+	slices.SortFunc(c.rejects, func(a, b loadReject) int { return cmp.Compare(a.pos, b.pos) })
+	for _, r := range c.rejects {
+		if stop := l.reject(r.pos, rejectedEntity(r.key, r.val), r.err); stop != nil {
+			return stop
+		}
+		if l.skip == nil {
+			l.skip = map[int64]bool{}
+		}
+		l.skip[r.pos] = true
+	}
+	return nil
+}
+
+// rejectedEntity is the entity of a refused record, for OnReject.
+func rejectedEntity(key, val []byte) *odata.Entity {
+	e, err := decodeEntity(key, val)
+	if err != nil { // not a value of ours; the keys still say which
+		pk, rk := splitKey(key)
+		return &odata.Entity{PartitionKey: string(pk), RowKey: string(rk)}
+	}
+	if ticks, _ := storedTicks(val); ticks == 0 {
+		e.Timestamp = time.Time{}
+	}
+	return e
+}
+
+// pass checks records in one read transaction: it returns done when the
+// records are all checked, or false after about a second.
+func (c *checker) pass(o *op, tx *bolt.Tx, m *merger) (done bool, err error) {
+	b, err := o.table(tx, c.l.table)
+	if err != nil {
+		return false, err
+	}
+	if err := o.guardKeys(tx, b, []byte{0}, []byte{0}, false); err != nil {
+		return false, err
+	}
+	if err := o.guardKeys(tx, b, afterAll, afterAll, false); err != nil {
+		return false, err
+	}
+	cur := b.Cursor()
+	lo, _ := cur.First()
+	hi, _ := cur.Last()
+	root := uint64(b.RootPage())
+	guarded := root == 0
+	var guardFrom, guardTo []byte
+	began := time.Now()
+	for n := 0; ; n++ {
+		if n&1023 == 1023 {
+			if err := c.l.ctx.Err(); err != nil {
+				return false, err
+			}
+			if time.Since(began) >= c.l.every {
+				return false, nil
+			}
+		}
+		r, err := m.next()
+		if err != nil {
+			return false, err
+		}
+		if r == nil {
+			return true, nil
+		}
+		if !bytes.Equal(r.key, c.key) {
+			c.key = append(c.key[:0], r.key...)
+			c.exists, c.cur = false, c.cur[:0]
+			// Only a key inside the table's range can be in it.
+			if lo != nil && bytes.Compare(r.key, lo) >= 0 && bytes.Compare(r.key, hi) <= 0 {
+				if !guarded || bytes.Compare(r.key, guardFrom) < 0 || (guardTo != nil && bytes.Compare(r.key, guardTo) >= 0) {
+					if guardFrom, guardTo, err = o.db.guard.check(tx, root, r.key, r.key, false); err != nil {
+						return false, err
+					}
+					guarded = true
+				}
+				if v := b.Get(r.key); v != nil {
+					c.exists = true
+					if c.l.kind == OpMerge || c.l.kind == OpInsertOrMerge {
+						c.cur = append(c.cur[:0], v...)
+					}
+				}
+			}
+		}
+		if err := c.decide(r); err != nil {
+			if _, damage := damageIn(err); damage {
+				return false, err
+			}
+			c.refuse(r, err)
+		}
+	}
+}
+
+// decide follows what writing r would do to its key, or says why the
+// store refuses it.
+func (c *checker) decide(r *loadRec) error {
+	kind := c.l.kind
+	switch {
+	case kind == OpInsert && c.exists:
+		return alreadyExists(r.key)
+	case (kind == OpReplace || kind == OpMerge) && !c.exists:
+		return notFoundKey(r.key)
+	case c.exists && (kind == OpMerge || kind == OpInsertOrMerge):
+		merged, err := mergeValues(r.key, c.cur, r.val, 0, nil)
+		if err != nil {
+			return err
+		}
+		c.cur = merged
+	case kind == OpInsertOrMerge:
+		c.cur = append(c.cur[:0], r.val...)
+	}
+	c.exists = true
+	return nil
+}
+
+// refuse records a refusal.
+func (c *checker) refuse(r *loadRec, err error) {
+	rj := loadReject{pos: r.pos, key: bytes.Clone(r.key), val: bytes.Clone(r.val), err: err}
+	if c.l.opts.OnReject == nil {
+		if c.first == nil || rj.pos < c.first.pos {
+			c.first = &rj
+		}
+		return
+	}
+	c.rejects = append(c.rejects, rj)
+}
+
+// alreadyExists and notFoundKey are apply's refusals, for a stored key.
+func alreadyExists(key []byte) error {
+	pk, rk := splitKey(key)
+	return odata.Errorf(odata.CodeEntityAlreadyExists, "entity (%q, %q) already exists; use upsert or replace to change it", pk, rk)
+}
+
+func notFoundKey(key []byte) error {
+	pk, rk := splitKey(key)
+	return notFound(string(pk), string(rk))
+}
+
+// mergeValues merges the properties of the stored value upd into those of
+// cur, as a merge does, and appends the result, with ticks, to dst.
+func mergeValues(key, cur, upd []byte, ticks int64, dst []byte) ([]byte, error) {
+	old, err := decodeEntity(key, cur)
+	if err != nil {
+		return nil, err
+	}
+	u, err := decodeEntity(key, upd)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range u.Properties {
+		old.Set(p.Name, p.Value)
+	}
+	if err := odata.ValidateEntity(old); err != nil {
+		return nil, err
+	}
+	return encodeEntity(dst, ticks, old.Properties), nil
+}
+
+// chunk is what one load transaction did.
+type chunk struct {
+	written, rejected int64
+	done              bool // the records are all written
+}
+
+// write writes the checked records in key order, a chunk per transaction,
+// stepping aside between chunks for a process that waits for the file.
+func (l *loader) write() error {
+	if l.runs.n == 0 {
+		return nil
+	}
+	m, err := l.runs.merge()
+	if err != nil {
+		return err
+	}
 	for first := true; ; first = false {
 		if !first {
-			if err := db.stepAside(ctx); err != nil {
-				return res, err
+			if err := l.db.stepAside(l.ctx); err != nil {
+				return err
 			}
 		}
 		var c chunk
-		err := db.do(true, func(o *op) error {
+		err := l.db.do(true, func(o *op) error {
 			var err error
-			c, err = o.loadChunk(ctx, table, kind, src, opts, keep, n)
+			c, err = o.writeChunk(l, m)
 			return err
 		})
-		res.Rejected += c.rejected
-		res.Written += c.written // on an error, what a chunk committed before it
+		l.res.Rejected += c.rejected
+		l.res.Written += c.written
 		if err != nil {
-			return res, err
+			return err
 		}
-		n += c.read
-		if opts.Progress != nil {
-			opts.Progress(res.Written)
-		}
-		if c.stop != nil {
-			return res, c.stop
+		if l.opts.Progress != nil && (c.written > 0 || c.done) {
+			l.opts.Progress(l.res.Written)
 		}
 		if c.done {
-			return res, nil
+			return nil
 		}
 	}
 }
@@ -98,206 +482,89 @@ func (db *DB) load(ctx context.Context, table string, kind OpKind, src EntitySou
 // occurs in UTF-8.
 var afterAll = []byte{0xFF}
 
-// loadItem is one entity a chunk read: its position in the source, the
-// operation prepared from it, and why it was refused, if it was.
-type loadItem struct {
-	pos     int64
-	e       *odata.Entity
-	op      Operation
-	key     []byte
-	err     error
-	decided bool // refused in an ascending run, and OnReject told at once
-}
-
-// loadChunk writes and commits one chunk, from source position n.
-//
-// It reads the chunk's entities first and writes them in key order (a
-// stable sort: entities with one key keep their order), so that a
-// transaction visits each page of the tree once and keys arriving in any
-// order are written as sorted ones are. Entities of different keys do not
-// affect each other, so the entities refused are the same in either order;
-// OnReject hears of them in source order, after the writes. When a refusal
-// stops the load, the chunk is written again in source order up to the
-// stopping entity, so that what is committed is exactly every entity
-// before it, as with an unsorted load.
-func (o *op) loadChunk(ctx context.Context, table string, kind OpKind, src EntitySource, opts LoadOptions, keep bool, n int64) (c chunk, err error) {
-	size, every := loadChunk, loadEvery
-	if o.db.opts.loadChunk > 0 {
-		size = o.db.opts.loadChunk
-	}
-	if o.db.opts.loadEvery > 0 {
-		every = o.db.opts.loadEvery
-	}
+// writeChunk writes and commits one chunk of the merged records. A chunk
+// ends between two keys, never inside the records of one key. On an
+// error nothing of the chunk is committed.
+func (o *op) writeChunk(l *loader, m *merger) (c chunk, err error) {
 	mem := &arena{}
-	w, err := o.beginChunk(table, mem, keep)
+	w, err := o.beginChunk(l.table, l.kind, mem, l.keep)
 	if err != nil {
 		return c, err
 	}
-	defer func() {
-		if w != nil {
-			w.tx.Rollback() // after a commit, nothing to do; on a panic it releases the writer's lock
-		}
-	}()
-	// Keys ascending from the chunk's start are written as they come, and
-	// a refusal among them is decided at once, as in source order. From the
-	// first key out of order on, entities wait in pending, to be sorted and
-	// written after the last one is read; a long ascending run before it
-	// is committed first, so that only entities of the sorted part (and a
-	// short run) are kept in memory for writing again (see below).
-	const keepRun = 1024
-	var items, pending []*loadItem
-	var prev []byte
-	var committed int64 // written and committed by this chunk's first commit
-	from := n           // source position of what the transaction holds
-	defer func() {
-		if err != nil {
-			c.written = committed // what the file holds from this chunk
-		}
-	}()
+	defer w.tx.Rollback() // after a commit, nothing to do; on an error or a panic it undoes the chunk and releases the writer's lock
+	var first, prev []byte
 	began := time.Now()
-	for count := 0; count < size; count++ {
-		if count&255 == 255 && time.Since(began) >= every {
-			break
+	count := 0
+	for ; ; count++ {
+		if count&1023 == 1023 {
+			if err := l.ctx.Err(); err != nil {
+				return c, err
+			}
 		}
-		o.leave()
-		e, err := src()
-		o.enter()
-		if errors.Is(err, io.EOF) {
+		r, err := m.next()
+		if err != nil {
+			return c, err
+		}
+		if r == nil {
 			c.done = true
 			break
 		}
-		if err != nil {
-			c.stop, c.done = err, true
+		if (count >= l.size || (count&255 == 255 && time.Since(began) >= l.every)) && !bytes.Equal(r.key, prev) {
+			m.unread()
 			break
 		}
-		if count&1023 == 0 {
-			if err := ctx.Err(); err != nil {
-				c.stop, c.done = err, true
-				break
-			}
+		prev = append(prev[:0], r.key...)
+		if first == nil {
+			first = bytes.Clone(r.key)
 		}
-		c.read++
-		it := &loadItem{pos: n + c.read - 1, e: e}
-		it.op, it.err = prepare(Operation{Kind: kind, Entity: e, IfMatch: "*"})
-		if it.err == nil {
-			it.key = mem.key(it.op.Entity.PartitionKey, it.op.Entity.RowKey)
-		}
-		if pending == nil {
-			if it.err == nil && prev != nil && bytes.Compare(it.key, prev) <= 0 {
-				// The first key out of order.
-				if count >= keepRun {
-					if err := w.finish(); err != nil {
-						return c, err
-					}
-					if err := o.commit(w.tx, from); err != nil {
-						return c, err
-					}
-					committed, from, items = w.written, it.pos, nil
-					w = nil
-					if w, err = o.beginChunk(table, mem, keep); err != nil {
-						return c, err
-					}
-				}
-				items = append(items, it)
-				pending = append(pending, it)
-				continue
-			}
-			if count < keepRun {
-				items = append(items, it)
-			}
-			if it.err == nil {
-				if err := w.write(it); err != nil {
-					return c, err
-				}
-			}
-			if it.err == nil {
-				prev = it.key
-				continue
-			}
-			it.decided = true
-			c.rejected++
-			if opts.OnReject == nil {
-				c.stop = it.err
-			} else {
-				c.stop = o.user(func() error { return opts.OnReject(it.pos, it.e, it.err) })
-			}
-			if c.stop != nil {
-				c.done = true
-				break
-			}
+		if l.skip[r.pos] {
 			continue
 		}
-		items = append(items, it)
-		if it.err == nil {
-			pending = append(pending, it)
-		} else if opts.OnReject == nil {
-			break // the load stops here: nothing after it is read
+		if err := w.put(r); err != nil {
+			var ref *refusal
+			if !errors.As(err, &ref) {
+				return c, err
+			}
+			// The table changed since the check (another process wrote
+			// it between two chunks).
+			c.rejected++
+			if l.opts.OnReject == nil {
+				return c, ref.err
+			}
+			if stop := o.user(func() error { return l.opts.OnReject(r.pos, rejectedEntity(r.key, r.val), ref.err) }); stop != nil {
+				return c, stop
+			}
 		}
 	}
-	slices.SortStableFunc(pending, func(a, b *loadItem) int { return bytes.Compare(a.key, b.key) })
-	for _, it := range pending {
-		if err := w.write(it); err != nil {
-			return c, err
-		}
+	if count == 0 {
+		return c, nil
 	}
 	if err := w.finish(); err != nil {
 		return c, err
 	}
-	// The refusals of the sorted part, in source order: OnReject decides
-	// whether each stops.
-	var stopAt int64 = -1
-	var stopErr error
-	for _, it := range items {
-		if it.err == nil || it.decided {
-			continue
+	if err := o.commit(w.tx, -1); err != nil {
+		var ce *CommitError
+		if errors.As(err, &ce) {
+			pk, rk := splitKey(first)
+			ce.FromKey = &odata.Key{PartitionKey: string(pk), RowKey: string(rk)}
 		}
-		c.rejected++
-		if opts.OnReject == nil {
-			stopErr = it.err
-		} else {
-			stopErr = o.user(func() error { return opts.OnReject(it.pos, it.e, it.err) })
-		}
-		if stopErr != nil {
-			stopAt = it.pos
-			break
-		}
-	}
-	if stopAt >= 0 {
-		// A refusal stops the load: commit exactly the entities before
-		// it, in source order, as an unsorted load would have. What the
-		// transaction holds is all in items.
-		w.tx.Rollback()
-		w = nil
-		if w, err = o.beginChunk(table, mem, keep); err != nil {
-			return c, err
-		}
-		for _, it := range items {
-			if it.pos >= stopAt {
-				break
-			}
-			if it.err == nil {
-				if err := w.write(it); err != nil {
-					return c, err
-				}
-			}
-		}
-		if err := w.finish(); err != nil {
-			return c, err
-		}
-		c.stop, c.done = stopErr, true
-	}
-	if err := o.commit(w.tx, from); err != nil {
 		return c, err
 	}
-	c.written = committed + w.written
+	c.written = w.written
 	return c, nil
 }
+
+// refusal is an entity the store refuses while writing.
+type refusal struct{ err error }
+
+func (r *refusal) Error() string { return r.err.Error() }
 
 // chunkWriter writes one chunk's entities in a write transaction.
 type chunkWriter struct {
 	o                  *op
 	tx                 *bolt.Tx
 	b                  *bolt.Bucket
+	kind               OpKind
 	mem                *arena
 	keep               bool
 	ticks, latest      int64
@@ -310,7 +577,7 @@ type chunkWriter struct {
 }
 
 // beginChunk starts a chunk's write transaction.
-func (o *op) beginChunk(table string, mem *arena, keep bool) (_ *chunkWriter, err error) {
+func (o *op) beginChunk(table string, kind OpKind, mem *arena, keep bool) (_ *chunkWriter, err error) {
 	tx, err := o.db.bolt.Begin(true)
 	if err != nil {
 		return nil, o.db.engineError(err)
@@ -332,7 +599,7 @@ func (o *op) beginChunk(table string, mem *arena, keep bool) (_ *chunkWriter, er
 	if err := o.guardKeys(tx, b, afterAll, afterAll, false); err != nil {
 		return nil, err
 	}
-	w := &chunkWriter{o: o, tx: tx, b: b, mem: mem, keep: keep, ticks: ticks, latest: ticks, appending: true}
+	w := &chunkWriter{o: o, tx: tx, b: b, kind: kind, mem: mem, keep: keep, ticks: ticks, latest: ticks, appending: true}
 	w.root = uint64(b.RootPage())
 	w.guarded = w.root == 0
 	w.last, _ = b.Cursor().Last()
@@ -340,15 +607,19 @@ func (o *op) beginChunk(table string, mem *arena, keep bool) (_ *chunkWriter, er
 	return w, nil
 }
 
-// write writes one entity. A refusal sets it.err and is no error; damage is.
-func (w *chunkWriter) write(it *loadItem) (err error) {
-	p := it.op
+// put writes one record. A refusal is a *refusal; damage is itself.
+func (w *chunkWriter) put(r *loadRec) (err error) {
 	t := w.ticks
-	if w.keep && !it.e.Timestamp.IsZero() {
-		t = odata.TicksOf(it.e.Timestamp)
-		w.latest = max(w.latest, t)
+	if w.keep {
+		if own := int64(binary.BigEndian.Uint64(r.val[1:9])); own != 0 {
+			t = own
+			w.latest = max(w.latest, t)
+		}
 	}
-	key := it.key
+	key := r.key
+	if !r.kept {
+		key = w.mem.copy(r.key)
+	}
 	if !w.guarded || bytes.Compare(key, w.guardFrom) < 0 || (w.guardTo != nil && bytes.Compare(key, w.guardTo) >= 0) {
 		if w.guardFrom, w.guardTo, err = w.o.db.guard.check(w.tx, w.root, key, key, false); err != nil {
 			return err
@@ -359,23 +630,52 @@ func (w *chunkWriter) write(it *loadItem) (err error) {
 		w.appending = false
 	}
 	w.last = key
-	var werr error
-	if w.appending && p.Kind != OpReplace && p.Kind != OpMerge {
-		// Past every key in the table: nothing to find or
-		// merge, so the entity is put as it is.
-		werr = w.b.Put(key, w.mem.value(t, p.Entity.Properties))
+	kind := w.kind
+	var val []byte
+	if w.appending && kind != OpReplace && kind != OpMerge {
+		// Past every key in the table: nothing to find or merge, so the
+		// entity is put as it is.
+		val = w.stamped(r, t)
 	} else {
-		_, werr = apply(w.b, p, t)
-	}
-	if werr != nil {
-		if _, damage := damageIn(werr); damage {
-			return werr
+		cur := w.b.Get(key)
+		switch {
+		case kind == OpInsert && cur != nil:
+			return &refusal{alreadyExists(key)}
+		case (kind == OpReplace || kind == OpMerge) && cur == nil:
+			return &refusal{notFoundKey(key)}
+		case cur != nil && (kind == OpMerge || kind == OpInsertOrMerge):
+			merged, err := mergeValues(key, cur, r.val, t, w.mem.scratch[:0])
+			if err != nil {
+				if _, damage := damageIn(err); damage {
+					return err
+				}
+				return &refusal{err}
+			}
+			w.mem.scratch = merged
+			val = w.mem.copy(merged)
+		default:
+			val = w.stamped(r, t)
 		}
-		it.err = werr
-		return nil
+	}
+	if err := w.b.Put(key, val); err != nil {
+		if _, damage := damageIn(err); damage {
+			return err
+		}
+		return &refusal{err}
 	}
 	w.written++
 	return nil
+}
+
+// stamped is r's value with Timestamp ticks, to be put: r's own when it
+// is kept until the load ends (each record is written once), else a copy.
+func (w *chunkWriter) stamped(r *loadRec, ticks int64) []byte {
+	v := r.val
+	if !r.kept {
+		v = w.mem.copy(v)
+	}
+	binary.BigEndian.PutUint64(v[1:9], uint64(ticks))
+	return v
 }
 
 // finish completes the chunk's writes, before its commit.
@@ -391,9 +691,9 @@ func (w *chunkWriter) finish() error {
 	return nil
 }
 
-// stepAside lets another process in between two chunks of a long load:
-// when one waits for the file, the DB closes it, gives the waiter up to
-// two seconds to take it, and opens it again, waiting as Open does.
+// stepAside lets another process in during a long load: when one waits
+// for the file, the DB closes it, gives the waiter up to two seconds to
+// take it, and opens it again, waiting as Open does.
 func (db *DB) stepAside(ctx context.Context) error {
 	db.mu.Lock()
 	defer db.mu.Unlock()
@@ -415,9 +715,10 @@ func (db *DB) stepAside(ctx context.Context) error {
 	return db.open(ctx)
 }
 
-// arena hands out the keys and values of one load transaction from large
-// slabs: bbolt keeps every slice given to Put until the commit, so none is
-// reused, and one allocation serves thousands of entities.
+// arena hands out the keys and values of one load transaction (or run)
+// from large slabs: bbolt keeps every slice given to Put until the
+// commit, so none is reused, and one allocation serves thousands of
+// entities.
 type arena struct {
 	slab    []byte
 	scratch []byte
@@ -432,6 +733,13 @@ func (a *arena) take(n int) []byte {
 	start := len(a.slab)
 	a.slab = a.slab[:start+n]
 	return a.slab[start : start+n : start+n]
+}
+
+// copy is b in the arena.
+func (a *arena) copy(b []byte) []byte {
+	c := a.take(len(b))
+	copy(c, b)
+	return c
 }
 
 // key is entityKey in the arena.

@@ -6,6 +6,7 @@ import (
 	"io"
 	"math/rand"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/tstable/tstable/odata"
@@ -59,11 +60,11 @@ func TestLoadRandomOrderEqualsSorted(t *testing.T) {
 	}
 }
 
-// A refusal found while writing a sorted chunk (a key already there, a
-// key twice in the input) still stops the load exactly at the refused
-// entity: everything before it in the source is stored, nothing after;
-// with OnReject, the refused ones are reported in source order and the rest stored.
-func TestLoadSortedChunkStopsAtTheRefusedEntity(t *testing.T) {
+// A refusal stops the load before it writes anything: one found while
+// reading (a bad key) at once, else the one the check finds first in the
+// source (a key already there, a key twice in the input); with OnReject,
+// the refused ones are reported and the rest stored.
+func TestLoadRefusalWritesNothing(t *testing.T) {
 	var src []*odata.Entity
 	for i := 0; i < 300; i++ {
 		src = append(src, benchEntity((i*7919)%1000)) // distinct keys, out of order
@@ -71,60 +72,66 @@ func TestLoadSortedChunkStopsAtTheRefusedEntity(t *testing.T) {
 	dup := *src[10]
 	src = append(src[:200:200], append([]*odata.Entity{&dup}, src[200:]...)...) // position 200 repeats position 10
 	bad := ent("p", "bad/key")
-	src = append(src[:250:250], append([]*odata.Entity{bad}, src[250:]...)...) // position 250 is invalid
+	withBad := append(src[:250:250], append([]*odata.Entity{bad}, src[250:]...)...) // position 250 is invalid
 
-	db, _ := openTemp(t)
-	newTable(t, db, "Tab")
-	mustWrite(t, db, "Tab", OpInsert, src[150]) // position 150 exists already
-	res, err := db.Load(ctx, "Tab", OpInsert, sliceSource(src), LoadOptions{})
-	wantCode(t, err, odata.CodeEntityAlreadyExists, 409)
-	if res.Written != 150 || res.Rejected != 1 {
-		t.Fatalf("written %d rejected %d", res.Written, res.Rejected)
-	}
-	want := map[string]bool{}
-	for _, e := range src[:151] {
-		want[e.PartitionKey+"|"+e.RowKey] = true
-	}
-	got := dump(t, db, "Tab")
-	if len(got) != len(want) {
-		t.Fatalf("stored %d, want %d", len(got), len(want))
-	}
-	for _, e := range got {
-		if !want[e.PartitionKey+"|"+e.RowKey] {
-			t.Fatalf("stored %s|%s, from after the refused entity", e.PartitionKey, e.RowKey)
+	open := func() *DB {
+		db, err := Open(t.TempDir()+"/t.db", &Options{loadChunk: 50, loadRun: 4096})
+		if err != nil {
+			t.Fatal(err)
 		}
+		t.Cleanup(func() { db.Close() })
+		newTable(t, db, "Tab")
+		mustWrite(t, db, "Tab", OpInsert, src[150]) // position 150 exists already
+		return db
+	}
+	// The bad key is found while reading.
+	db := open()
+	res, err := db.Load(ctx, "Tab", OpInsert, sliceSource(withBad), LoadOptions{})
+	wantCode(t, err, odata.CodeOutOfRangeInput, 400)
+	if res.Written != 0 || res.Rejected != 1 || len(dump(t, db, "Tab")) != 1 {
+		t.Fatalf("written %d rejected %d stored %d", res.Written, res.Rejected, len(dump(t, db, "Tab")))
+	}
+	// Without it, the check finds the key already there (150) and the
+	// repeated one (200): the first in the source stops the load.
+	res, err = db.Load(ctx, "Tab", OpInsert, sliceSource(src), LoadOptions{})
+	e := wantCode(t, err, odata.CodeEntityAlreadyExists, 409)
+	if !strings.Contains(e.Message, fmt.Sprintf("(%q, %q)", src[150].PartitionKey, src[150].RowKey)) {
+		t.Fatalf("message %q, want the keys of position 150", e.Message)
+	}
+	if res.Written != 0 || res.Rejected != 1 || len(dump(t, db, "Tab")) != 1 {
+		t.Fatalf("written %d rejected %d stored %d", res.Written, res.Rejected, len(dump(t, db, "Tab")))
 	}
 
-	// Going on past refusals: they are reported in source order.
-	db2, _ := openTemp(t)
-	newTable(t, db2, "Tab")
-	mustWrite(t, db2, "Tab", OpInsert, src[150])
+	// Going on past refusals: those found while reading as they come,
+	// then the check's in source order.
+	db2 := open()
 	var refused []int64
-	res, err = db2.Load(ctx, "Tab", OpInsert, sliceSource(src), LoadOptions{OnReject: func(n int64, e *odata.Entity, err error) error {
+	res, err = db2.Load(ctx, "Tab", OpInsert, sliceSource(withBad), LoadOptions{OnReject: func(n int64, e *odata.Entity, err error) error {
 		refused = append(refused, n)
 		return nil
 	}})
-	if err != nil || !reflect.DeepEqual(refused, []int64{150, 200, 250}) || res.Written != int64(len(src)-3) {
+	if err != nil || !reflect.DeepEqual(refused, []int64{250, 150, 200}) || res.Written != int64(len(withBad)-3) || res.Rejected != 3 {
 		t.Fatalf("err %v refused %v written %d", err, refused, res.Written)
 	}
-	// Stopping at the second refusal keeps everything before it.
-	db3, _ := openTemp(t)
-	newTable(t, db3, "Tab")
-	mustWrite(t, db3, "Tab", OpInsert, src[150])
+	if got := len(dump(t, db2, "Tab")); got != len(withBad)-2 {
+		t.Fatalf("stored %d, want %d", got, len(withBad)-2)
+	}
+	// Stopping at the last refusal writes nothing.
+	db3 := open()
 	stop := errors.New("stop")
-	res, err = db3.Load(ctx, "Tab", OpInsert, sliceSource(src), LoadOptions{OnReject: func(n int64, e *odata.Entity, err error) error {
+	res, err = db3.Load(ctx, "Tab", OpInsert, sliceSource(withBad), LoadOptions{OnReject: func(n int64, e *odata.Entity, err error) error {
 		if n == 200 {
 			return stop
 		}
 		return nil
 	}})
-	if err != stop || res.Written != 199 || len(dump(t, db3, "Tab")) != 200 {
+	if err != stop || res.Written != 0 || len(dump(t, db3, "Tab")) != 1 {
 		t.Fatalf("err %v written %d stored %d", err, res.Written, len(dump(t, db3, "Tab")))
 	}
 }
 
-// A long ascending run, then keys out of order: the run is committed as it
-// came, the rest sorted; a refusal in the rest stops the load exactly there.
+// A long ascending run, then keys out of order with a key repeated: the
+// load stops before it writes, or with OnReject leaves out the repeat.
 func TestLoadAscendingRunThenOutOfOrder(t *testing.T) {
 	var src []*odata.Entity
 	for i := 0; i < 3000; i++ {
@@ -152,8 +159,8 @@ func TestLoadAscendingRunThenOutOfOrder(t *testing.T) {
 			continue
 		}
 		wantCode(t, err, odata.CodeEntityAlreadyExists, 409)
-		if res.Written != 3300 || stored != 3300 {
-			t.Fatalf("written %d stored %d, want 3300", res.Written, stored)
+		if res.Written != 0 || stored != 0 {
+			t.Fatalf("written %d stored %d, want 0", res.Written, stored)
 		}
 	}
 }

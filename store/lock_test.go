@@ -2,13 +2,17 @@ package store
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -35,6 +39,20 @@ func TestHelperProcess(t *testing.T) {
 		fmt.Println("ready")
 		io.Copy(io.Discard, os.Stdin)
 		db.Close()
+	case "load":
+		// A load in random key order that spills its runs and commits
+		// chunks of 100, saying how many it has committed after each.
+		db, err := Open(path, &Options{loadRun: 16 << 10, loadChunk: 100})
+		if err != nil {
+			fmt.Println("error:", err)
+			os.Exit(1)
+		}
+		_, err = db.Load(ctx, "Slow", OpInsert, sliceSource(shuffled(20000, 8)), LoadOptions{Progress: func(n int64) {
+			fmt.Println("committed", n)
+			time.Sleep(5 * time.Millisecond)
+		}})
+		fmt.Println("error:", err)
+		os.Exit(1)
 	case "read":
 		db, err := Open(path, &Options{ReadOnly: true, Wait: 20 * time.Second, OnWait: func(h string) { fmt.Println("waiting for", h) }})
 		if err != nil {
@@ -217,6 +235,9 @@ func TestHolderNamedForAnotherProgram(t *testing.T) {
 	}
 }
 
+// A long load steps aside for a reader while it reads its source: the
+// reader gets in within about a second and sees the table as it was, for
+// the load writes nothing before it has read and checked the whole source.
 func TestLongLoadLetsAReaderIn(t *testing.T) {
 	path := newFile(t)
 	db, err := Open(path, &Options{loadEvery: 100 * time.Millisecond})
@@ -224,12 +245,19 @@ func TestLongLoadLetsAReaderIn(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
+	for i := 0; i < 10; i++ {
+		mustWrite(t, db, "Slow", OpInsert, ent("a", fmt.Sprint(i)))
+	}
 	const total = 15000
+	type line struct {
+		text string
+		at   time.Time
+	}
 	var (
 		mu        sync.Mutex
-		committed = map[int64]bool{0: true}
-		reader    <-chan string
+		said      []line
 		readerCmd *exec.Cmd
+		heard     = make(chan struct{})
 	)
 	i := 0
 	src := func() (*odata.Entity, error) {
@@ -239,56 +267,53 @@ func TestLongLoadLetsAReaderIn(t *testing.T) {
 		if i%100 == 0 {
 			time.Sleep(20 * time.Millisecond) // a slow source: the load takes about 3 s
 		}
+		if i == 2000 {
+			var reader <-chan string
+			readerCmd, _, reader = helper(t, "read", path)
+			go func() {
+				defer close(heard)
+				for l := range reader {
+					mu.Lock()
+					said = append(said, line{l, time.Now()})
+					mu.Unlock()
+				}
+			}()
+		}
 		i++
 		return ent("p", fmt.Sprintf("%06d", i), prop("N", odata.Int32(int32(i)))), nil
 	}
 	began := time.Now()
-	res, err := db.Load(ctx, "Slow", OpInsert, src, LoadOptions{Progress: func(written int64) {
-		mu.Lock()
-		defer mu.Unlock()
-		committed[written] = true
-		if reader == nil {
-			readerCmd, _, reader = helper(t, "read", path)
-		}
-	}})
+	res, err := db.Load(ctx, "Slow", OpInsert, src, LoadOptions{})
 	loadEnded := time.Now()
 	if err != nil || res.Written != total {
 		t.Fatalf("load: %+v %v", res, err)
 	}
-	waitLine := expect(t, reader, "waiting for")
-	readLine := expect(t, reader, "read ")
 	readerCmd.Wait()
-	readerEnded := readerCmd.ProcessState.ExitCode()
-	var n int64
-	fmt.Sscanf(readLine, "read %d", &n)
-	if !strings.Contains(waitLine, fmt.Sprintf("(pid %d)", os.Getpid())) {
-		t.Errorf("the reader waited for %q, want this process", waitLine)
+	<-heard
+	mu.Lock()
+	defer mu.Unlock()
+	var waitLine, readLine line
+	for _, l := range said {
+		switch {
+		case strings.HasPrefix(l.text, "waiting for"):
+			waitLine = l
+		case strings.HasPrefix(l.text, "read "):
+			readLine = l
+		}
 	}
-	if readerEnded != 0 || n == 0 || n == total || !committed[n] {
-		t.Fatalf("the reader saw %d entities (exit %d); the commits were %v", n, readerEnded, sortedInts(committed))
+	if !strings.Contains(waitLine.text, fmt.Sprintf("(pid %d)", os.Getpid())) {
+		t.Errorf("the reader waited for %q, want this process", waitLine.text)
+	}
+	var n int64
+	fmt.Sscanf(readLine.text, "read %d", &n)
+	if readerCmd.ProcessState.ExitCode() != 0 || n != 10 || !readLine.at.Before(loadEnded) {
+		t.Fatalf("the reader said %q (exit %d) at %s, the load ended at %s; want 10 entities, before the end", readLine.text, readerCmd.ProcessState.ExitCode(), readLine.at.Sub(began), loadEnded.Sub(began))
 	}
 	if took := loadEnded.Sub(began); took < 2*time.Second {
 		t.Fatalf("the load took only %s", took)
 	}
-	if got := len(dump(t, db, "Slow")); got != total {
+	if got := len(dump(t, db, "Slow")); got != total+10 {
 		t.Fatalf("the table holds %d", got)
-	}
-}
-
-func sortedInts(m map[int64]bool) []int64 {
-	var out []int64
-	for k := range m {
-		out = append(out, k)
-	}
-	sortInt64(out)
-	return out
-}
-
-func sortInt64(s []int64) {
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && s[j] < s[j-1]; j-- {
-			s[j], s[j-1] = s[j-1], s[j]
-		}
 	}
 }
 
@@ -309,4 +334,46 @@ func TestCommandLine(t *testing.T) {
 	if got := describeHolders(nil); got != "another process" {
 		t.Error(got)
 	}
+}
+
+// A load killed while it writes leaves a file that opens, holding whole
+// chunks: the source's entities up to some key, in key order.
+func TestKilledLoadLeavesAKeyPrefix(t *testing.T) {
+	path := newFile(t)
+	cmd, _, lines := helper(t, "load", path)
+	var seen int64
+	for seen < 1000 {
+		fmt.Sscanf(expect(t, lines, "committed "), "committed %d", &seen)
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	db, err := Open(path, nil)
+	if err != nil {
+		t.Fatalf("the file does not open after the kill: %v", err)
+	}
+	defer db.Close()
+	got := dump(t, db, "Slow")
+	want := shuffled(20000, 0)
+	for i := range want {
+		want[i] = benchEntity(i)
+	}
+	slices.SortFunc(want, func(a, b *odata.Entity) int {
+		return bytes.Compare(entityKey(a.PartitionKey, a.RowKey), entityKey(b.PartitionKey, b.RowKey))
+	})
+	if int64(len(got)) < seen || len(got)%100 != 0 || !reflect.DeepEqual(keysOf(got), keysOf(want[:len(got)])) {
+		t.Fatalf("the table holds %d entities (%d committed when killed); want whole chunks of the first keys", len(got), seen)
+	}
+	if left := tempFiles(t, path); len(left) != 1 {
+		t.Fatalf("temporary files: %v; want the one the killed load left", left)
+	}
+	// The next load removes it.
+	if _, err := db.Load(ctx, "Slow", OpInsertOrReplace, sliceSource(want[:10]), LoadOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if left := tempFiles(t, path); len(left) != 0 {
+		t.Fatalf("temporary files left: %v", left)
+	}
+	t.Logf("%d entities committed before the kill", len(got))
 }

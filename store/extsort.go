@@ -1,0 +1,291 @@
+package store
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"container/heap"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/tstable/tstable/odata"
+)
+
+// External merge sort of a load's entities. Load reads its whole source
+// before it writes: each entity, validated and encoded, becomes a loadRec;
+// the records are gathered into runs of bounded size (Options.loadRun,
+// loadRun by default), each sorted by stored key and, when another run
+// follows, spilled to a temporary file next to the database. The runs are
+// then merged, and the merged stream, in key order, is what the load
+// checks and writes. A source that fits in one run never touches the disk.
+
+// loadRec is one entity of a load: its stored key, its value as stored
+// (its Timestamp ticks 0, or the entity's own when the load keeps them),
+// and its position in the source.
+type loadRec struct {
+	key, val []byte
+	pos      int64
+	kept     bool // key and val stay as they are until the load ends (a run in memory), so a write may use them
+}
+
+// recOverhead is what a record costs in memory besides its bytes;
+// sizingRecs, how many records tell their size for the rest of a run.
+const (
+	recOverhead = 64
+	sizingRecs  = 1024
+)
+
+// compareRecs orders records by key and, for one key, by source position:
+// the merged stream is a stable sort of the source.
+func compareRecs(a, b *loadRec) int {
+	if c := bytes.Compare(a.key, b.key); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.pos, b.pos)
+}
+
+// runSet gathers a load's records into sorted runs.
+type runSet struct {
+	dbPath string
+	limit  int // bytes a run holds in memory before it is spilled
+
+	mem  *arena
+	recs []loadRec // the run being gathered (after finish, the last run, sorted)
+	size int
+
+	file  *os.File // the spilled runs, one after another; nil until the first spill
+	w     *bufio.Writer
+	off   int64
+	spans [][2]int64 // each spilled run's [start, end) in file
+	n     int64      // records in all runs
+	bytes int64      // their keys' and values' bytes
+}
+
+func newRunSet(dbPath string, limit int) *runSet {
+	return &runSet{dbPath: dbPath, limit: limit, mem: &arena{}}
+}
+
+// add adds one record; its key and value are copied.
+func (s *runSet) add(pk, rk string, ticks int64, props []odata.Property, pos int64) error {
+	key := s.mem.key(pk, rk)
+	val := s.mem.value(ticks, props)
+	if len(s.recs) == sizingRecs && cap(s.recs) < 2*sizingRecs {
+		// Room for the run at the records' size so far, in one
+		// allocation: growing by doubling would copy the records again
+		// and again, and the pages of room left unused cost nothing.
+		grown := make([]loadRec, len(s.recs), s.limit/(s.size/sizingRecs)+sizingRecs)
+		copy(grown, s.recs)
+		s.recs = grown
+	}
+	s.recs = append(s.recs, loadRec{key: key, val: val, pos: pos, kept: true})
+	s.size += len(key) + len(val) + recOverhead
+	s.n++
+	s.bytes += int64(len(key) + len(val))
+	if s.size >= s.limit {
+		return s.spill()
+	}
+	return nil
+}
+
+// sortRun sorts the run being gathered.
+func (s *runSet) sortRun() {
+	slices.SortFunc(s.recs, func(a, b loadRec) int { return compareRecs(&a, &b) })
+}
+
+// tempPattern is the glob of a load's temporary files for the database at
+// path: ".NAME.import-*.tmp" in its folder.
+func tempPattern(path string) string {
+	dir, base := filepath.Split(path)
+	return filepath.Join(dir, "."+base+".import-*.tmp")
+}
+
+// removeLeftTemps removes the temporary files a load killed before it
+// could remove its own left next to the database. The caller holds the
+// file, so no load of its own is under way; a load that stepped aside
+// for it keeps reading its file through the handle it holds open.
+func removeLeftTemps(path string) {
+	left, _ := filepath.Glob(tempPattern(path))
+	for _, f := range left {
+		os.Remove(f)
+	}
+}
+
+// spill sorts the run being gathered and appends it to the temporary file.
+func (s *runSet) spill() error {
+	s.sortRun()
+	if s.file == nil {
+		dir, base := filepath.Split(s.dbPath)
+		if dir == "" {
+			dir = "."
+		}
+		f, err := os.CreateTemp(dir, "."+base+".import-*.tmp")
+		if err != nil {
+			return fmt.Errorf("cannot create the import's temporary file next to %s: %s", s.dbPath, describeIOError(err))
+		}
+		s.file = f
+		s.w = bufio.NewWriterSize(f, 1<<20)
+	}
+	start := s.off
+	var hdr [3 * binary.MaxVarintLen64]byte
+	for i := range s.recs {
+		r := &s.recs[i]
+		n := binary.PutUvarint(hdr[:], uint64(r.pos))
+		n += binary.PutUvarint(hdr[n:], uint64(len(r.key)))
+		n += binary.PutUvarint(hdr[n:], uint64(len(r.val)))
+		s.w.Write(hdr[:n])
+		s.w.Write(r.key)
+		s.w.Write(r.val)
+		s.off += int64(n + len(r.key) + len(r.val))
+	}
+	if err := s.w.Flush(); err != nil {
+		return fmt.Errorf("cannot write the import's temporary file %s: %s", s.file.Name(), describeIOError(err))
+	}
+	s.spans = append(s.spans, [2]int64{start, s.off})
+	clear(s.recs)
+	s.recs, s.size, s.mem = s.recs[:0], 0, &arena{}
+	return nil
+}
+
+// finish ends gathering: the last run stays in memory, sorted.
+func (s *runSet) finish() { s.sortRun() }
+
+// close removes the temporary file.
+func (s *runSet) close() {
+	if s.file != nil {
+		s.file.Close()
+		os.Remove(s.file.Name())
+		s.file = nil
+	}
+}
+
+// merge returns the runs' records merged in key order.
+func (s *runSet) merge() (*merger, error) {
+	m := &merger{}
+	if len(s.spans) > 0 {
+		buf := min(max((32<<20)/len(s.spans), 16<<10), 1<<20)
+		for _, sp := range s.spans {
+			m.all = append(m.all, &runIter{r: bufio.NewReaderSize(io.NewSectionReader(s.file, sp[0], sp[1]-sp[0]), buf), name: s.file.Name()})
+		}
+	}
+	if len(s.recs) > 0 {
+		m.all = append(m.all, &runIter{recs: s.recs})
+	}
+	for _, it := range m.all {
+		ok, err := it.next()
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			m.h = append(m.h, it)
+		}
+	}
+	heap.Init(m)
+	return m, nil
+}
+
+// runIter reads one sorted run: from memory (recs) or from the file (r).
+// cur is valid until the next call of next.
+type runIter struct {
+	cur  loadRec
+	recs []loadRec
+	i    int
+	r    *bufio.Reader
+	buf  []byte
+	name string
+}
+
+func (it *runIter) next() (bool, error) {
+	if it.r == nil {
+		if it.i == len(it.recs) {
+			return false, nil
+		}
+		it.cur = it.recs[it.i]
+		it.i++
+		return true, nil
+	}
+	pos, err := binary.ReadUvarint(it.r)
+	if errors.Is(err, io.EOF) {
+		return false, nil
+	}
+	bad := func(err error) (bool, error) {
+		return false, fmt.Errorf("cannot read the import's temporary file %s: %s", it.name, describeIOError(err))
+	}
+	if err != nil {
+		return bad(err)
+	}
+	kl, err := binary.ReadUvarint(it.r)
+	if err != nil {
+		return bad(err)
+	}
+	vl, err := binary.ReadUvarint(it.r)
+	if err != nil {
+		return bad(err)
+	}
+	n := int(kl + vl)
+	if cap(it.buf) < n {
+		it.buf = make([]byte, n)
+	}
+	it.buf = it.buf[:n]
+	if _, err := io.ReadFull(it.r, it.buf); err != nil {
+		return bad(err)
+	}
+	it.cur = loadRec{key: it.buf[:kl:kl], val: it.buf[kl:], pos: int64(pos)}
+	return true, nil
+}
+
+// merger merges sorted runs (a heap of their iterators). The record next
+// returns stays valid until the following call; unread makes that call
+// return it again.
+type merger struct {
+	all    []*runIter
+	h      []*runIter
+	last   *runIter // the iterator of the record returned last, not yet advanced
+	replay bool
+}
+
+func (m *merger) Len() int           { return len(m.h) }
+func (m *merger) Less(i, j int) bool { return compareRecs(&m.h[i].cur, &m.h[j].cur) < 0 }
+func (m *merger) Swap(i, j int)      { m.h[i], m.h[j] = m.h[j], m.h[i] }
+func (m *merger) Push(x any)         { m.h = append(m.h, x.(*runIter)) }
+func (m *merger) Pop() any {
+	it := m.h[len(m.h)-1]
+	m.h = m.h[:len(m.h)-1]
+	return it
+}
+
+// next returns the next record in key order, or nil after the last.
+func (m *merger) next() (*loadRec, error) {
+	if m.replay {
+		m.replay = false
+		return &m.last.cur, nil
+	}
+	if m.last != nil {
+		ok, err := m.last.next()
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			heap.Fix(m, 0)
+		} else {
+			heap.Pop(m)
+		}
+		m.last = nil
+	}
+	if len(m.h) == 0 {
+		return nil, nil
+	}
+	m.last = m.h[0]
+	return &m.last.cur, nil
+}
+
+// unread makes the next call of next return the record it returned last.
+func (m *merger) unread() {
+	if m.last != nil {
+		m.replay = true
+	}
+}
