@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tstable/tstable/odata"
@@ -193,11 +194,7 @@ func (q *request) readOperation(raw []byte) (batchOp, error) {
 	}
 	o.table = res.table
 	o.prefer = preferenceOf(hdr.prefer)
-	format := ""
-	if u.RawQuery != "" {
-		format = u.Query().Get("$format")
-	}
-	if o.format, err = formatOf(format, hdr.accept); err != nil {
+	if o.format, err = formatOf(queryValue(u.RawQuery, "$format"), hdr.accept); err != nil {
 		return o, err
 	}
 	ifMatch := hdr.ifMatch
@@ -282,7 +279,11 @@ func newBatchWriter(ops int) *batchWriter {
 	rand.Read(b[:])
 	id := hex.EncodeToString(b[:])
 	w := &batchWriter{batchID: "batchresponse_" + id[:16], changeID: "changesetresponse_" + id[16:]}
-	w.buf = make([]byte, 0, 256+ops*512)
+	if p, _ := batchBuffers.Get().(*[]byte); p != nil && cap(*p) >= 256+ops*512 {
+		w.buf = (*p)[:0]
+	} else {
+		w.buf = make([]byte, 0, 256+ops*512)
+	}
 	w.buf = append(w.buf, "--"+w.batchID+"\r\nContent-Type: multipart/mixed; boundary="+w.changeID+"\r\n\r\n"...)
 	return w
 }
@@ -317,7 +318,7 @@ func (w *batchWriter) response(r opResponse) {
 		start := len(b)
 		b = append(b, r.base...)
 		b = append(b, '/')
-		b = append(b, keyPath(r.table, r.pk, r.rk)...)
+		b = appendKeyPath(b, r.table, r.pk, r.rk)
 		loc = b[start:]
 		b = append(b, "\r\n"...)
 	}
@@ -371,7 +372,14 @@ func (w *batchWriter) finish(q *request) {
 	h.Set("Cache-Control", "no-cache")
 	q.w.WriteHeader(http.StatusAccepted)
 	q.w.Write(w.buf)
+	if buf := w.buf; cap(buf) <= 1<<20 {
+		batchBuffers.Put(&buf) // Write keeps nothing of it
+	}
+	w.buf = nil
 }
+
+// batchBuffers are the buffers of answered batches, for the next ones.
+var batchBuffers sync.Pool
 
 // writeBatchSuccess answers every operation of a committed batch.
 func (q *request) writeBatchSuccess(ops []batchOp, stored []*odata.Entity) {

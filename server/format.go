@@ -28,11 +28,35 @@ func jsonContentType(m odata.Metadata) string {
 // when given, else the Accept header; minimal metadata by default. A client
 // that accepts only Atom or XML is answered 415.
 func responseFormat(r *http.Request) (odata.Metadata, error) {
-	format := ""
-	if r.URL.RawQuery != "" {
-		format = r.URL.Query().Get("$format")
+	return formatOf(queryValue(r.URL.RawQuery, "$format"), r.Header.Get("Accept"))
+}
+
+// queryValue is url.ParseQuery(raw).Get(name), without the map: the
+// first value of name, pairs that do not parse skipped as ParseQuery
+// skips them.
+func queryValue(raw, name string) string {
+	if raw == "" {
+		return ""
 	}
-	return formatOf(format, r.Header.Get("Accept"))
+	if strings.Count(raw, "&") >= 100 { // ParseQuery's own limit applies
+		vals, _ := url.ParseQuery(raw)
+		return vals.Get(name)
+	}
+	for raw != "" {
+		var pair string
+		pair, raw, _ = strings.Cut(raw, "&")
+		if pair == "" || strings.Contains(pair, ";") {
+			continue
+		}
+		k, v, _ := strings.Cut(pair, "=")
+		if k, err := url.QueryUnescape(k); err != nil || k != name {
+			continue
+		}
+		if v, err := url.QueryUnescape(v); err == nil {
+			return v
+		}
+	}
+	return ""
 }
 
 // formatOf is responseFormat from the $format parameter and the Accept
@@ -150,6 +174,16 @@ func preferenceOf(v string) string {
 // keys percent-encoded.
 func keyPath(table, pk, rk string) string {
 	return table + "(PartitionKey='" + escapeKey(pk) + "',RowKey='" + escapeKey(rk) + "')"
+}
+
+// appendKeyPath appends keyPath(table, pk, rk) to b.
+func appendKeyPath(b []byte, table, pk, rk string) []byte {
+	b = append(b, table...)
+	b = append(b, "(PartitionKey='"...)
+	b = append(b, escapeKey(pk)...)
+	b = append(b, "',RowKey='"...)
+	b = append(b, escapeKey(rk)...)
+	return append(b, "')"...)
 }
 
 func escapeKey(k string) string {

@@ -126,7 +126,7 @@ func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 // isXML tells whether the request is one of the service's XML operations
 // (properties, statistics, ACLs), whose errors are XML too.
 func (q *request) isXML() bool {
-	comp := q.r.URL.Query().Get("comp")
+	comp := queryValue(q.r.URL.RawQuery, "comp")
 	return comp == "properties" || comp == "stats" || comp == "acl"
 }
 
@@ -153,10 +153,10 @@ func (q *request) serve() error {
 		return err
 	}
 	q.grant = grant
-	query := q.r.URL.Query()
+	raw := q.r.URL.RawQuery
 	if rest == "" {
-		if query.Get("restype") == "service" {
-			switch query.Get("comp") {
+		if queryValue(raw, "restype") == "service" {
+			switch queryValue(raw, "comp") {
 			case "properties":
 				return q.serviceProperties()
 			case "stats":
@@ -169,7 +169,7 @@ func (q *request) serve() error {
 	if err != nil {
 		return err
 	}
-	if query.Get("comp") == "acl" && !res.batch && !res.tables {
+	if queryValue(raw, "comp") == "acl" && !res.batch && !res.tables {
 		if res.key != nil {
 			return errorf(odata.CodeInvalidURI, "?comp=acl applies to a table, not to an entity: use /%s/%s?comp=acl", account, res.table)
 		}
