@@ -98,18 +98,20 @@ func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	w := &timedWriter{ResponseWriter: rw, start: start}
 	q := &request{s: s, w: w, r: r, start: start}
+	// The names in their canonical form, set as Set would set them
+	// (without canonicalizing them again for every request).
 	h := w.Header()
-	h.Set("x-ms-request-id", s.requestID())
-	v := r.Header.Get("x-ms-version")
+	h["X-Ms-Request-Id"] = []string{s.requestID()}
+	v := r.Header.Get("X-Ms-Version")
 	if v == "" {
 		v = DefaultVersion
 	}
-	h.Set("x-ms-version", v)
-	h.Set("Date", q.start.UTC().Format(http.TimeFormat))
-	if id := r.Header.Get("x-ms-client-request-id"); id != "" {
-		h.Set("x-ms-client-request-id", id)
+	h["X-Ms-Version"] = []string{v}
+	h["Date"] = []string{q.start.UTC().Format(http.TimeFormat)}
+	if id := r.Header.Get("X-Ms-Client-Request-Id"); id != "" {
+		h["X-Ms-Client-Request-Id"] = []string{id}
 	}
-	h.Set("Server", "tstable")
+	h["Server"] = []string{"tstable"}
 	auth.AddCORSHeaders(w, r)
 	if auth.Preflight(w, r) {
 		return
