@@ -30,11 +30,19 @@ import (
 const (
 	benchEntities   = 100_000
 	benchPartitions = 100
-	benchParallel   = 8
 	benchGets       = 5_000
 	benchPartQuery  = 40
 	benchScans      = 5
 )
+
+// benchParallel is how many requests are in flight at once, against
+// either service: 8, or TSTABLE_BENCH_PARALLEL.
+var benchParallel = func() int {
+	if n, err := strconv.Atoi(os.Getenv("TSTABLE_BENCH_PARALLEL")); err == nil && n > 0 {
+		return n
+	}
+	return 8
+}()
 
 // benchResult is one workload on one service: entities handled, wall
 // time, and the latency of each request.
