@@ -370,6 +370,7 @@ func (w *batchWriter) finish(q *request) {
 	h.Set("DataServiceVersion", "3.0;")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Cache-Control", "no-cache")
+	h["Content-Length"] = []string{strconv.Itoa(len(w.buf))} // whole, not chunked
 	q.w.WriteHeader(http.StatusAccepted)
 	q.w.Write(w.buf)
 	if buf := w.buf; cap(buf) <= 1<<20 {
