@@ -5,14 +5,15 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"io"
 	"mime"
 	"mime/multipart"
 	"net/http"
-	"net/textproto"
 	"net/url"
+	"strconv"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store"
@@ -156,7 +157,7 @@ func (q *request) readOperation(raw []byte) (batchOp, error) {
 	if !ok1 || !ok2 {
 		return o, errorf(odata.CodeInvalidInput, "the operation's request line %q is not METHOD URL HTTP/1.1", line)
 	}
-	hdr := http.Header{}
+	var hdr opHeaders
 	for {
 		if len(rest) == 0 {
 			break
@@ -169,7 +170,7 @@ func (q *request) readOperation(raw []byte) (batchOp, error) {
 		if !ok {
 			return o, errorf(odata.CodeInvalidInput, "the operation's header line %q is not Name: value", line)
 		}
-		hdr.Add(textproto.CanonicalMIMEHeaderKey(string(bytes.TrimSpace(k))), string(bytes.TrimSpace(v)))
+		hdr.add(bytes.TrimSpace(k), bytes.TrimSpace(v))
 	}
 	body := bytes.TrimSpace(rest)
 	u, err := url.Parse(target)
@@ -188,15 +189,15 @@ func (q *request) readOperation(raw []byte) (batchOp, error) {
 	if res.batch || res.tables {
 		return o, errorf(odata.CodeInvalidInput, "a batch holds entity operations only; %s %s is not one", method, target)
 	}
-	if m := hdr.Get("X-HTTP-Method"); method == http.MethodPost && m != "" {
+	if m := hdr.method; method == http.MethodPost && m != "" {
 		method = strings.ToUpper(m)
 	}
 	o.table = res.table
-	o.prefer = preferenceOf(hdr.Get("Prefer"))
-	if o.format, err = responseFormat(&http.Request{Header: hdr, URL: u}); err != nil {
+	o.prefer = preferenceOf(hdr.prefer)
+	if o.format, err = formatOf(queryValue(u.RawQuery, "$format"), hdr.accept); err != nil {
 		return o, err
 	}
-	ifMatch := hdr.Get("If-Match")
+	ifMatch := hdr.ifMatch
 	needKey := func() error {
 		if res.key == nil {
 			return errorf(odata.CodeInvalidURI, "%s needs an entity URL: %s(PartitionKey='...',RowKey='...')", method, res.table)
@@ -238,84 +239,165 @@ func (q *request) readOperation(raw []byte) (batchOp, error) {
 	return o, nil
 }
 
+// opHeaders are the headers of an operation that its answer depends on,
+// each the first of its name (as http.Header.Get gives it).
+type opHeaders struct {
+	method, prefer, accept, ifMatch string
+	seen                            [4]bool
+}
+
+// add reads one header line's name and value; other headers are ignored.
+func (h *opHeaders) add(name, value []byte) {
+	for i, f := range [...]struct {
+		name string
+		dst  *string
+	}{{"X-HTTP-Method", &h.method}, {"Prefer", &h.prefer}, {"Accept", &h.accept}, {"If-Match", &h.ifMatch}} {
+		if !h.seen[i] && len(name) == len(f.name) && strings.EqualFold(string(name), f.name) {
+			h.seen[i] = true
+			*f.dst = string(value)
+			return
+		}
+	}
+}
+
 // cutLine splits off the first line (ended by LF or CRLF).
 func cutLine(b []byte) (line, rest []byte) {
 	line, rest, _ = bytes.Cut(b, []byte("\n"))
 	return bytes.TrimSuffix(line, []byte("\r")), rest
 }
 
-// preferenceOf reads a Prefer header value as preference does.
-func preferenceOf(v string) string {
-	return preference(&http.Request{Header: http.Header{"Prefer": {v}}})
-}
-
 // batchWriter writes the response's nested multipart body.
 type batchWriter struct {
-	buf               bytes.Buffer
+	buf               []byte
 	batchID, changeID string
+	etag              string // the last ETag written, and its time
+	etagOf            time.Time
 }
 
-func newBatchWriter() *batchWriter {
+func newBatchWriter(ops int) *batchWriter {
 	var b [16]byte
 	rand.Read(b[:])
 	id := hex.EncodeToString(b[:])
 	w := &batchWriter{batchID: "batchresponse_" + id[:16], changeID: "changesetresponse_" + id[16:]}
-	fmt.Fprintf(&w.buf, "--%s\r\nContent-Type: multipart/mixed; boundary=%s\r\n\r\n", w.batchID, w.changeID)
+	if p, _ := batchBuffers.Get().(*[]byte); p != nil && cap(*p) >= 256+ops*512 {
+		w.buf = (*p)[:0]
+	} else {
+		w.buf = make([]byte, 0, 256+ops*512)
+	}
+	w.buf = append(w.buf, "--"+w.batchID+"\r\nContent-Type: multipart/mixed; boundary="+w.changeID+"\r\n\r\n"...)
 	return w
 }
 
-// response adds one HTTP response to the changeset.
-func (w *batchWriter) response(status int, header http.Header, body []byte) {
-	fmt.Fprintf(&w.buf, "--%s\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n", w.changeID)
-	fmt.Fprintf(&w.buf, "HTTP/1.1 %d %s\r\n", status, http.StatusText(status))
-	header.Set("X-Content-Type-Options", "nosniff")
-	header.Set("Cache-Control", "no-cache")
-	header.Set("DataServiceVersion", "3.0;")
-	header.Write(&w.buf)
-	w.buf.WriteString("\r\n")
-	w.buf.Write(body)
-	w.buf.WriteString("\r\n")
+// opResponse is one HTTP response of the changeset: its status, the
+// headers that vary (an empty one is left out; Location is also written
+// as DataServiceId), and its body.
+type opResponse struct {
+	status                 int
+	contentID, contentType string
+	base, table            string // Location is base/table(keys) when table is set
+	pk, rk                 string
+	etag, prefer           string
+	body                   []byte
+}
+
+// response adds one HTTP response to the changeset, its headers in the
+// order http.Header.Write gives them (sorted, canonical names).
+func (w *batchWriter) response(r opResponse) {
+	b := append(w.buf, "--"...)
+	b = append(b, w.changeID...)
+	b = append(b, "\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\nHTTP/1.1 "...)
+	b = strconv.AppendInt(b, int64(r.status), 10)
+	b = append(b, ' ')
+	b = append(b, http.StatusText(r.status)...)
+	b = append(b, "\r\nCache-Control: no-cache\r\n"...)
+	b = appendHeader(b, "Content-Id", r.contentID)
+	b = appendHeader(b, "Content-Type", r.contentType)
+	var loc []byte
+	if r.table != "" {
+		b = append(b, "Dataserviceid: "...)
+		start := len(b)
+		b = append(b, r.base...)
+		b = append(b, '/')
+		b = appendKeyPath(b, r.table, r.pk, r.rk)
+		loc = b[start:]
+		b = append(b, "\r\n"...)
+	}
+	b = append(b, "Dataserviceversion: 3.0;\r\n"...)
+	if r.table != "" {
+		b = appendHeader(b, "Etag", r.etag)
+		b = append(b, "Location: "...)
+		b = append(b, loc...)
+		b = append(b, "\r\n"...)
+	}
+	b = appendHeader(b, "Preference-Applied", r.prefer)
+	b = append(b, "X-Content-Type-Options: nosniff\r\n\r\n"...)
+	b = append(b, r.body...)
+	w.buf = append(b, "\r\n"...)
+}
+
+// appendHeader appends "name: value" unless value is empty, with line
+// breaks in the value made spaces as http.Header.Write does.
+func appendHeader(b []byte, name, value string) []byte {
+	if value == "" {
+		return b
+	}
+	b = append(b, name...)
+	b = append(b, ": "...)
+	for i := 0; i < len(value); i++ {
+		c := value[i]
+		if c == '\r' || c == '\n' {
+			c = ' '
+		}
+		b = append(b, c)
+	}
+	return append(b, "\r\n"...)
+}
+
+// etagFor is e's ETag; a batch's entities share their time, so it is
+// formatted once.
+func (w *batchWriter) etagFor(e *odata.Entity) string {
+	if w.etag == "" || !e.Timestamp.Equal(w.etagOf) {
+		w.etag, w.etagOf = e.ETag(), e.Timestamp
+	}
+	return w.etag
 }
 
 // finish closes both boundaries and answers 202 Accepted.
 func (w *batchWriter) finish(q *request) {
-	fmt.Fprintf(&w.buf, "--%s--\r\n--%s--\r\n", w.changeID, w.batchID)
+	w.buf = append(w.buf, "--"+w.changeID+"--\r\n--"+w.batchID+"--\r\n"...)
 	h := q.w.Header()
 	h.Set("Content-Type", "multipart/mixed; boundary="+w.batchID)
 	h.Set("DataServiceVersion", "3.0;")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Cache-Control", "no-cache")
+	h["Content-Length"] = []string{strconv.Itoa(len(w.buf))} // whole, not chunked
 	q.w.WriteHeader(http.StatusAccepted)
-	q.w.Write(w.buf.Bytes())
+	q.w.Write(w.buf)
+	if buf := w.buf; cap(buf) <= 1<<20 {
+		batchBuffers.Put(&buf) // Write keeps nothing of it
+	}
+	w.buf = nil
 }
+
+// batchBuffers are the buffers of answered batches, for the next ones.
+var batchBuffers sync.Pool
 
 // writeBatchSuccess answers every operation of a committed batch.
 func (q *request) writeBatchSuccess(ops []batchOp, stored []*odata.Entity) {
-	w := newBatchWriter()
+	w := newBatchWriter(len(ops))
 	for i, o := range ops {
-		h := http.Header{}
-		if o.contentID != "" {
-			h.Set("Content-ID", o.contentID)
-		}
+		r := opResponse{status: http.StatusNoContent, contentID: o.contentID}
 		e := stored[i]
-		if o.op.Kind == store.OpDelete {
-			w.response(http.StatusNoContent, h, nil)
-			continue
+		if o.op.Kind != store.OpDelete {
+			r.base, r.table, r.pk, r.rk = q.base, o.table, e.PartitionKey, e.RowKey
+			r.etag, r.prefer = w.etagFor(e), o.prefer
+			if o.op.Kind == store.OpInsert && o.prefer != "return-no-content" {
+				r.status, r.contentType = http.StatusCreated, jsonContentType(o.format)
+				sub := &request{s: q.s, base: q.base, format: o.format}
+				r.body = odata.AppendEntityJSONAs(nil, e, o.format, sub.entityLinks(o.table, e, true))
+			}
 		}
-		loc := q.base + "/" + keyPath(o.table, e.PartitionKey, e.RowKey)
-		h.Set("Location", loc)
-		h.Set("DataServiceId", loc)
-		h.Set("ETag", e.ETag())
-		if o.prefer != "" {
-			h.Set("Preference-Applied", o.prefer)
-		}
-		if o.op.Kind == store.OpInsert && o.prefer != "return-no-content" {
-			h.Set("Content-Type", jsonContentType(o.format))
-			sub := &request{s: q.s, base: q.base, format: o.format}
-			w.response(http.StatusCreated, h, odata.AppendEntityJSONAs(nil, e, o.format, sub.entityLinks(o.table, e, true)))
-			continue
-		}
-		w.response(http.StatusNoContent, h, nil)
+		w.response(r)
 	}
 	w.finish(q)
 }
@@ -324,9 +406,8 @@ func (q *request) writeBatchSuccess(ops []batchOp, stored []*odata.Entity) {
 // failing operation, whose message starts with its index.
 func (q *request) writeBatchFailure(err error) {
 	f := describe(err)
-	w := newBatchWriter()
-	h := http.Header{}
-	h.Set("Content-Type", jsonContentType(odata.MinimalMetadata))
-	w.response(f.status, h, appendErrorJSON(nil, f, q.w.Header().Get("x-ms-request-id"), q.start))
+	w := newBatchWriter(1)
+	w.response(opResponse{status: f.status, contentType: jsonContentType(odata.MinimalMetadata),
+		body: appendErrorJSON(nil, f, q.w.Header().Get("x-ms-request-id"), q.start)})
 	w.finish(q)
 }

@@ -176,9 +176,10 @@ func (q *request) getEntity(table string, key odata.Key) error {
 	if !inRange(q.grant, key.PartitionKey, key.RowKey) {
 		return errorf(odata.CodeAuthorizationFailure, "the entity (%q, %q) lies outside the key range of the table SAS: sign a SAS whose range covers it", key.PartitionKey, key.RowKey)
 	}
-	sel, err := odata.ParseSelect(q.r.URL.Query().Get("$select"))
+	selText := queryValue(q.r.URL.RawQuery, "$select")
+	sel, err := odata.ParseSelect(selText)
 	if err != nil {
-		return queryError("$select", q.r.URL.Query().Get("$select"), err)
+		return queryError("$select", selText, err)
 	}
 	e, err := q.s.b.Get(q.r.Context(), table, key.PartitionKey, key.RowKey)
 	if err != nil {

@@ -28,12 +28,50 @@ func jsonContentType(m odata.Metadata) string {
 // when given, else the Accept header; minimal metadata by default. A client
 // that accepts only Atom or XML is answered 415.
 func responseFormat(r *http.Request) (odata.Metadata, error) {
-	accept := r.URL.Query().Get("$format")
-	if accept == "" {
-		accept = r.Header.Get("Accept")
+	return formatOf(queryValue(r.URL.RawQuery, "$format"), r.Header.Get("Accept"))
+}
+
+// queryValue is url.ParseQuery(raw).Get(name), without the map: the
+// first value of name, pairs that do not parse skipped as ParseQuery
+// skips them.
+func queryValue(raw, name string) string {
+	if raw == "" {
+		return ""
 	}
-	if accept == "" || accept == "json" {
+	if strings.Count(raw, "&") >= 100 { // ParseQuery's own limit applies
+		vals, _ := url.ParseQuery(raw)
+		return vals.Get(name)
+	}
+	for raw != "" {
+		var pair string
+		pair, raw, _ = strings.Cut(raw, "&")
+		if pair == "" || strings.Contains(pair, ";") {
+			continue
+		}
+		k, v, _ := strings.Cut(pair, "=")
+		if k, err := url.QueryUnescape(k); err != nil || k != name {
+			continue
+		}
+		if v, err := url.QueryUnescape(v); err == nil {
+			return v
+		}
+	}
+	return ""
+}
+
+// formatOf is responseFormat from the $format parameter and the Accept
+// header.
+func formatOf(format, accept string) (odata.Metadata, error) {
+	if format != "" {
+		accept = format
+	}
+	switch accept { // what the SDKs send, without parsing it
+	case "", "json", "application/json;odata=minimalmetadata":
 		return odata.MinimalMetadata, nil
+	case "application/json;odata=nometadata":
+		return odata.NoMetadata, nil
+	case "application/json;odata=fullmetadata":
+		return odata.FullMetadata, nil
 	}
 	sawJSON, sawAtom := false, false
 	level := odata.MinimalMetadata
@@ -115,7 +153,14 @@ func readSized(r io.Reader, length, limit int64) ([]byte, error) {
 // preference is the client's Prefer header: "return-no-content",
 // "return-content", or "" when it says neither.
 func preference(r *http.Request) string {
-	for _, p := range strings.Split(r.Header.Get("Prefer"), ",") {
+	return preferenceOf(r.Header.Get("Prefer"))
+}
+
+// preferenceOf reads a Prefer header's value as preference does.
+func preferenceOf(v string) string {
+	for v != "" {
+		var p string
+		p, v, _ = strings.Cut(v, ",")
 		switch p = strings.TrimSpace(p); p {
 		case "return-no-content", "return-content":
 			return p
@@ -131,7 +176,20 @@ func keyPath(table, pk, rk string) string {
 	return table + "(PartitionKey='" + escapeKey(pk) + "',RowKey='" + escapeKey(rk) + "')"
 }
 
+// appendKeyPath appends keyPath(table, pk, rk) to b.
+func appendKeyPath(b []byte, table, pk, rk string) []byte {
+	b = append(b, table...)
+	b = append(b, "(PartitionKey='"...)
+	b = append(b, escapeKey(pk)...)
+	b = append(b, "',RowKey='"...)
+	b = append(b, escapeKey(rk)...)
+	return append(b, "')"...)
+}
+
 func escapeKey(k string) string {
+	if unreserved(k) {
+		return k // as url.PathEscape leaves it
+	}
 	return strings.ReplaceAll(url.PathEscape(strings.ReplaceAll(k, "'", "''")), "%27", "'")
 }
 
@@ -159,4 +217,16 @@ func (q *request) entityHeaders(table string, e *odata.Entity) {
 	loc := q.base + "/" + keyPath(table, e.PartitionKey, e.RowKey)
 	h.Set("Location", loc)
 	h.Set("DataServiceId", loc)
+}
+
+// unreserved reports whether s holds only the characters a URL never
+// escapes (letters, digits, - . _ ~).
+func unreserved(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~') {
+			return false
+		}
+	}
+	return true
 }

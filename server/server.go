@@ -98,18 +98,20 @@ func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	w := &timedWriter{ResponseWriter: rw, start: start}
 	q := &request{s: s, w: w, r: r, start: start}
+	// The names in their canonical form, set as Set would set them
+	// (without canonicalizing them again for every request).
 	h := w.Header()
-	h.Set("x-ms-request-id", s.requestID())
-	v := r.Header.Get("x-ms-version")
+	h["X-Ms-Request-Id"] = []string{s.requestID()}
+	v := r.Header.Get("X-Ms-Version")
 	if v == "" {
 		v = DefaultVersion
 	}
-	h.Set("x-ms-version", v)
-	h.Set("Date", q.start.UTC().Format(http.TimeFormat))
-	if id := r.Header.Get("x-ms-client-request-id"); id != "" {
-		h.Set("x-ms-client-request-id", id)
+	h["X-Ms-Version"] = []string{v}
+	h["Date"] = []string{q.start.UTC().Format(http.TimeFormat)}
+	if id := r.Header.Get("X-Ms-Client-Request-Id"); id != "" {
+		h["X-Ms-Client-Request-Id"] = []string{id}
 	}
-	h.Set("Server", "tstable")
+	h["Server"] = []string{"tstable"}
 	auth.AddCORSHeaders(w, r)
 	if auth.Preflight(w, r) {
 		return
@@ -126,7 +128,7 @@ func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 // isXML tells whether the request is one of the service's XML operations
 // (properties, statistics, ACLs), whose errors are XML too.
 func (q *request) isXML() bool {
-	comp := q.r.URL.Query().Get("comp")
+	comp := queryValue(q.r.URL.RawQuery, "comp")
 	return comp == "properties" || comp == "stats" || comp == "acl"
 }
 
@@ -153,10 +155,10 @@ func (q *request) serve() error {
 		return err
 	}
 	q.grant = grant
-	query := q.r.URL.Query()
+	raw := q.r.URL.RawQuery
 	if rest == "" {
-		if query.Get("restype") == "service" {
-			switch query.Get("comp") {
+		if queryValue(raw, "restype") == "service" {
+			switch queryValue(raw, "comp") {
 			case "properties":
 				return q.serviceProperties()
 			case "stats":
@@ -169,7 +171,7 @@ func (q *request) serve() error {
 	if err != nil {
 		return err
 	}
-	if query.Get("comp") == "acl" && !res.batch && !res.tables {
+	if queryValue(raw, "comp") == "acl" && !res.batch && !res.tables {
 		if res.key != nil {
 			return errorf(odata.CodeInvalidURI, "?comp=acl applies to a table, not to an entity: use /%s/%s?comp=acl", account, res.table)
 		}

@@ -172,7 +172,7 @@ func (v *Verifier) checkSignature(sig, toSign, kind string) error {
 	// A '+' sent unencoded in the query reads as a space; base64 has none.
 	sig = strings.ReplaceAll(sig, " ", "+")
 	mac, err := base64.StdEncoding.DecodeString(sig)
-	if err != nil || len(v.key) == 0 || !hmac.Equal(mac, sign(v.key, toSign)) {
+	if err != nil || len(v.key) == 0 || !hmac.Equal(mac, v.sign(toSign)) {
 		return errorf(odata.CodeAuthenticationFailed,
 			"the %s signature (sig) does not match: check that it was signed with account %s's key (for the emulator account, its published key) "+
 				"and that no parameter was changed or percent-encoded twice; the server signed %q",

@@ -2,7 +2,6 @@ package auth
 
 import (
 	"crypto/hmac"
-	"crypto/sha256"
 	"encoding/base64"
 	"net/http"
 	"net/url"
@@ -36,7 +35,7 @@ func (v *Verifier) verifySharedKey(r *http.Request, path, scheme, rest string, n
 	if scheme == "SharedKey" {
 		toSign = stringToSignSharedKey(r.Method, r.Header, date, path, r.URL.RawQuery, v.account)
 	}
-	if len(v.key) == 0 || !hmac.Equal(mac, sign(v.key, toSign)) {
+	if len(v.key) == 0 || !hmac.Equal(mac, v.sign(toSign)) {
 		return errorf(odata.CodeAuthenticationFailed,
 			"the %s signature does not match: check that the key is account %s's (for the emulator account, its published key), "+
 				"that nothing changed the request after it was signed, and that the client signed the same string as the server, which signed %q",
@@ -96,17 +95,13 @@ func canonicalizedResource(path, rawQuery, account string) string {
 		path = "/"
 	}
 	cr := "/" + account + path
+	if !strings.Contains(rawQuery, "comp") && !strings.Contains(rawQuery, "%") {
+		return cr // no comp parameter, even once decoded
+	}
 	if q, err := url.ParseQuery(rawQuery); err == nil || q != nil {
 		if v, ok := q["comp"]; ok && len(v) > 0 {
 			cr += "?comp=" + v[0]
 		}
 	}
 	return cr
-}
-
-// sign is the HMAC-SHA256 of s under key (the signature before base64).
-func sign(key []byte, s string) []byte {
-	h := hmac.New(sha256.New, key)
-	h.Write([]byte(s))
-	return h.Sum(nil)
 }

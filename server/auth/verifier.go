@@ -1,10 +1,15 @@
 package auth
 
 import (
+	"crypto/hmac"
+	"crypto/sha256"
 	"encoding/base64"
 	"fmt"
+	"hash"
+	"io"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tstable/tstable/odata"
@@ -39,13 +44,27 @@ const maxClockSkew = 15 * time.Minute
 type Verifier struct {
 	account string
 	key     []byte
+	macs    sync.Pool // HMAC-SHA256 states keyed with key, ready to sign
 }
 
 // New returns a Verifier for account, whose key is the decoded account key
 // (see DecodeKey). With an empty key every SharedKey and SAS request is
 // refused.
 func New(account string, key []byte) *Verifier {
-	return &Verifier{account: account, key: append([]byte(nil), key...)}
+	v := &Verifier{account: account, key: append([]byte(nil), key...)}
+	v.macs.New = func() any { return hmac.New(sha256.New, v.key) }
+	return v
+}
+
+// sign is the HMAC-SHA256 of s under the key (the signature before
+// base64), from a keyed state reused between requests.
+func (v *Verifier) sign(s string) []byte {
+	h := v.macs.Get().(hash.Hash)
+	h.Reset()
+	io.WriteString(h, s)
+	sum := h.Sum(make([]byte, 0, sha256.Size))
+	v.macs.Put(h)
+	return sum
 }
 
 // Account is the account the Verifier answers for.
