@@ -220,8 +220,10 @@ func (l *loader) read(src EntitySource) error {
 				return err
 			}
 			if time.Since(began) >= l.every {
-				if err := l.db.stepAside(l.ctx); err != nil {
-					return err
+				if l.st == nil { // a staged batch steps aside after its commit
+					if err := l.db.stepAside(l.ctx); err != nil {
+						return err
+					}
 				}
 				began = time.Now()
 			}

@@ -46,12 +46,13 @@ type stager struct {
 	child   []byte // the table's bucket key, under parent
 	created bool   // parent exists in the file
 	mem     *arena
-	batch   []loadRec // read, not yet staged
-	began   time.Time // when the batch began
-	prev    []byte    // the last key read
-	first   []byte    // the first key staged
-	n       int64     // entities staged (committed)
-	skipped []int64   // positions refused while staging, for the positions of the staged entities when read back
+	batch   []loadRec  // read, not yet staged
+	began   time.Time  // when the batch began
+	prev    []byte     // the last key read
+	first   []byte     // the first key staged
+	n       int64      // entities staged (committed)
+	skipped []int64    // positions refused while staging, for the positions of the staged entities when read back
+	pending chan error // the batch being staged tells its end here; nil when none is
 }
 
 func newStager(table string) *stager {
@@ -143,12 +144,53 @@ func (l *loader) stage(pk, rk string, ticks int64, props []odata.Property, pos i
 	return true, nil
 }
 
-// flushStage commits the batch into the staging bucket.
+// flushStage hands the batch to a goroutine that commits it into the
+// staging bucket, and then steps aside for a process that waits for the
+// file, while the load reads on; it first waits for the batch handed
+// before.
 func (l *loader) flushStage() error {
 	st := l.st
-	if len(st.batch) == 0 {
+	if err := l.waitStage(); err != nil || len(st.batch) == 0 {
+		return err
+	}
+	batch, mem := st.batch, st.mem
+	st.batch, st.mem = make([]loadRec, 0, cap(batch)), &arena{}
+	st.prev = bytes.Clone(st.prev) // the arena it was in goes with the batch
+	if st.first == nil {
+		st.first = bytes.Clone(batch[0].key)
+	}
+	st.pending = make(chan error, 1)
+	go func() {
+		err := l.writeStage(batch, mem)
+		if err == nil {
+			err = l.db.stepAside(l.ctx)
+		}
+		st.pending <- err
+	}()
+	return nil
+}
+
+// waitStage waits for the batch being staged, if any, and returns its
+// error.
+func (l *loader) waitStage() error {
+	st := l.st
+	if st.pending == nil {
 		return nil
 	}
+	err := <-st.pending
+	st.pending = nil
+	if err != nil {
+		return l.stageCommitError(err)
+	}
+	if l.opts.Progress != nil {
+		l.opts.Progress(st.n)
+	}
+	return nil
+}
+
+// writeStage commits a batch into the staging bucket.
+func (l *loader) writeStage(batch []loadRec, mem *arena) error {
+	st := l.st
 	var written int64
 	err := l.db.do(true, func(o *op) error {
 		tx, err := o.db.bolt.Begin(true)
@@ -180,9 +222,9 @@ func (l *loader) flushStage() error {
 		}
 		// The staging tree is this load's own, its keys ascending: every
 		// entity is appended as it is.
-		w := &chunkWriter{o: o, tx: tx, b: b, kind: l.kind, mem: st.mem, keep: l.keep, ticks: ticks, latest: ticks, appending: true, guarded: true}
-		for i := range st.batch {
-			if err := w.put(&st.batch[i]); err != nil {
+		w := &chunkWriter{o: o, tx: tx, b: b, kind: l.kind, mem: mem, keep: l.keep, ticks: ticks, latest: ticks, appending: true, guarded: true}
+		for i := range batch {
+			if err := w.put(&batch[i]); err != nil {
 				var ref *refusal
 				if errors.As(err, &ref) {
 					return ref.err
@@ -200,19 +242,10 @@ func (l *loader) flushStage() error {
 		return nil
 	})
 	if err != nil {
-		return l.stageCommitError(err)
+		return err
 	}
-	if !st.created {
-		st.created = true
-		st.first = bytes.Clone(st.batch[0].key)
-	}
+	st.created = true
 	st.n += written
-	clear(st.batch)
-	st.batch, st.mem = st.batch[:0], &arena{}
-	st.prev = bytes.Clone(st.prev) // the arena it was in is let go
-	if l.opts.Progress != nil {
-		l.opts.Progress(st.n)
-	}
 	return nil
 }
 
@@ -220,12 +253,8 @@ func (l *loader) flushStage() error {
 // nothing of the load is in the table, so it is the load's first key.
 func (l *loader) stageCommitError(err error) error {
 	var ce *CommitError
-	if errors.As(err, &ce) {
-		first := l.st.first
-		if first == nil && len(l.st.batch) > 0 {
-			first = l.st.batch[0].key
-		}
-		if first != nil {
+	if errors.As(err, &ce) && ce.FromKey == nil {
+		if first := l.st.first; first != nil {
 			pk, rk := splitKey(first)
 			ce.FromKey = &odata.Key{PartitionKey: string(pk), RowKey: string(rk)}
 		}
@@ -238,6 +267,9 @@ func (l *loader) stageCommitError(err error) error {
 // removed.
 func (l *loader) unstage() error {
 	st := l.st
+	if err := l.waitStage(); err != nil {
+		return err
+	}
 	pos, skip := int64(0), 0
 	nextPos := func() int64 {
 		for skip < len(st.skipped) && st.skipped[skip] == pos {
@@ -313,6 +345,9 @@ func (l *loader) unstage() error {
 // dropStage removes the staging bucket.
 func (l *loader) dropStage() error {
 	st := l.st
+	if st != nil {
+		l.waitStage()
+	}
 	if st == nil || !st.created {
 		return nil
 	}
@@ -339,6 +374,9 @@ func (l *loader) dropStage() error {
 // empty any more.
 func (l *loader) swapIn() (bool, error) {
 	if err := l.flushStage(); err != nil {
+		return false, err
+	}
+	if err := l.waitStage(); err != nil {
 		return false, err
 	}
 	st := l.st
