@@ -64,6 +64,19 @@ const (
 //     the check and the write): the chunk being written is rolled back,
 //     and Written is what the earlier chunks committed.
 //
+// Into a table empty when Load starts, an insert, insert-or-replace or
+// insert-or-merge whose source comes in ascending key order is staged
+// instead (see staging.go): written while it is read, chunk by chunk,
+// into a staging bucket that is not a table, and put in the table's place
+// in one transaction once the whole source is read. Such a load is all or
+// nothing: however it stops (a refusal, the source's error, a cancelled
+// ctx, a failed commit, with FromKey its first key and Written 0, or the
+// process killed), the table stays empty; Progress counts the entities
+// staged. A key not after the one before it (or the table found written
+// at the end) has the staged entities read back, and the load goes on as
+// above. Open for writing and Load remove staging buckets left by
+// processes that are gone.
+//
 // The check keeps the entities it refuses (with OnReject) in memory until
 // it has told OnReject of them. A load also removes the temporary files
 // that loads killed before they could remove their own left behind.
