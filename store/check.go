@@ -343,11 +343,36 @@ func (w *walker) readTop(top []entry, sv *survey, catalogue map[string]string, r
 				continue
 			}
 			sv.tables = append(sv.tables, fileTable{name: name[len(tablePrefix):], root: root, inline: inl, at: t.page})
+		case strings.HasPrefix(name, stagingPrefix) && t.bucket:
+			// What a load killed while it staged left: not a table, and
+			// removed when the file is next opened for writing. Its pages
+			// are in use.
+			if report {
+				w.stagingPages(t)
+			}
 		default:
 			problem(Problem{Page: int64(t.page), What: fmt.Sprintf("the file holds a record %q that tstable never writes", printable(t.key))})
 		}
 	}
 	return sawMeta, sawCatalogue
+}
+
+// stagingPages walks a staging bucket's trees, so that their pages count
+// as in use.
+func (w *walker) stagingPages(t entry) {
+	quiet := func(uint64, []byte, []byte, string) {}
+	root, _, inl, err := inlinePage(t.value)
+	if err != nil {
+		return
+	}
+	for _, e := range w.collect(root, inl, t.page, quiet) {
+		if !e.bucket {
+			continue
+		}
+		if croot, _, cinl, err := inlinePage(e.value); err == nil {
+			w.tree(croot, cinl, e.page, nil, nil, func(uint64, elem) bool { return true }, quiet)
+		}
+	}
 }
 
 // olderTables reads the list of tables and the catalogue that the other

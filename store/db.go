@@ -49,6 +49,7 @@ type Options struct {
 	loadChunk  int
 	loadEvery  time.Duration
 	loadRun    int
+	noStaging  bool // Load never stages (see staging.go)
 }
 
 // wait returns the wait to use.
@@ -161,6 +162,10 @@ func OpenContext(ctx context.Context, path string, opts *Options) (*DB, error) {
 				return err
 			})
 		}); err != nil {
+			db.Close()
+			return nil, err
+		}
+		if err := db.removeLeftStaging(); err != nil {
 			db.Close()
 			return nil, err
 		}

@@ -20,7 +20,10 @@
 // and between two chunks, when another process waits for the file, it
 // closes it, lets that process in, and opens it again (waiting as Open
 // does). What the other process sees meanwhile is the chunks committed so
-// far: the source's entities up to some key, never part of a chunk.
+// far: the source's entities up to some key, never part of a chunk. A
+// load into an empty table whose source comes in key order instead writes
+// its chunks into a staging bucket while it reads, and the table shows
+// nothing of it until one transaction puts all of it in place at the end.
 //
 // # Counts
 //
@@ -30,7 +33,9 @@
 // its transaction is rolled back and the write returns a *CommitError;
 // LoadResult.Written is then exactly what the file holds from that load,
 // and CommitError.FromKey is the first key of the lost chunk: the file
-// holds the load's entities before that key and none from it on.
+// holds the load's entities before that key and none from it on. For a
+// staged load (into an empty table) that key is the first, and the table
+// stays empty.
 //
 // # Damage
 //

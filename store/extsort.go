@@ -92,6 +92,18 @@ func (s *runSet) add(pk, rk string, ticks int64, props []odata.Property, pos int
 	return nil
 }
 
+// addRaw adds one record already encoded; its key and value are copied.
+func (s *runSet) addRaw(key, val []byte, pos int64) error {
+	s.recs = append(s.recs, loadRec{key: s.mem.copy(key), val: s.mem.copy(val), pos: pos, kept: true})
+	s.size += len(key) + len(val) + recOverhead
+	s.n++
+	s.bytes += int64(len(key) + len(val))
+	if s.size >= s.limit {
+		return s.spill()
+	}
+	return nil
+}
+
 // sortRun sorts the run being gathered.
 func (s *runSet) sortRun() {
 	slices.SortFunc(s.recs, func(a, b loadRec) int { return compareRecs(&a, &b) })

@@ -23,7 +23,7 @@ import (
 func spillDB(t *testing.T) (*DB, string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "t.db")
-	db, err := Open(path, &Options{loadRun: 32 << 10, loadChunk: 700})
+	db, err := Open(path, &Options{loadRun: 32 << 10, loadChunk: 700, noStaging: true})
 	if err != nil {
 		t.Fatal(err)
 	}

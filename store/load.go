@@ -64,6 +64,19 @@ const (
 //     the check and the write): the chunk being written is rolled back,
 //     and Written is what the earlier chunks committed.
 //
+// Into a table empty when Load starts, an insert, insert-or-replace or
+// insert-or-merge whose source comes in ascending key order is staged
+// instead (see staging.go): written while it is read, chunk by chunk,
+// into a staging bucket that is not a table, and put in the table's place
+// in one transaction once the whole source is read. Such a load is all or
+// nothing: however it stops (a refusal, the source's error, a cancelled
+// ctx, a failed commit, with FromKey its first key and Written 0, or the
+// process killed), the table stays empty; Progress counts the entities
+// staged. A key not after the one before it (or the table found written
+// at the end) has the staged entities read back, and the load goes on as
+// above. Open for writing and Load remove staging buckets left by
+// processes that are gone.
+//
 // The check keeps the entities it refuses (with OnReject) in memory until
 // it has told OnReject of them. A load also removes the temporary files
 // that loads killed before they could remove their own left behind.
@@ -95,6 +108,7 @@ type loader struct {
 	size  int           // entities a chunk writes
 	every time.Duration // how long a transaction runs before it ends
 	runs  *runSet
+	st    *stager        // staging the load (see staging.go); nil when it does not
 	skip  map[int64]bool // source positions the check refused, to leave out
 }
 
@@ -107,9 +121,17 @@ func (db *DB) load(ctx context.Context, table string, kind OpKind, src EntitySou
 		return nil, odata.Errorf(odata.CodeInvalidInput, "load cannot %s", kind)
 	}
 	res := &LoadResult{}
+	if err := db.removeLeftStaging(); err != nil {
+		return res, err
+	}
+	empty := false
 	if err := db.do(true, func(o *op) error {
 		return o.view(func(tx *bolt.Tx) error {
-			_, err := o.table(tx, table)
+			b, err := o.table(tx, table)
+			if err == nil {
+				k, _ := b.Cursor().First()
+				empty = k == nil
+			}
 			return err
 		})
 	}); err != nil {
@@ -130,8 +152,21 @@ func (db *DB) load(ctx context.Context, table string, kind OpKind, src EntitySou
 	removeLeftTemps(db.path)
 	l.runs = newRunSet(db.path, run)
 	defer l.runs.close()
+	if empty && !db.opts.noStaging && (kind == OpInsert || kind == OpInsertOrReplace || kind == OpInsertOrMerge) {
+		l.st = newStager(table)
+		defer func() {
+			if l.st != nil {
+				l.dropStage() // a failed load; a bucket left here is removed by the next
+			}
+		}()
+	}
 	if err := l.read(src); err != nil {
 		return res, err
+	}
+	if l.st != nil {
+		if done, err := l.swapIn(); done || err != nil {
+			return res, err
+		}
 	}
 	if err := l.check(); err != nil {
 		return res, err
@@ -198,8 +233,10 @@ func (l *loader) read(src EntitySource) error {
 				return err
 			}
 			if time.Since(began) >= l.every {
-				if err := l.db.stepAside(l.ctx); err != nil {
-					return err
+				if l.st == nil { // a staged batch steps aside after its commit
+					if err := l.db.stepAside(l.ctx); err != nil {
+						return err
+					}
 				}
 				began = time.Now()
 			}
@@ -216,11 +253,27 @@ func (l *loader) read(src EntitySource) error {
 			if stop := l.reject(pos, e, err); stop != nil {
 				return stop
 			}
+			if l.st != nil {
+				l.st.skipped = append(l.st.skipped, pos)
+			}
 			continue
 		}
 		var ticks int64
 		if l.keep && !e.Timestamp.IsZero() {
 			ticks = odata.TicksOf(e.Timestamp)
+		}
+		if l.st != nil {
+			staged, err := l.stage(p.Entity.PartitionKey, p.Entity.RowKey, ticks, p.Entity.Properties, pos)
+			if err != nil {
+				return err
+			}
+			if staged {
+				continue
+			}
+			// Not in ascending order: on with sorted runs.
+			if err := l.unstage(); err != nil {
+				return err
+			}
 		}
 		if err := l.runs.add(p.Entity.PartitionKey, p.Entity.RowKey, ticks, p.Entity.Properties, pos); err != nil {
 			return err

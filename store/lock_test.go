@@ -53,6 +53,27 @@ func TestHelperProcess(t *testing.T) {
 		}})
 		fmt.Println("error:", err)
 		os.Exit(1)
+	case "stage":
+		// A load in key order into the empty table, which it stages in
+		// chunks of 100, saying how many it has staged after each.
+		db, err := Open(path, &Options{loadChunk: 100})
+		if err != nil {
+			fmt.Println("error:", err)
+			os.Exit(1)
+		}
+		want := shuffled(20000, 0)
+		for i := range want {
+			want[i] = benchEntity(i)
+		}
+		slices.SortFunc(want, func(a, b *odata.Entity) int {
+			return bytes.Compare(entityKey(a.PartitionKey, a.RowKey), entityKey(b.PartitionKey, b.RowKey))
+		})
+		_, err = db.Load(ctx, "Slow", OpInsert, sliceSource(want), LoadOptions{Progress: func(n int64) {
+			fmt.Println("committed", n)
+			time.Sleep(5 * time.Millisecond)
+		}})
+		fmt.Println("error:", err)
+		os.Exit(1)
 	case "read":
 		db, err := Open(path, &Options{ReadOnly: true, Wait: 20 * time.Second, OnWait: func(h string) { fmt.Println("waiting for", h) }})
 		if err != nil {

@@ -74,3 +74,12 @@ func lockFile(ctx context.Context, f *os.File, exclusive bool, wait time.Duratio
 		}
 	}
 }
+
+// processAlive reports whether a process with id pid runs.
+func processAlive(pid int) bool {
+	if pid <= 0 {
+		return false
+	}
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}

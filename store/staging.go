@@ -1,0 +1,430 @@
+package store
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
+
+	"github.com/tstable/tstable/odata"
+)
+
+// Staged loads. A load into an empty table with a kind of operation whose
+// result does not depend on what the table holds (insert, insert or
+// replace, insert or merge) writes while it reads, as long as the source
+// comes in ascending key order: its entities go, chunk by chunk, into a
+// staging bucket, a top-level bucket named stagingPrefix + the process's
+// id + ":" + a random suffix, holding one bucket under the table's own
+// bucket key. Once the whole source is read, one transaction replaces the
+// (still empty) table's bucket with the staged one. Readers see the table
+// empty until then, and all of it after: a load that stops early leaves
+// the table empty, and removes its staging bucket.
+//
+// When a key comes that is not after the one before it, the entities
+// staged so far are read back into the load's sorted runs, the staging
+// bucket is removed, and the load goes on as any other. It does the same
+// when the table is no longer empty at the swap.
+//
+// A load killed before it could remove its staging bucket leaves it in
+// the file; Open for writing and Load remove those whose process is gone.
+// They are not tables: the catalogue does not list them.
+
+// stagingPrefix starts the name of a staging bucket.
+const stagingPrefix = "import:"
+
+// stager is a load's staging.
+type stager struct {
+	parent  []byte // the staging bucket
+	child   []byte // the table's bucket key, under parent
+	created bool   // parent exists in the file
+	mem     *arena
+	batch   []loadRec  // read, not yet staged
+	began   time.Time  // when the batch began
+	prev    []byte     // the last key read
+	first   []byte     // the first key staged
+	n       int64      // entities staged (committed)
+	skipped []int64    // positions refused while staging, for the positions of the staged entities when read back
+	pending chan error // the batch being staged tells its end here; nil when none is
+}
+
+func newStager(table string) *stager {
+	var r [8]byte
+	rand.Read(r[:])
+	return &stager{
+		parent: []byte(stagingPrefix + strconv.Itoa(os.Getpid()) + ":" + hex.EncodeToString(r[:])),
+		child:  tableBucketName(table),
+		mem:    &arena{},
+	}
+}
+
+// stagingOwner is the process id in a staging bucket's name, or -1.
+func stagingOwner(name []byte) int {
+	rest, ok := strings.CutPrefix(string(name), stagingPrefix)
+	if !ok {
+		return -1
+	}
+	pid, _, _ := strings.Cut(rest, ":")
+	n, err := strconv.Atoi(pid)
+	if err != nil {
+		return -1
+	}
+	return n
+}
+
+// removeLeftStaging removes the staging buckets that loads killed before
+// they could remove them left in the file: those whose process is gone
+// (or whose name does not say which process).
+func (db *DB) removeLeftStaging() error {
+	var left [][]byte
+	find := func(tx *bolt.Tx) error {
+		left = left[:0]
+		c := tx.Cursor()
+		for k, v := c.Seek([]byte(stagingPrefix)); k != nil && bytes.HasPrefix(k, []byte(stagingPrefix)); k, v = c.Next() {
+			if v != nil {
+				continue // not a bucket
+			}
+			if pid := stagingOwner(k); pid < 0 || (pid != os.Getpid() && !processAlive(pid)) {
+				left = append(left, bytes.Clone(k))
+			}
+		}
+		return nil
+	}
+	return db.do(true, func(o *op) error {
+		if err := o.view(find); err != nil || len(left) == 0 {
+			return err
+		}
+		return o.update(func(tx *bolt.Tx) error {
+			if err := find(tx); err != nil {
+				return err
+			}
+			for _, k := range left {
+				if err := o.guardRoot(tx, k); err != nil {
+					return err
+				}
+				if err := tx.DeleteBucket(k); err != nil && !errors.Is(err, berrors.ErrBucketNotFound) {
+					return err
+				}
+			}
+			return nil
+		})
+	})
+}
+
+// stagingGone is the error of a load whose staging bucket another process
+// removed while the load stepped aside.
+func (l *loader) stagingGone() error {
+	return fmt.Errorf("the import's staging bucket %q was removed by another process; nothing of this import was written", l.st.parent)
+}
+
+// stage takes one record read from the source while staging: it returns
+// false, having staged nothing, when the record's key is not after the
+// previous one (the caller then falls back to sorted runs).
+func (l *loader) stage(pk, rk string, ticks int64, props []odata.Property, pos int64) (bool, error) {
+	st := l.st
+	key := st.mem.key(pk, rk)
+	if st.prev != nil && bytes.Compare(key, st.prev) <= 0 {
+		return false, nil
+	}
+	if len(st.batch) == 0 {
+		st.began = time.Now()
+	}
+	st.batch = append(st.batch, loadRec{key: key, val: st.mem.value(ticks, props), pos: pos, kept: true})
+	st.prev = key
+	if len(st.batch) >= l.size || (len(st.batch)&255 == 0 && time.Since(st.began) >= l.every) {
+		return true, l.flushStage()
+	}
+	return true, nil
+}
+
+// flushStage hands the batch to a goroutine that commits it into the
+// staging bucket, and then steps aside for a process that waits for the
+// file, while the load reads on; it first waits for the batch handed
+// before.
+func (l *loader) flushStage() error {
+	st := l.st
+	if err := l.waitStage(); err != nil || len(st.batch) == 0 {
+		return err
+	}
+	batch, mem := st.batch, st.mem
+	st.batch, st.mem = make([]loadRec, 0, cap(batch)), &arena{}
+	st.prev = bytes.Clone(st.prev) // the arena it was in goes with the batch
+	if st.first == nil {
+		st.first = bytes.Clone(batch[0].key)
+	}
+	st.pending = make(chan error, 1)
+	go func() {
+		err := l.writeStage(batch, mem)
+		if err == nil {
+			err = l.db.stepAside(l.ctx)
+		}
+		st.pending <- err
+	}()
+	return nil
+}
+
+// waitStage waits for the batch being staged, if any, and returns its
+// error.
+func (l *loader) waitStage() error {
+	st := l.st
+	if st.pending == nil {
+		return nil
+	}
+	err := <-st.pending
+	st.pending = nil
+	if err != nil {
+		return l.stageCommitError(err)
+	}
+	if l.opts.Progress != nil {
+		l.opts.Progress(st.n)
+	}
+	return nil
+}
+
+// writeStage commits a batch into the staging bucket.
+func (l *loader) writeStage(batch []loadRec, mem *arena) error {
+	st := l.st
+	var written int64
+	err := l.db.do(true, func(o *op) error {
+		tx, err := o.db.bolt.Begin(true)
+		if err != nil {
+			return o.db.engineError(err)
+		}
+		defer tx.Rollback()
+		if err := o.guardRoot(tx, st.parent); err != nil {
+			return err
+		}
+		var b *bolt.Bucket
+		if !st.created {
+			p, err := tx.CreateBucket(st.parent)
+			if err != nil {
+				return err
+			}
+			if b, err = p.CreateBucket(st.child); err != nil {
+				return err
+			}
+		} else if p := tx.Bucket(st.parent); p != nil {
+			b = p.Bucket(st.child)
+		}
+		if b == nil {
+			return l.stagingGone()
+		}
+		ticks, err := o.nextTicks(tx, 0)
+		if err != nil {
+			return err
+		}
+		// The staging tree is this load's own, its keys ascending: every
+		// entity is appended as it is.
+		w := &chunkWriter{o: o, tx: tx, b: b, kind: l.kind, mem: mem, keep: l.keep, ticks: ticks, latest: ticks, appending: true, guarded: true}
+		for i := range batch {
+			if err := w.put(&batch[i]); err != nil {
+				var ref *refusal
+				if errors.As(err, &ref) {
+					return ref.err
+				}
+				return err
+			}
+		}
+		if err := w.finish(); err != nil {
+			return err
+		}
+		if err := o.commit(tx, -1); err != nil {
+			return err
+		}
+		written = w.written
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	st.created = true
+	st.n += written
+	return nil
+}
+
+// stageCommitError gives a failed commit of a staged load its FromKey:
+// nothing of the load is in the table, so it is the load's first key.
+func (l *loader) stageCommitError(err error) error {
+	var ce *CommitError
+	if errors.As(err, &ce) && ce.FromKey == nil {
+		if first := l.st.first; first != nil {
+			pk, rk := splitKey(first)
+			ce.FromKey = &odata.Key{PartitionKey: string(pk), RowKey: string(rk)}
+		}
+	}
+	return err
+}
+
+// unstage ends staging: the entities staged and those read since go into
+// the sorted runs, with their source positions, and the staging bucket is
+// removed.
+func (l *loader) unstage() error {
+	st := l.st
+	if err := l.waitStage(); err != nil {
+		return err
+	}
+	pos, skip := int64(0), 0
+	nextPos := func() int64 {
+		for skip < len(st.skipped) && st.skipped[skip] == pos {
+			pos++
+			skip++
+		}
+		pos++
+		return pos - 1
+	}
+	add := func(k, v []byte) error {
+		if !l.keep {
+			clear(v[1:9]) // stamped when staged; written again, it gets the time of that write
+		}
+		return l.runs.addRaw(k, v, nextPos())
+	}
+	if st.created {
+		var after []byte
+		for done := false; !done; {
+			err := l.db.do(false, func(o *op) error {
+				return o.view(func(tx *bolt.Tx) error {
+					p := tx.Bucket(st.parent)
+					var b *bolt.Bucket
+					if p != nil {
+						b = p.Bucket(st.child)
+					}
+					if b == nil {
+						return l.stagingGone()
+					}
+					c := b.Cursor()
+					k, v := c.First()
+					if after != nil {
+						if k, v = c.Seek(after); bytes.Equal(k, after) {
+							k, v = c.Next()
+						}
+					}
+					for n := 0; ; k, v = c.Next() {
+						if k == nil {
+							done = true
+							return nil
+						}
+						if err := add(bytes.Clone(k), bytes.Clone(v)); err != nil {
+							return err
+						}
+						after = append(after[:0], k...)
+						if n++; n >= l.size {
+							return nil
+						}
+					}
+				})
+			})
+			if err != nil {
+				return err
+			}
+			if !done {
+				if err := l.db.stepAside(l.ctx); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	for i := range st.batch {
+		if err := add(st.batch[i].key, st.batch[i].val); err != nil {
+			return err
+		}
+	}
+	if err := l.dropStage(); err != nil {
+		return err
+	}
+	l.st = nil
+	return nil
+}
+
+// dropStage removes the staging bucket.
+func (l *loader) dropStage() error {
+	st := l.st
+	if st != nil {
+		l.waitStage()
+	}
+	if st == nil || !st.created {
+		return nil
+	}
+	err := l.db.do(true, func(o *op) error {
+		return o.update(func(tx *bolt.Tx) error {
+			if err := o.guardRoot(tx, st.parent); err != nil {
+				return err
+			}
+			if err := tx.DeleteBucket(st.parent); err != nil && !errors.Is(err, berrors.ErrBucketNotFound) {
+				return err
+			}
+			return nil
+		})
+	})
+	if err == nil {
+		st.created = false
+	}
+	return err
+}
+
+// swapIn ends a staged load whose source is all read: one transaction
+// puts the staged bucket in place of the table's, which must still be
+// empty. It returns false, having unstaged the load, when the table is not
+// empty any more.
+func (l *loader) swapIn() (bool, error) {
+	if err := l.flushStage(); err != nil {
+		return false, err
+	}
+	if err := l.waitStage(); err != nil {
+		return false, err
+	}
+	st := l.st
+	if !st.created {
+		l.st = nil
+		return true, nil
+	}
+	full := false
+	err := l.db.do(true, func(o *op) error {
+		return o.update(func(tx *bolt.Tx) error {
+			b, err := o.table(tx, l.table)
+			if err != nil {
+				return err
+			}
+			if k, _ := b.Cursor().First(); k != nil {
+				full = true
+				return errNotEmpty
+			}
+			if err := o.guardRoot(tx, st.parent); err != nil {
+				return err
+			}
+			p := tx.Bucket(st.parent)
+			if p == nil || p.Bucket(st.child) == nil {
+				return l.stagingGone()
+			}
+			if err := tx.DeleteBucket(st.child); err != nil {
+				return err
+			}
+			if err := tx.MoveBucket(st.child, p, nil); err != nil {
+				return err
+			}
+			return tx.DeleteBucket(st.parent)
+		})
+	})
+	if full {
+		if err := l.unstage(); err != nil {
+			return false, err
+		}
+		l.runs.finish()
+		return false, nil
+	}
+	if err != nil {
+		return false, l.stageCommitError(err)
+	}
+	st.created = false
+	l.st = nil
+	l.res.Written = st.n
+	return true, nil
+}
+
+var errNotEmpty = errors.New("the table is not empty")
