@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"slices"
 )
 
 // The file's layout, as bbolt writes it (format version 2), read here
@@ -124,12 +125,16 @@ type elem struct {
 
 // parseElems reads the entries of a leaf or branch page held in b (its
 // whole span, header included), checking that each lies inside b.
-func parseElems(h pageHead, b []byte) ([]elem, error) {
+func parseElems(h pageHead, b []byte) ([]elem, error) { return appendElems(nil, h, b) }
+
+// appendElems is parseElems reusing dst's room for the entries.
+func appendElems(dst []elem, h pageHead, b []byte) ([]elem, error) {
 	n := int(h.count)
 	if pageHeaderSize+n*elemSize > len(b) {
 		return nil, fmt.Errorf("it claims %d entries, more than fit in it", n)
 	}
-	out := make([]elem, n)
+	out := slices.Grow(dst[:0], n)[:n]
+	clear(out)
 	for i := range out {
 		at := pageHeaderSize + i*elemSize
 		e := b[at : at+elemSize]

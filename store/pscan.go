@@ -110,7 +110,7 @@ func (o *op) queryParallel(ctx context.Context, table string, req QueryRequest, 
 	filter := req.Query.Filter
 	// Line buffers the caller has written go back to the workers.
 	free := make(chan []byte, chunks*scanBuffered)
-	runChunk := func(b *bolt.Bucket, j int) bool {
+	runChunk := func(b *bolt.Bucket, room *leafRoom, j int) bool {
 		var lo, hi []byte
 		if j > 0 {
 			lo = splits[j-1]
@@ -118,15 +118,16 @@ func (o *op) queryParallel(ctx context.Context, table string, req QueryRequest, 
 		if j < len(splits) {
 			hi = splits[j]
 		}
-		return scanChunk(ctx, b, plan.Ranges, from, lo, hi, filter, d, outs[j], free, stop)
+		return scanChunk(ctx, b, o.db.guard, room, plan.Ranges, from, lo, hi, filter, d, outs[j], free, stop)
 	}
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func(b *bolt.Bucket) {
 			defer wg.Done()
 			debug.SetPanicOnFault(true)
+			room := &leafRoom{}
 			for j := range next {
-				if !runChunk(b, j) {
+				if !runChunk(b, room, j) {
 					return
 				}
 			}
@@ -162,7 +163,10 @@ func (o *op) queryParallel(ctx context.Context, table string, req QueryRequest, 
 // delivery by d, in batches to out, which it closes (taking line buffers
 // from free when it has them). It returns false when stop closed first. A panic while reading (a damaged page) is the chunk's
 // last word, after the matches found before it, as in the serial scan.
-func scanChunk(ctx context.Context, b *bolt.Bucket, ranges []odata.KeyRange, from, lo, hi []byte, filter *odata.Filter, d *delivery, out chan<- scanOut, free <-chan []byte, stop <-chan struct{}) (cont bool) {
+// With g, the leaves are read with pread (see leafCursor), not through the
+// memory map, into room's buffers, and a damaged page is the chunk's last
+// word as a *pageError.
+func scanChunk(ctx context.Context, b *bolt.Bucket, g *treeGuard, room *leafRoom, ranges []odata.KeyRange, from, lo, hi []byte, filter *odata.Filter, d *delivery, out chan<- scanOut, free <-chan []byte, stop <-chan struct{}) (cont bool) {
 	send := func(o scanOut) bool {
 		select {
 		case out <- o:
@@ -184,6 +188,9 @@ func scanChunk(ctx context.Context, b *bolt.Bucket, ranges []odata.KeyRange, fro
 	s.from = from
 	if lo != nil && (s.from == nil || bytes.Compare(lo, s.from) > 0) {
 		s.from = lo
+	}
+	if g != nil {
+		s.readLeaves(g, hi, room)
 	}
 	rec := &rawRecord{}
 	for s.next() {
@@ -220,6 +227,9 @@ func scanChunk(ctx context.Context, b *bolt.Bucket, ranges []odata.KeyRange, fro
 				o.ents = make([]*odata.Entity, 0, scanBatch)
 			}
 		}
+	}
+	if err := s.err(); err != nil && o.err == nil {
+		o.err = err
 	}
 	if !send(o) {
 		return false

@@ -69,7 +69,8 @@ func (s span) point() bool {
 // scanner walks the stored keys of a list of ranges in order, starting at a
 // continuation key, without ever reading outside them.
 type scanner struct {
-	c      *bolt.Cursor
+	c      keyCursor
+	b      *bolt.Bucket
 	spans  []span
 	from   []byte // the continuation key, or nil
 	i      int    // current span
@@ -77,8 +78,16 @@ type scanner struct {
 	primed bool
 }
 
+// keyCursor is what a scanner moves over the keys with: the engine's
+// cursor, or a leafCursor.
+type keyCursor interface {
+	First() ([]byte, []byte)
+	Seek([]byte) ([]byte, []byte)
+	Next() ([]byte, []byte)
+}
+
 func newScanner(b *bolt.Bucket, ranges []odata.KeyRange, from *odata.Key) *scanner {
-	s := &scanner{c: b.Cursor()}
+	s := &scanner{c: b.Cursor(), b: b}
 	for _, r := range ranges {
 		s.spans = append(s.spans, spanOf(r))
 	}
@@ -99,7 +108,7 @@ func (s *scanner) seekSpan() bool {
 	if start == nil {
 		s.k, s.v = s.c.First()
 	} else if !skip && sp.point() && bytes.Equal(start, sp.end) {
-		s.k, s.v = nil, s.c.Bucket().Get(start)
+		s.k, s.v = nil, s.b.Get(start)
 		if s.v != nil {
 			s.k = start
 		}
@@ -110,6 +119,25 @@ func (s *scanner) seekSpan() bool {
 		}
 	}
 	return s.k != nil && !sp.past(s.k)
+}
+
+// readLeaves makes s read the leaves itself, with pread (see leafCursor),
+// when b has a tree of its own (not an inline one); hi is where the caller
+// stops (nil: no end), which the reads ahead do not pass; room is the
+// buffers to use (nil: its own).
+func (s *scanner) readLeaves(g *treeGuard, hi []byte, room *leafRoom) {
+	if root := uint64(s.b.RootPage()); root != 0 {
+		s.c = newLeafCursor(s.b.Tx(), g, root, hi, room)
+	}
+}
+
+// err is the damage that ended the scan early, when its cursor reads the
+// pages itself; nil otherwise.
+func (s *scanner) err() error {
+	if c, ok := s.c.(*leafCursor); ok {
+		return c.err
+	}
+	return nil
 }
 
 // next advances to the next key in the ranges, returning false at the end.

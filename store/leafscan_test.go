@@ -1,0 +1,264 @@
+package store
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"math/rand"
+	"reflect"
+	"strings"
+	"testing"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/tstable/tstable/odata"
+)
+
+// leafScanFixture holds Big (a tree three pages deep, loaded in random
+// order in small pieces, with a 30 KiB value on every 40th entity, so
+// leaves with overflow pages), Seq (the same, in key order), One (a tree of one leaf page) and Tiny
+// (inline in the list of tables).
+func leafScanFixture(t *testing.T) *DB {
+	t.Helper()
+	db, _ := openTemp(t)
+	rng := rand.New(rand.NewSource(7))
+	mk := func(i int) *odata.Entity {
+		text := strings.Repeat(string(rune('a'+i%26)), 100+i%300)
+		if i%40 == 0 {
+			text = strings.Repeat("x", 30<<10)
+		}
+		return ent(fmt.Sprintf("p%03d", i%37), fmt.Sprintf("r%06d", i), prop("N", odata.Int64(int64(i))), prop("Text", odata.String(text)))
+	}
+	load := func(table string, ids []int) {
+		for from := 0; from < len(ids); from += 700 {
+			part := ids[from:min(from+700, len(ids))]
+			j := 0
+			if _, err := db.Load(ctx, table, OpInsert, func() (*odata.Entity, error) {
+				if j == len(part) {
+					return nil, io.EOF
+				}
+				j++
+				return mk(part[j-1]), nil
+			}, LoadOptions{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	newTable(t, db, "Big")
+	load("Big", rng.Perm(20_000))
+	// Seq, loaded in key order, has its leaves in runs of page numbers,
+	// overflow pages among them.
+	var seq []int
+	for pk := 0; pk < 37; pk++ {
+		for i := pk; i < 8000; i += 37 {
+			seq = append(seq, i)
+		}
+	}
+	newTable(t, db, "Seq")
+	load("Seq", seq)
+	newTable(t, db, "One")
+	load("One", []int{1, 2, 3, 4, 5, 6, 7, 8})
+	newTable(t, db, "Tiny")
+	load("Tiny", []int{1, 2})
+	return db
+}
+
+type scanned struct {
+	keys, vals []string
+	n          int
+}
+
+func scanAll(s *scanner, hi []byte) scanned {
+	var out scanned
+	for s.next() {
+		if hi != nil && bytes.Compare(s.k, hi) >= 0 {
+			break
+		}
+		out.n++
+		out.keys = append(out.keys, string(s.k))
+		out.vals = append(out.vals, string(s.v))
+	}
+	return out
+}
+
+func randomKey(rng *rand.Rand) []byte {
+	return entityKey(fmt.Sprintf("p%03d", rng.Intn(40)), fmt.Sprintf("r%06d", rng.Intn(21_000)))
+}
+
+func randomRanges(rng *rand.Rand) []odata.KeyRange {
+	bound := func() *odata.Bound {
+		if rng.Intn(4) == 0 {
+			return nil
+		}
+		pk, rk := splitKey(randomKey(rng))
+		return &odata.Bound{PartitionKey: string(pk), RowKey: string(rk), HasRowKey: rng.Intn(2) == 0, Inclusive: rng.Intn(2) == 0}
+	}
+	var rs []odata.KeyRange
+	for i := rng.Intn(3); i > 0; i-- {
+		rs = append(rs, odata.KeyRange{Lower: bound(), Upper: bound()})
+	}
+	// in order and apart, as the planner gives them
+	for i := 0; i < len(rs); i++ {
+		if i > 0 && (rs[i-1].Upper == nil || rs[i].Lower == nil || spanOf(rs[i]).start == nil ||
+			bytes.Compare(spanOf(rs[i-1]).end, spanOf(rs[i]).start) >= 0) {
+			return rs[:i]
+		}
+	}
+	return rs
+}
+
+// The leaves read with pread give what the engine's cursor gives: the same
+// keys and values in the same order, over random ranges, starts and ends.
+func TestLeafCursorEqualsEngineCursor(t *testing.T) {
+	db := leafScanFixture(t)
+	rng := rand.New(rand.NewSource(1))
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		for _, table := range []string{"Big", "Seq", "One", "Tiny"} {
+			b := tx.Bucket(tableBucketName(table))
+			if table == "Big" {
+				c := newLeafCursor(tx, db.guard, uint64(b.RootPage()), nil, nil)
+				if bi, err := db.guard.branchIn(tx, c.r, c.root); err != nil || bi.leaf || bi.leaves {
+					t.Fatalf("Big's tree is not three deep (%v)", err)
+				}
+			}
+			if got := b.RootPage() == 0; got != (table == "Tiny") {
+				t.Fatalf("%s inline: %v", table, got)
+			}
+			if table == "One" {
+				c := newLeafCursor(tx, db.guard, uint64(b.RootPage()), nil, nil)
+				if bi, err := db.guard.branchIn(tx, c.r, c.root); err != nil || !bi.leaf {
+					t.Fatalf("One is not one leaf (%v)", err)
+				}
+			}
+			var room leafRoom
+			for i := 0; i < 300; i++ {
+				ranges := randomRanges(rng)
+				var from, hi []byte
+				if rng.Intn(2) == 0 {
+					from = randomKey(rng)
+				}
+				if rng.Intn(2) == 0 {
+					hi = randomKey(rng)
+				}
+				mk := func() *scanner {
+					s := newScanner(b, ranges, nil)
+					s.from = from
+					return s
+				}
+				want := scanAll(mk(), hi)
+				s := mk()
+				var r *leafRoom
+				if i%2 == 0 {
+					r = &room
+				}
+				s.readLeaves(db.guard, hi, r)
+				got := scanAll(s, hi)
+				if err := s.err(); err != nil {
+					t.Fatal(err)
+				}
+				if want.n != got.n || !reflect.DeepEqual(want.keys, got.keys) || !reflect.DeepEqual(want.vals, got.vals) {
+					t.Fatalf("%s %v from %q to %q: %d keys, want %d", table, ranges, from, hi, got.n, want.n)
+				}
+			}
+			if b.RootPage() == 0 {
+				continue
+			}
+			if table == "Seq" {
+				c := newLeafCursor(tx, db.guard, uint64(b.RootPage()), nil, nil)
+				if k, _ := c.First(); k == nil || c.bufN < 8 {
+					t.Fatalf("Seq's first read took %d pages", c.bufN)
+				}
+			}
+			// Seek and Next, key by key, as the engine's.
+			lc, ec := newLeafCursor(tx, db.guard, uint64(b.RootPage()), nil, nil), b.Cursor()
+			for i := 0; i < 300; i++ {
+				key := randomKey(rng)
+				k1, v1 := ec.Seek(key)
+				k2, v2 := lc.Seek(key)
+				if i%10 == 0 {
+					k1, v1 = ec.First()
+					k2, v2 = lc.First()
+				}
+				for j := 0; j < 30; j++ {
+					if !bytes.Equal(k1, k2) || !bytes.Equal(v1, v2) {
+						t.Fatalf("%s seek %q step %d: %q, want %q", table, key, j, k2, k1)
+					}
+					if k1 == nil {
+						break
+					}
+					k1, v1 = ec.Next()
+					k2, v2 = lc.Next()
+				}
+			}
+			if lc.err != nil {
+				t.Fatal(lc.err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The parallel scan, which reads leaves with pread, returns what the serial
+// scan, through the engine's cursor, does.
+func TestLeafScanQueryEqualsSerial(t *testing.T) {
+	db := leafScanFixture(t)
+	for _, fs := range []string{"N ge 0", "N lt 5000", "PartitionKey ge 'p010' and PartitionKey lt 'p020' and N ge 100", "Text eq 'nothing'"} {
+		f, err := odata.ParseFilter(fs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, table := range []string{"Big", "Seq", "One", "Tiny"} {
+			req := QueryRequest{Query: odata.Query{Filter: f}}
+			withWorkers(t, 1)
+			want := runQuery(db, table, req)
+			withWorkers(t, 3)
+			got := runQuery(db, table, req)
+			if want.err != nil || got.err != nil {
+				t.Fatal(want.err, got.err)
+			}
+			if !reflect.DeepEqual(want.ents, got.ents) || want.res.Scanned != got.res.Scanned || want.res.Returned != got.res.Returned {
+				t.Fatalf("%s %q: %d/%d entities, want %d/%d", table, fs, got.res.Returned, got.res.Scanned, want.res.Returned, want.res.Scanned)
+			}
+		}
+	}
+}
+
+// A leaf damaged in the middle of a parallel scan's range, which the guard
+// (reading branch pages) does not see, is DatabaseDamaged naming it, not a
+// crash: a page of other bytes, and a leaf whose header claims more entries
+// than fit.
+func TestLeafScanDamagedLeaf(t *testing.T) {
+	for _, how := range []string{"smashed", "count"} {
+		t.Run(how, func(t *testing.T) {
+			withWorkers(t, 2)
+			path := fixture(t)
+			raw := openRaw(t, path)
+			e := fixtureEntity("Alpha", 1502)
+			leaf, _ := raw.leafOf("Alpha", e.PartitionKey, e.RowKey)
+			want := "page " + fmt.Sprint(leaf)
+			if how == "smashed" {
+				smash(t, path, leaf, 9)
+			} else {
+				var b [2]byte
+				order.PutUint16(b[:], 0xFFF0)
+				writeAt(t, path, b[:], int64(leaf)*raw.h.pageSize+10)
+				want += " it claims"
+			}
+			db, err := Open(path, &Options{ReadOnly: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			f, _ := odata.ParseFilter("N ge 0")
+			n := 0
+			_, err = db.Query(ctx, "Alpha", QueryRequest{Query: odata.Query{Filter: f}}, func(*odata.Entity) error { n++; return nil })
+			wantDamaged(t, err, want)
+			if n == 0 || n >= fixtureTables["Alpha"] {
+				t.Fatalf("%d entities before the damage", n)
+			}
+		})
+	}
+}
