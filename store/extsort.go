@@ -82,19 +82,18 @@ func (s *runSet) add(pk, rk string, ticks int64, props []odata.Property, pos int
 		copy(grown, s.recs)
 		s.recs = grown
 	}
-	s.recs = append(s.recs, loadRec{key: key, val: val, pos: pos, kept: true})
-	s.size += len(key) + len(val) + recOverhead
-	s.n++
-	s.bytes += int64(len(key) + len(val))
-	if s.size >= s.limit {
-		return s.spill()
-	}
-	return nil
+	return s.push(key, val, pos)
 }
 
 // addRaw adds one record already encoded; its key and value are copied.
 func (s *runSet) addRaw(key, val []byte, pos int64) error {
-	s.recs = append(s.recs, loadRec{key: s.mem.copy(key), val: s.mem.copy(val), pos: pos, kept: true})
+	return s.push(s.mem.copy(key), s.mem.copy(val), pos)
+}
+
+// push appends a record whose key and value are in the run's memory,
+// spilling the run when it is full.
+func (s *runSet) push(key, val []byte, pos int64) error {
+	s.recs = append(s.recs, loadRec{key: key, val: val, pos: pos, kept: true})
 	s.size += len(key) + len(val) + recOverhead
 	s.n++
 	s.bytes += int64(len(key) + len(val))

@@ -357,19 +357,27 @@ func TestCommandLine(t *testing.T) {
 	}
 }
 
-// A load killed while it writes leaves a file that opens, holding whole
-// chunks: the source's entities up to some key, in key order.
-func TestKilledLoadLeavesAKeyPrefix(t *testing.T) {
-	path := newFile(t)
-	cmd, _, lines := helper(t, "load", path)
-	var seen int64
-	for seen < 1000 {
+// killAfterCommits runs the helper process in mode on path, and kills it
+// (SIGKILL) once it says it has committed at least n entities, returning
+// the count it said last.
+func killAfterCommits(t *testing.T, mode, path string, n int64) (seen int64) {
+	t.Helper()
+	cmd, _, lines := helper(t, mode, path)
+	for seen < n {
 		fmt.Sscanf(expect(t, lines, "committed "), "committed %d", &seen)
 	}
 	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
 	cmd.Wait()
+	return seen
+}
+
+// A load killed while it writes leaves a file that opens, holding whole
+// chunks: the source's entities up to some key, in key order.
+func TestKilledLoadLeavesAKeyPrefix(t *testing.T) {
+	path := newFile(t)
+	seen := killAfterCommits(t, "load", path, 1000)
 	db, err := Open(path, nil)
 	if err != nil {
 		t.Fatalf("the file does not open after the kill: %v", err)

@@ -321,15 +321,7 @@ func TestLeftStagingBucketIsRemoved(t *testing.T) {
 // its staging bucket goes at the next open for writing.
 func TestKilledStagedLoadLeavesTheTableEmpty(t *testing.T) {
 	path := newFile(t)
-	cmd, _, lines := helper(t, "stage", path)
-	var seen int64
-	for seen < 1000 {
-		fmt.Sscanf(expect(t, lines, "committed "), "committed %d", &seen)
-	}
-	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	cmd.Wait()
+	seen := killAfterCommits(t, "stage", path, 1000)
 	rep, err := Check(ctx, path, nil)
 	if err != nil || len(rep.Problems) != 0 || len(rep.Tables) != 1 {
 		t.Fatalf("check after the kill: %v %+v", err, rep)
