@@ -138,7 +138,10 @@ func (l *loader) stage(pk, rk string, ticks int64, props []odata.Property, pos i
 	}
 	st.batch = append(st.batch, loadRec{key: key, val: st.mem.value(ticks, props), pos: pos, kept: true})
 	st.prev = key
-	if len(st.batch) >= l.size || (len(st.batch)&255 == 0 && time.Since(st.began) >= l.every) {
+	// The clock is read every 16 records: a source that trickles (a few
+	// rows a second) still hands over a batch, and lets a waiting process
+	// in, about every l.every.
+	if len(st.batch) >= l.size || (len(st.batch)&15 == 0 && time.Since(st.began) >= l.every) {
 		return true, l.flushStage()
 	}
 	return true, nil
