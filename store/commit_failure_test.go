@@ -104,19 +104,8 @@ func TestEveryWriteReportsAFailedCommit(t *testing.T) {
 }
 
 func TestLoadCountsOnlyCommittedChunks(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "t.db")
-	commits := 0
-	db, err := Open(path, &Options{loadChunk: 100, noStaging: true, failCommit: func() error {
-		if commits++; commits == 4 { // the open's own commit, then two chunks
-			return syscall.EIO
-		}
-		return nil
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	commits = 0
+	db, path, arm := failingAt(t, Options{loadChunk: 100, noStaging: true}, 4) // the table's commit, then two chunks
+	arm()
 	newTable(t, db, "Tbl")
 	var es []*odata.Entity
 	for i := 0; i < 1000; i++ {

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
-	"syscall"
 	"testing"
 
 	bolt "go.etcd.io/bbolt"
@@ -302,22 +301,9 @@ func tablePages(t *testing.T, path, table string) int64 {
 // key order, and Written counts them.
 func TestLoadSpilledCommitFailureKeepsAKeyPrefix(t *testing.T) {
 	const n = 5000
-	path := filepath.Join(t.TempDir(), "t.db")
-	commits, armed := 0, false
-	db, err := Open(path, &Options{loadRun: 32 << 10, loadChunk: 700, failCommit: func() error {
-		if armed {
-			if commits++; commits == 3 {
-				return syscall.EIO
-			}
-		}
-		return nil
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db, path, arm := failingAt(t, Options{loadRun: 32 << 10, loadChunk: 700}, 3)
 	newTable(t, db, "Tab")
-	armed = true
+	arm()
 	src := shuffled(n, 7)
 	res, err := db.Load(ctx, "Tab", OpInsert, sliceSource(src), LoadOptions{})
 	ce := wantCommitError(t, err, path)

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"path/filepath"
+	"syscall"
 	"testing"
 
 	"github.com/tstable/tstable/odata"
@@ -19,6 +20,40 @@ func openTemp(t *testing.T) (*DB, string) {
 	}
 	t.Cleanup(func() { db.Close() })
 	return db, path
+}
+
+// benchTable opens a new database holding table Bench with the first n
+// benchmark entities.
+func benchTable(t *testing.T, n int) (*DB, string) {
+	t.Helper()
+	db, path := openTemp(t)
+	newTable(t, db, "Bench")
+	if _, err := db.Load(ctx, "Bench", OpInsert, benchSource(n), LoadOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	return db, path
+}
+
+// failingAt opens a new database with opts whose n-th commit after arm is
+// called fails as a disk would (EIO); the commits before arm do not count.
+func failingAt(t *testing.T, opts Options, n int) (db *DB, path string, arm func()) {
+	t.Helper()
+	path = filepath.Join(t.TempDir(), "t.db")
+	commits, armed := 0, false
+	opts.failCommit = func() error {
+		if armed {
+			if commits++; commits == n {
+				return syscall.EIO
+			}
+		}
+		return nil
+	}
+	db, err := Open(path, &opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db, path, func() { armed = true }
 }
 
 func newTable(t *testing.T, db *DB, name string) {

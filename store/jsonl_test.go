@@ -51,12 +51,8 @@ func runQueryJSONL(db *DB, table string, req QueryRequest) linesRun {
 // QueryJSONL delivers, byte for byte, the lines of the entities Query
 // delivers, with the same counts and pages, serially and in parallel.
 func TestQueryJSONLEqualsQuery(t *testing.T) {
-	db, _ := openTemp(t)
-	newTable(t, db, "Bench")
 	const n = 30_000
-	if _, err := db.Load(ctx, "Bench", OpInsert, benchSource(n), LoadOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	db, _ := benchTable(t, n)
 	g, _ := odata.Guid("a455c695-df98-5678-aaaa-81d3367e5a34")
 	for _, e := range []*odata.Entity{
 		ent("", "r", prop("Age", odata.Int32(30))),
@@ -111,11 +107,7 @@ func TestQueryJSONLEqualsQuery(t *testing.T) {
 // An entity that does not decode stops both forms of a query at the same
 // place, after the same matches, with the same error.
 func TestQueryJSONLStopsAtACorruptEntity(t *testing.T) {
-	db, path := openTemp(t)
-	newTable(t, db, "Bench")
-	if _, err := db.Load(ctx, "Bench", OpInsert, benchSource(20_000), LoadOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	db, path := benchTable(t, 20_000)
 	db.Close()
 	underTheEngine(t, path, func(tx *bolt.Tx) error {
 		return tx.Bucket(tableBucketName("Bench")).Put(entityKey("p00012", "0000012345x"), []byte{1, 0, 0, 0, 0, 0, 0, 0, 1, 9, 9, 9})
@@ -160,11 +152,7 @@ func TestQueryJSONLStopsAtACorruptEntity(t *testing.T) {
 
 // A callback's error stops QueryJSONL and is returned, with no more calls.
 func TestQueryJSONLCallbackError(t *testing.T) {
-	db, _ := openTemp(t)
-	newTable(t, db, "Bench")
-	if _, err := db.Load(ctx, "Bench", OpInsert, benchSource(20_000), LoadOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	db, _ := benchTable(t, 20_000)
 	stop := errors.New("stop")
 	for _, workers := range []int{1, 2} {
 		withWorkers(t, workers)

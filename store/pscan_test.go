@@ -37,12 +37,8 @@ func runQuery(db *DB, table string, req QueryRequest) queryRun {
 // A query answered by several cores returns what the serial scan does:
 // the same entities in the same order, the same counts, and the same pages.
 func TestParallelScanEqualsSerial(t *testing.T) {
-	db, _ := openTemp(t)
-	newTable(t, db, "Bench")
 	const n = 30_000
-	if _, err := db.Load(ctx, "Bench", OpInsert, benchSource(n), LoadOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	db, _ := benchTable(t, n)
 	// keys outside the benchmark's pattern, so the splits fall unevenly
 	for _, pk := range []string{"", "a", "zz\u00e9", "\u4e2d"} {
 		mustWrite(t, db, "Bench", OpInsert, ent(pk, "r", prop("Age", odata.Int32(30))))
@@ -124,11 +120,7 @@ func TestParallelScanEqualsSerial(t *testing.T) {
 // A callback's error stops the scan and is returned, with no more calls.
 func TestParallelScanCallbackError(t *testing.T) {
 	withWorkers(t, 2)
-	db, _ := openTemp(t)
-	newTable(t, db, "Bench")
-	if _, err := db.Load(ctx, "Bench", OpInsert, benchSource(20_000), LoadOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	db, _ := benchTable(t, 20_000)
 	stop := errors.New("stop")
 	calls := 0
 	all, _ := odata.ParseFilter("Age ge 0")

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
-	"syscall"
 	"testing"
 
 	"github.com/tstable/tstable/odata"
@@ -158,19 +157,8 @@ func TestStagedLoadStopsWithNothingWritten(t *testing.T) {
 		})
 	}
 	t.Run("commit", func(t *testing.T) {
-		path := filepath.Join(t.TempDir(), "t.db")
-		commits := 0
-		db, err := Open(path, &Options{loadChunk: 100, failCommit: func() error {
-			if commits++; commits == 4 { // the table, then two staged chunks
-				return syscall.EIO
-			}
-			return nil
-		}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer db.Close()
-		commits = 0
+		db, path, arm := failingAt(t, Options{loadChunk: 100}, 4) // the table, then two staged chunks
+		arm()
 		newTable(t, db, "Tab")
 		src := sortedEntities(1000)
 		res, err := db.Load(ctx, "Tab", OpInsert, sliceSource(src), LoadOptions{})
