@@ -16,24 +16,30 @@ func DecodeEntityJSON(data []byte) (*Entity, error) {
 type EntityDecoder struct {
 	members []rawMember
 	names   map[string]string
+	order   []string
 	oneOff  bool // DecodeEntityJSON: no name cache
 }
 
-// maxInternedNames bounds the name cache of an EntityDecoder.
-const maxInternedNames = 4096
+// maxInternedNames bounds the name cache of an EntityDecoder, and
+// maxInternedOrder how many names by position it remembers.
+const (
+	maxInternedNames = 4096
+	maxInternedOrder = 256
+)
 
 // Decode reads one entity, as DecodeEntityJSON does.
 func (dec *EntityDecoder) Decode(data []byte) (*Entity, error) {
-	d := jsonDecoder{data: data, members: dec.members[:0], names: dec.names, intern: !dec.oneOff}
+	d := jsonDecoder{data: data, members: dec.members[:0], names: dec.names, order: dec.order, intern: !dec.oneOff}
 	members, err := d.object()
-	dec.members, dec.names = members[:0], d.names
+	dec.members, dec.names, dec.order = members[:0], d.names, d.order
 	if err != nil {
 		return nil, err
 	}
 	e := &Entity{}
 	var havePK, haveRK bool
 	// Annotations are few; a linear search beats a map for typical entities.
-	var types []rawMember
+	var typesSpace [8]rawMember
+	types := typesSpace[:0]
 	for i := range members {
 		m := &members[i]
 		if base, ok := strings.CutSuffix(m.name, "@odata.type"); ok {

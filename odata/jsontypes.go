@@ -202,7 +202,7 @@ func describeKind(k jsonKind) string {
 
 // isJSONNumber reports whether s is a JSON number literal.
 func isJSONNumber(s string) bool {
-	d := jsonDecoder{data: []byte(s)}
+	d := jsonDecoder{data: []byte(s), src: s}
 	_, err := d.number("")
 	return err == nil && d.pos == len(s)
 }
