@@ -19,16 +19,34 @@ const (
 // UTF16Len is the number of UTF-16 code units s takes: the service's unit
 // for the length of keys, names and strings.
 func UTF16Len(s string) int {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			n := i
-			for _, r := range s[i:] {
-				n += utf16.RuneLen(r)
-			}
-			return n
+	i := asciiPrefix(s)
+	if i == len(s) {
+		return len(s)
+	}
+	n := i
+	for _, r := range s[i:] {
+		n += utf16.RuneLen(r)
+	}
+	return n
+}
+
+// asciiPrefix is the length of the longest prefix of s that is ASCII,
+// found eight bytes at a time.
+func asciiPrefix(s string) int {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		if w&0x8080808080808080 != 0 {
+			break
 		}
 	}
-	return len(s)
+	for ; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			break
+		}
+	}
+	return i
 }
 
 // ValueSize is the bytes a value takes in the service's entity-size

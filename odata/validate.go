@@ -39,6 +39,9 @@ func ValidateTableName(name string) error {
 // ValidateKey applies the service's rules to a PartitionKey or RowKey
 // (which names it in messages).
 func ValidateKey(which, key string) error {
+	if len(key) <= MaxKeyLength && plainKey(key) {
+		return nil
+	}
 	if !utf8.ValidString(key) {
 		return Errorf(CodeInvalidInput, "%s %q is not valid UTF-8", which, key)
 	}
@@ -62,8 +65,42 @@ func ValidateKey(which, key string) error {
 	return nil
 }
 
+// plainKey reports whether key is ASCII without a character keys may not
+// hold: the common case, checked in one pass.
+func plainKey(key string) bool {
+	for i := 0; i < len(key); i++ {
+		switch c := key[i]; {
+		case c < 0x20 || c >= 0x7F, c == '/', c == '\\', c == '#', c == '?':
+			return false
+		}
+	}
+	return true
+}
+
+// plainPropertyName reports whether name is a valid ASCII property name
+// other than a system property's: the common case, checked in one pass.
+func plainPropertyName(name string) bool {
+	if name == "" || len(name) > MaxPropertyName || name[0] >= '0' && name[0] <= '9' {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	switch name {
+	case PartitionKey, RowKey, Timestamp:
+		return false
+	}
+	return true
+}
+
 // ValidatePropertyName applies the service's rules to a user property name.
 func ValidatePropertyName(name string) error {
+	if plainPropertyName(name) {
+		return nil
+	}
 	if n := UTF16Len(name); n > MaxPropertyName {
 		return Errorf(CodePropertyNameTooLong, "property name %.40q... is %d characters long; the limit is %d", name, n, MaxPropertyName)
 	}
@@ -87,6 +124,9 @@ func ValidatePropertyName(name string) error {
 func ValidateValue(name string, v Value) error {
 	switch v.Type {
 	case EdmString:
+		if len(v.Str)*2 <= MaxValueBytes && asciiPrefix(v.Str) == len(v.Str) {
+			return nil
+		}
 		if !utf8.ValidString(v.Str) {
 			return Errorf(CodeInvalidInput, "property %s is not valid UTF-8 text", name)
 		}
@@ -135,15 +175,30 @@ func ValidateEntity(e *Entity) error {
 	if len(e.Properties) > MaxProperties {
 		return Errorf(CodeTooManyProperties, "entity (%q, %q) has %d properties; the limit is %d (255 with the three system properties)", e.PartitionKey, e.RowKey, len(e.Properties), MaxProperties)
 	}
-	seen := make(map[string]struct{}, len(e.Properties))
-	for _, p := range e.Properties {
+	// Few properties are compared pair by pair; a map pays from about 32.
+	var seen map[string]struct{}
+	if len(e.Properties) > 32 {
+		seen = make(map[string]struct{}, len(e.Properties))
+	}
+	for i, p := range e.Properties {
 		if err := ValidatePropertyName(p.Name); err != nil {
 			return err
 		}
-		if _, dup := seen[p.Name]; dup {
+		dup := false
+		if seen != nil {
+			_, dup = seen[p.Name]
+			seen[p.Name] = struct{}{}
+		} else {
+			for _, q := range e.Properties[:i] {
+				if q.Name == p.Name {
+					dup = true
+					break
+				}
+			}
+		}
+		if dup {
 			return Errorf(CodeInvalidInput, "property %s is given twice", p.Name)
 		}
-		seen[p.Name] = struct{}{}
 		if err := ValidateValue(p.Name, p.Value); err != nil {
 			return err
 		}
