@@ -9,6 +9,7 @@
 #   make test-remote  the backend contract suite and the remote commands against Azurite (installs it with npm)
 #   make test-serve-js  the Azure SDK for JavaScript end to end against tstable serve (installs it with npm)
 #   make bench-serve  tstable serve and Azurite side by side through the Go SDK (installs Azurite with npm)
+#   make bench-startup  a point-query process at its floor (Go runtime, store, store + cobra) beside sqlite3 and tstable
 
 GO       ?= go
 BIN      ?= bin/tstable
@@ -71,6 +72,13 @@ clean:
 # The same rows in tstable and sqlite3, timed side by side (needs sqlite3).
 bench-peer:
 	scripts/bench-peer.sh
+
+# What a point-query process costs at its floor: the Go runtime alone, the
+# store alone, the store behind one cobra command, and tstable, beside
+# sqlite3 (needs sqlite3).
+.PHONY: bench-startup
+bench-startup:
+	scripts/startup-floor.sh
 
 # Command-line benchmarks: import of BENCH_N ~200-byte entities from JSONL,
 # and the wall time of a point-query process on that file.
