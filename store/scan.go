@@ -211,8 +211,9 @@ func (db *DB) query(ctx context.Context, table string, req QueryRequest, d *deli
 	// Several cores pay when a filter throws most keys away, or when the
 	// workers write the matches' JSON; when every key is decoded into an
 	// entity and delivered (export), the caller's goroutine is the
-	// bottleneck and handing entities across costs more than it saves.
-	if limit == 0 && (req.Query.Filter != nil || d.lines != nil) {
+	// bottleneck and handing entities across costs more than it saves. A
+	// point query reads one key: there is nothing to share.
+	if limit == 0 && (req.Query.Filter != nil || d.lines != nil) && plan.Class != odata.ClassPoint {
 		var res *QueryResult
 		var ran bool
 		err := db.do(false, func(o *op) (err error) {

@@ -26,7 +26,7 @@ func Run(path, table, filter string, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	req := store.QueryRequest{Query: odata.Query{Filter: f}}
+	req := store.QueryRequest{Query: odata.Query{Filter: f}, PageSize: odata.MaxTop} // one page, as tstable query asks
 	_, err = db.QueryJSONL(context.Background(), table, req, func(lines []byte, _ int) error {
 		_, err := w.Write(lines)
 		return err
