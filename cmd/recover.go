@@ -20,6 +20,8 @@ file NEW (which must not exist), keeping each entity's Timestamp and ETag.
 Where a page cannot be read, the keys on it are skipped; where the page
 that leads to others is damaged, the pages below it are still found and
 saved. Entities whose table cannot be told go to a table LostAndFound.
+Rows that an import had staged but not committed when it was killed were
+never in the table: recover leaves them out and says how many it found.
 
 DAMAGED is only read, never written. recover prints the entities saved per
 table and every range of keys it had to skip, with its page; it exits 0
@@ -59,12 +61,21 @@ func recoverReport(r *store.RecoverReport) Report {
 	for _, p := range problemRows(r.Problems) {
 		rows = append(rows, []string{p[0], "", "", p[1], p[2], p[3]})
 	}
+	unfinished := []any{}
+	for _, u := range r.Unfinished {
+		unfinished = append(unfinished, map[string]any{"unfinishedImport": u.Table, "rows": u.Rows, "pages": len(u.Pages), "note": u.String()})
+		rows = append(rows, []string{u.Table, "", "", "", "", u.String()})
+	}
+	summary := map[string]any{
+		"source": r.Source, "target": r.Target, "complete": r.Complete(),
+		"tables": append([]any{}, tables...), "skipped": problemsJSON(r.Problems),
+	}
+	if len(unfinished) > 0 {
+		summary["unfinishedImports"] = unfinished
+	}
 	return Report{
-		JSON: map[string]any{
-			"source": r.Source, "target": r.Target, "complete": r.Complete(),
-			"tables": append([]any{}, tables...), "skipped": problemsJSON(r.Problems),
-		},
-		Lines: append(append([]any{}, tables...), problemsJSON(r.Problems)...),
+		JSON:  summary,
+		Lines: append(append(append([]any{}, tables...), problemsJSON(r.Problems)...), unfinished...),
 		CSV:   rows,
 		Text: func(w io.Writer) error {
 			fmt.Fprintf(w, "recovered %s into %s\n", r.Source, r.Target)
@@ -74,6 +85,9 @@ func recoverReport(r *store.RecoverReport) Report {
 					fmt.Fprintf(w, " (%d found on pages no longer linked to the table)", t.Unlinked)
 				}
 				fmt.Fprintln(w)
+			}
+			for _, u := range r.Unfinished {
+				fmt.Fprintf(w, "  not saved: %s\n", u)
 			}
 			if r.Complete() {
 				_, err := fmt.Fprintln(w, "everything was saved")

@@ -58,6 +58,49 @@ func fuzzSeed(f *testing.F) []byte {
 	return data
 }
 
+// withLeftStaging is the database seed with what a load killed while it
+// staged leaves: a staging bucket of a process that is gone, holding its
+// marker and 200 rows staged for a table Staged.
+func withLeftStaging(f *testing.F, seed []byte) []byte {
+	path := filepath.Join(f.TempDir(), "staged.db")
+	if err := os.WriteFile(path, seed, 0o644); err != nil {
+		f.Fatal(err)
+	}
+	b, err := bolt.Open(path, 0o644, nil)
+	if err != nil {
+		f.Fatal(err)
+	}
+	if err := b.Update(func(tx *bolt.Tx) error {
+		p, err := tx.CreateBucket([]byte(stagingPrefix + "999999999:00"))
+		if err != nil {
+			return err
+		}
+		child := tableBucketName("Staged")
+		if err := p.Put(stagingMarker, child); err != nil {
+			return err
+		}
+		c, err := p.CreateBucket(child)
+		if err != nil {
+			return err
+		}
+		for i := range 200 {
+			e := ent("p", fmt.Sprintf("%04d", i), prop("S", odata.String("staged text")))
+			if err := c.Put(entityKey(e.PartitionKey, e.RowKey), encodeEntity(nil, 1, e.Properties)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		f.Fatal(err)
+	}
+	b.Close()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		f.Fatal(err)
+	}
+	return data
+}
+
 func mustWriteF(f *testing.F, db *DB, table string, e *odata.Entity) {
 	if _, err := db.Write(ctx, table, Operation{Kind: OpInsert, Entity: e}); err != nil {
 		f.Fatal(err)
@@ -91,6 +134,15 @@ func fixSums(data []byte) {
 func FuzzOpenDamaged(f *testing.F) {
 	seed := fuzzSeed(f)
 	f.Add(seed, false)
+	staged := withLeftStaging(f, seed)
+	f.Add(staged, false)
+	for _, page := range []int{2, 4, 7} {
+		d := append([]byte(nil), staged...)
+		for i := page * 1024; i < (page+1)*1024 && i < len(d); i++ {
+			d[i] = byte(i * 5)
+		}
+		f.Add(d, false)
+	}
 	f.Add(seed[:len(seed)/2], false)
 	f.Add(seed[:3000], false)
 	f.Add([]byte{}, false)

@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"iter"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -23,6 +24,19 @@ type RecoverReport struct {
 	// range and page: parts of tables that cannot be read, entities that
 	// do not decode or break the service's rules, names of tables.
 	Problems []Problem
+	// Unfinished lists the imports that were still staging their rows
+	// when they stopped (killed, or the machine went down) and whose
+	// staging was found only on pages no longer linked: those rows were
+	// never committed, so they are not saved, and nothing is lost by it.
+	Unfinished []UnfinishedImport
+}
+
+// UnfinishedImport is the rows of an import that did not finish, found in
+// a damaged file and left behind.
+type UnfinishedImport struct {
+	Table string // the table it was importing into, lower-cased
+	Rows  int64  // the rows found on its pages
+	Pages []uint64
 }
 
 // TableRecovery is one table as Recover saved it.
@@ -33,6 +47,12 @@ type TableRecovery struct {
 	// Unlinked is how many of them were found on pages that the table's
 	// tree no longer leads to (below a damaged branch page).
 	Unlinked int64
+}
+
+// String says what was found and why it was left behind.
+func (u UnfinishedImport) String() string {
+	return fmt.Sprintf("%d rows that an import into %s staged and never committed (it stopped before its end), on %s: an import commits all its rows or none, so they were never in the table and were not saved",
+		u.Rows, u.Table, pageList(u.Pages))
 }
 
 // Complete reports whether everything was saved.
@@ -251,6 +271,9 @@ type evidence struct {
 	parents map[uint64][]parentRef
 	roots   map[uint64]map[string]bool // page → lower-cased table names
 	names   map[string]string          // lower-cased name → as created
+	// staged is the trees of the staging buckets still in use: page →
+	// the lower-cased name of the table an unfinished import staged for.
+	staged map[uint64]string
 }
 
 type parentRef struct {
@@ -260,7 +283,7 @@ type parentRef struct {
 
 // gatherEvidence reads every page of the file for evidence.
 func (w *walker) gatherEvidence(sv *survey) *evidence {
-	ev := &evidence{parents: map[uint64][]parentRef{}, roots: map[uint64]map[string]bool{}, names: map[string]string{}}
+	ev := &evidence{parents: map[uint64][]parentRef{}, roots: map[uint64]map[string]bool{}, names: map[string]string{}, staged: map[uint64]string{}}
 	addRoot := func(root uint64, lower string) {
 		if ev.roots[root] == nil {
 			ev.roots[root] = map[string]bool{}
@@ -277,6 +300,7 @@ func (w *walker) gatherEvidence(sv *survey) *evidence {
 		if err != nil {
 			continue
 		}
+		pg := id
 		id += uint64(h.overflow)
 		es, err := parseElems(h, b)
 		if err != nil || len(es) == 0 {
@@ -295,11 +319,23 @@ func (w *walker) gatherEvidence(sv *survey) *evidence {
 		if !sv.rootLost {
 			continue
 		}
+		// A staging bucket's page is no list of tables. One still in use
+		// (not free: the page of an import that finished is freed when its
+		// tree moves into the table, and older copies when the next chunk
+		// is staged) leads to rows that were never committed. With the
+		// list of free pages unreadable, in use cannot be told.
+		marked := slices.ContainsFunc(es, func(e elem) bool { return !e.bucket && bytes.Equal(e.key, stagingMarker) })
+		live := marked && w.free != nil && !w.free[pg]
 		catalogue := true
 		for _, e := range es {
 			if e.bucket && bytes.HasPrefix(e.key, []byte(tablePrefix)) && len(e.value) >= bucketHeaderSize {
 				if root := order.Uint64(e.value); root != 0 {
-					addRoot(root, string(e.key[len(tablePrefix):]))
+					switch {
+					case live:
+						ev.staged[root] = string(e.key[len(tablePrefix):])
+					case !marked:
+						addRoot(root, string(e.key[len(tablePrefix):]))
+					}
 				}
 			}
 			catalogue = catalogue && !e.bucket && odata.ValidateTableName(string(e.value)) == nil && strings.ToLower(string(e.value)) == string(e.key)
@@ -315,9 +351,10 @@ func (w *walker) gatherEvidence(sv *survey) *evidence {
 
 // owners returns the tables (lower-cased) that some chain of branch pages
 // leads from to the page, each branch page giving it a range that holds
-// its keys.
-func (ev *evidence) owners(p unlinkedPage) map[string]bool {
-	out := map[string]bool{}
+// its keys, and the tables of unfinished imports whose staging leads to
+// it the same way.
+func (ev *evidence) owners(p unlinkedPage) (tables, staged map[string]bool) {
+	out, staged := map[string]bool{}, map[string]bool{}
 	seen := map[uint64]bool{p.id: true}
 	queue := []uint64{p.id}
 	for len(queue) > 0 && len(seen) < 1<<12 {
@@ -325,6 +362,9 @@ func (ev *evidence) owners(p unlinkedPage) map[string]bool {
 		queue = queue[1:]
 		for name := range ev.roots[id] {
 			out[name] = true
+		}
+		if name, ok := ev.staged[id]; ok {
+			staged[name] = true
 		}
 		for _, par := range ev.parents[id] {
 			if seen[par.page] || bytes.Compare(p.lo, par.lo) < 0 || (par.hi != nil && bytes.Compare(p.hi, par.hi) >= 0) {
@@ -334,7 +374,7 @@ func (ev *evidence) owners(p unlinkedPage) map[string]bool {
 			queue = append(queue, par.page)
 		}
 	}
-	return out
+	return out, staged
 }
 
 // recoverUnlinked saves the entities of unlinked leaf pages into the table
@@ -364,8 +404,22 @@ func (w *walker) recoverUnlinked(ctx context.Context, out *DB, sv *survey, gaps 
 	}
 	ambiguous := map[string][]uint64{} // tables they could belong to → pages
 	var order []string
+	unfinished := map[string]*UnfinishedImport{}
 	for _, p := range pages {
-		owners := ev.owners(p)
+		owners, staged := ev.owners(p)
+		if len(owners) == 0 && len(staged) == 1 {
+			// Rows an import staged and never committed.
+			for name := range staged {
+				u := unfinished[name]
+				if u == nil {
+					u = &UnfinishedImport{Table: name}
+					unfinished[name] = u
+				}
+				u.Rows += int64(len(p.entities))
+				u.Pages = append(u.Pages, p.id)
+			}
+			continue
+		}
 		var homes []int
 		var home *gap
 		for i, t := range sv.tables {
@@ -429,6 +483,9 @@ func (w *walker) recoverUnlinked(ctx context.Context, out *DB, sv *survey, gaps 
 		keep(byTable[i], p.entities)
 		home.pages = append(home.pages, p.id)
 		home.found += int64(len(p.entities))
+	}
+	for _, name := range slices.Sorted(maps.Keys(unfinished)) {
+		rep.Unfinished = append(rep.Unfinished, *unfinished[name])
 	}
 	if len(unplaced) > 0 {
 		name := "LostAndFound"

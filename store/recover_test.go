@@ -226,3 +226,72 @@ func TestRecoverWritesOnlyANewFile(t *testing.T) {
 	_, err = Recover(ctx, empty, filepath.Join(t.TempDir(), "x.db"), nil)
 	wantDamaged(t, err, "nothing in "+empty+" can be recovered")
 }
+
+// savedTotal is the entities Recover saved over every table.
+func savedTotal(r *RecoverReport) int64 {
+	var n int64
+	for _, t := range r.Tables {
+		n += t.Saved
+	}
+	return n
+}
+
+// With the list of tables lost, the rows of an import killed while it
+// staged are found on pages no longer linked; they were never committed,
+// so Recover leaves them behind and says so, instead of putting them in
+// the table (or LostAndFound).
+func TestRecoverLeavesTheRowsOfAnUnfinishedImport(t *testing.T) {
+	path := newFile(t)
+	seen := killAfterCommits(t, "stage", path, 1000)
+	db, err := Open(path, &Options{ReadOnly: true}) // opening to write would remove the staging
+	if err != nil {
+		t.Fatal(err)
+	}
+	left := stagingBuckets(t, db)
+	db.Close()
+	if len(left) != 1 {
+		t.Fatalf("staging buckets after the kill: %v; want the one the killed load left", left)
+	}
+	smash(t, path, openRaw(t, path).h.meta().root, 31)
+	rep, out := recoverTo(t, path)
+	if n := savedTotal(rep); n != 0 {
+		t.Fatalf("%d entities saved (%s); want none: the table was empty when the import was killed", n, savedCounts(rep))
+	}
+	if len(rep.Unfinished) != 1 {
+		t.Fatalf("unfinished imports: %+v", rep.Unfinished)
+	}
+	u := rep.Unfinished[0]
+	if u.Table != "slow" || u.Rows < seen || u.Rows%100 != 0 || len(u.Pages) == 0 {
+		t.Fatalf("unfinished import %+v; want table slow, whole chunks of 100, at least the %d staged", u, seen)
+	}
+	if s := u.String(); !strings.Contains(s, "never committed") || !strings.Contains(s, "were not saved") {
+		t.Fatalf("it says %q", s)
+	}
+	if tables := contents(t, out); len(tables["Slow"])+len(tables["slow"])+len(tables["LostAndFound"]) != 0 {
+		t.Fatalf("the recovered file holds staged rows: %v", savedCounts(rep))
+	}
+}
+
+// The pages of an import that finished staging are the table's: the
+// staging bucket's page was freed when its tree moved into the table, so
+// Recover saves the rows even when the list of tables is lost.
+func TestRecoverSavesTheRowsOfAFinishedStagedImport(t *testing.T) {
+	path := newFile(t)
+	db, err := Open(path, &Options{loadChunk: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := sortedEntities(5000)
+	if res, err := db.Load(ctx, "Slow", OpInsert, sliceSource(want), LoadOptions{}); err != nil || res.Written != 5000 {
+		t.Fatalf("load: %+v %v", res, err)
+	}
+	db.Close()
+	smash(t, path, openRaw(t, path).h.meta().root, 32)
+	rep, _ := recoverTo(t, path)
+	if len(rep.Unfinished) != 0 {
+		t.Fatalf("a finished import reported unfinished: %+v", rep.Unfinished)
+	}
+	if n := savedTotal(rep); n != 5000 {
+		t.Fatalf("%d entities saved (%s); want all 5000", n, savedCounts(rep))
+	}
+}

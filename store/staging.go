@@ -36,9 +36,17 @@ import (
 // A load killed before it could remove its staging bucket leaves it in
 // the file; Open for writing and Load remove those whose process is gone.
 // They are not tables: the catalogue does not list them.
+//
+// Beside the staged table's bucket, a staging bucket holds the key
+// stagingMarker. Recover reads it when the list of tables is lost: the
+// pages below a staging bucket that is still in use hold the rows of a
+// load that did not finish, which by the rule above were never committed.
 
 // stagingPrefix starts the name of a staging bucket.
 const stagingPrefix = "import:"
+
+// stagingMarker is the key that marks a staging bucket's own page.
+var stagingMarker = []byte("staging")
 
 // stager is a load's staging.
 type stager struct {
@@ -208,6 +216,9 @@ func (l *loader) writeStage(batch []loadRec, mem *arena) error {
 		if !st.created {
 			p, err := tx.CreateBucket(st.parent)
 			if err != nil {
+				return err
+			}
+			if err := p.Put(stagingMarker, st.child); err != nil {
 				return err
 			}
 			if b, err = p.CreateBucket(st.child); err != nil {
