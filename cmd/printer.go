@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/csv"
 	"encoding/json"
@@ -216,12 +217,17 @@ func (l *EntityList) Write(e *odata.Entity) error {
 	return nil
 }
 
-// Query runs req on b and writes its entities to the list: in jsonl,
-// when the backend can write them (a local file), as the lines it writes
-// straight from its stored bytes, the same bytes Write would write.
+// Query runs req on b and writes its entities to the list: in json and
+// jsonl, when the backend can write them (a local file), as the lines it
+// writes straight from its stored bytes, the same bytes Write would write.
 func (l *EntityList) Query(ctx context.Context, b store.Backend, table string, req store.QueryRequest) (*store.QueryResult, error) {
-	if jq, ok := b.(store.JSONLQuerier); ok && l.p.Format == FormatJSONL {
-		return jq.QueryJSONL(ctx, table, req, l.writeLines)
+	if jq, ok := b.(store.JSONLQuerier); ok {
+		switch l.p.Format {
+		case FormatJSONL:
+			return jq.QueryJSONL(ctx, table, req, l.writeLines)
+		case FormatJSON:
+			return jq.QueryJSONL(ctx, table, req, l.writeItems)
+		}
 	}
 	return b.Query(ctx, table, req, l.Write)
 }
@@ -231,6 +237,20 @@ func (l *EntityList) writeLines(lines []byte, n int) error {
 	l.n += int64(n)
 	_, err := l.p.out.Write(lines)
 	return err
+}
+
+// writeItems adds n entities already written as JSON lines to the json
+// list, one item a line (JSON text holds no raw newline).
+func (l *EntityList) writeItems(lines []byte, n int) error {
+	l.n += int64(n)
+	for len(lines) > 0 {
+		end := bytes.IndexByte(lines, '\n')
+		if err := l.json.item(lines[:end]); err != nil {
+			return err
+		}
+		lines = lines[end+1:]
+	}
+	return nil
 }
 
 func (l *EntityList) drawTable() {
