@@ -8,7 +8,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
+	"github.com/mattn/go-runewidth"
 	"github.com/tstable/tstable/iostreams"
 	"github.com/tstable/tstable/odata"
 )
@@ -61,4 +63,24 @@ func TestExpandedWhenTheKeysDoNotFit(t *testing.T) {
 			t.Errorf("line wider than the terminal: %q", line)
 		}
 	}
+}
+
+// displayWidth and cut measure and cut exactly as go-runewidth does, with
+// their ASCII shortcuts.
+func FuzzDisplayWidthAndCut(f *testing.F) {
+	for _, s := range []string{"", "abc", "note 00500000 lorem ipsum dolor sit amet", "Zoë", "e\u0301t\u00e9", "1\ufe0f\u20e3 keycap",
+		"日本語のテキスト", "a😀b", "👩\u200d💻 dev", "x\u0300\u0301", "abc…", "\u200b", "tab\there"} {
+		f.Add(s, 5)
+	}
+	f.Fuzz(func(t *testing.T, s string, n int) {
+		if !utf8.ValidString(s) || n < 0 || n > 200 {
+			return
+		}
+		if got, want := displayWidth(s), runewidth.StringWidth(s); got != want {
+			t.Fatalf("displayWidth(%q) = %d, runewidth says %d", s, got, want)
+		}
+		if got, want := cut(s, n), runewidth.Truncate(s, n, "…"); got != want {
+			t.Fatalf("cut(%q, %d) = %q, runewidth.Truncate gives %q", s, n, got, want)
+		}
+	})
 }

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/mattn/go-runewidth"
 	"github.com/tstable/tstable/odata"
@@ -263,22 +264,47 @@ func fitColumns(header []string, rows [][]string, width, uncut int) ([]int, bool
 	return limits, avail >= 0
 }
 
-// displayWidth is how many terminal columns s takes.
+// displayWidth is how many terminal columns s takes. Its printable ASCII
+// start is one column a byte; the rest is measured by grapheme cluster, from
+// the last ASCII character on, which may begin the cluster after it (an
+// accent or a keycap that follows it). A cut cell is ASCII up to its "…".
 func displayWidth(s string) int {
+	k := asciiLen(s)
+	if k == len(s) {
+		return len(s)
+	}
+	k = max(k-1, 0)
+	return k + runewidth.StringWidth(s[k:])
+}
+
+// asciiLen is the length of the printable ASCII start of s.
+func asciiLen(s string) int {
 	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return runewidth.StringWidth(s)
+		if s[i] < 0x20 || s[i] >= 0x7f {
+			return i
 		}
 	}
 	return len(s)
 }
 
-// cut shortens s to at most n columns, ending with "…" when it was cut.
+// ellipsis ends a cut cell.
+const ellipsis = "…"
+
+// ellipsisWidth is the columns "…" takes: 1, or 2 where East Asian
+// ambiguous characters are wide.
+var ellipsisWidth = sync.OnceValue(func() int { return runewidth.StringWidth(ellipsis) })
+
+// cut shortens s to at most n columns, ending with "…" when it was cut,
+// as runewidth.Truncate does (the same cut, found without segmenting
+// plain ASCII text).
 func cut(s string, n int) string {
 	if displayWidth(s) <= n {
 		return s
 	}
-	return runewidth.Truncate(s, n, "…")
+	if asciiLen(s) == len(s) { // printable ASCII
+		return s[:max(n-ellipsisWidth(), 0)] + ellipsis
+	}
+	return runewidth.Truncate(s, n, ellipsis)
 }
 
 // countLine is "1 entity" or "N entities".
