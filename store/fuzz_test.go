@@ -51,11 +51,7 @@ func fuzzSeed(f *testing.F) []byte {
 		}
 	}
 	db.Close()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		f.Fatal(err)
-	}
-	return data
+	return readSeed(f, path)
 }
 
 // withLeftStaging is the database seed with what a load killed while it
@@ -94,6 +90,11 @@ func withLeftStaging(f *testing.F, seed []byte) []byte {
 		f.Fatal(err)
 	}
 	b.Close()
+	return readSeed(f, path)
+}
+
+// readSeed returns the bytes of a seed file.
+func readSeed(f *testing.F, path string) []byte {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		f.Fatal(err)
