@@ -199,6 +199,33 @@ func slicesContains(s []string, x string) bool {
 	return false
 }
 
+// leadTwice makes entry 1 of the table's root (a branch page) lead where
+// entry 0 does: it returns the page now reached twice and the one no
+// longer reached.
+func leadTwice(t *testing.T, path, table string) (twice, orphan uint64) {
+	t.Helper()
+	raw := openRaw(t, path)
+	root := raw.tableRoot(table)
+	_, es := raw.elems(root)
+	var b [8]byte
+	order.PutUint64(b[:], es[0].child)
+	writeAt(t, path, b[:], int64(root)*raw.h.pageSize+pageHeaderSize+1*elemSize+8)
+	return es[0].child, es[1].child
+}
+
+// filterOf parses a filter; "" is no filter.
+func filterOf(t *testing.T, src string) *odata.Filter {
+	t.Helper()
+	if src == "" {
+		return nil
+	}
+	f, err := odata.ParseFilter(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
 // smash overwrites page id with random bytes.
 func smash(t *testing.T, path string, id uint64, seed int64) {
 	t.Helper()

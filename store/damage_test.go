@@ -359,19 +359,14 @@ func TestDescribePanic(t *testing.T) {
 
 func TestAPageReachedTwiceIsAnError(t *testing.T) {
 	path := fixture(t)
-	raw := openRaw(t, path)
-	root := raw.tableRoot("Alpha")
-	_, es := raw.elems(root)
-	// Entry 1 of Alpha's root now leads where entry 0 does: the engine
-	// would read that part twice (and a few such pages make it endless).
-	var b [8]byte
-	order.PutUint64(b[:], es[0].child)
-	writeAt(t, path, b[:], int64(root)*raw.h.pageSize+pageHeaderSize+1*elemSize+8)
+	// The engine would read that part twice (and a few such pages make it
+	// endless).
+	twice, _ := leadTwice(t, path, "Alpha")
 	db, err := Open(path, &Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
 	_, err = db.Query(ctx, "Alpha", QueryRequest{}, func(*odata.Entity) error { return nil })
-	wantDamaged(t, err, fmt.Sprintf("page %d is reached from two places in its tree", es[0].child))
+	wantDamaged(t, err, fmt.Sprintf("page %d is reached from two places in its tree", twice))
 }

@@ -68,13 +68,7 @@ func TestQueryJSONLEqualsQuery(t *testing.T) {
 	starts := []*odata.Key{nil, {PartitionKey: "p00011", RowKey: "0000011500"}}
 	sels := [][]string{nil, {"Age", "Name"}, {}, {"Timestamp", "Blob", "RowKey", "Missing", "Age", "odata.etag", "PartitionKey"}}
 	for _, fs := range filters {
-		var f *odata.Filter
-		if fs != "" {
-			var err error
-			if f, err = odata.ParseFilter(fs); err != nil {
-				t.Fatal(err)
-			}
-		}
+		f := filterOf(t, fs)
 		for _, start := range starts {
 			for _, sel := range sels {
 				for _, workers := range []int{1, 2} {

@@ -47,13 +47,7 @@ func TestParallelScanEqualsSerial(t *testing.T) {
 		"PartitionKey eq 'p00003' or PartitionKey eq 'p00025'", "Name eq 'nobody'", "RowKey gt '0000029990'", "Age eq 30 and PartitionKey ge 'p00012'"}
 	starts := []*odata.Key{nil, {PartitionKey: "p00011", RowKey: "0000011500"}, {PartitionKey: "p00011", RowKey: "x"}}
 	for _, fs := range filters {
-		var f *odata.Filter
-		if fs != "" {
-			var err error
-			if f, err = odata.ParseFilter(fs); err != nil {
-				t.Fatal(err)
-			}
-		}
+		f := filterOf(t, fs)
 		for _, start := range starts {
 			for _, sel := range [][]string{nil, {"Age", "Name"}} {
 				req := QueryRequest{Query: odata.Query{Filter: f, Select: sel}, Start: start}
