@@ -95,7 +95,7 @@ func runLesson(c *cobra.Command, f *Factory, l *lessons.Lesson) error {
 	defer os.RemoveAll(dir)
 	db := filepath.Join(dir, "lesson.db")
 	out := f.IO.Out
-	width := f.IO.Width
+	width := f.IO.TermWidth()
 	if width <= 0 {
 		width = lessonWidth
 	}

@@ -158,7 +158,7 @@ func (p *Printer) Entity(e *odata.Entity) error {
 // Entities starts a list of entities, written as they come (a table a
 // thousand rows at a time, CSV once the columns are known).
 func (p *Printer) Entities(cols Columns) *EntityList {
-	l := &EntityList{p: p, view: tableView{timestamp: cols.Timestamp, etag: cols.ETag, width: p.io.Width, expanded: p.expand}}
+	l := &EntityList{p: p, view: tableView{timestamp: cols.Timestamp, etag: cols.ETag, width: p.io.TermWidth(), expanded: p.expand}}
 	if p.Format == FormatJSON {
 		l.json = newJSONList(p.out)
 	}

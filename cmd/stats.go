@@ -48,7 +48,7 @@ the figures as metric,value rows.`,
 			return f.printer.Report(Report{
 				JSON: r,
 				CSV:  statsCSV(r),
-				Text: func(w io.Writer) error { return design.WriteStats(w, r, f.IO.Width) },
+				Text: func(w io.Writer) error { return design.WriteStats(w, r, f.IO.TermWidth()) },
 			})
 		},
 	}

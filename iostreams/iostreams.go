@@ -19,8 +19,21 @@ type IOStreams struct {
 
 	// InTTY, OutTTY and ErrTTY tell whether each stream is a terminal.
 	InTTY, OutTTY, ErrTTY bool
-	// Width is the terminal's width in columns when Out is a terminal, else 0.
+	// Width is the terminal's width in columns when Out is a terminal, else
+	// 0, as it was when the streams were made; TermWidth reads it again.
 	Width int
+}
+
+// TermWidth is the terminal's width now, in columns: a terminal may be
+// resized between two commands of a shell. Out that is not a terminal
+// file gives Width.
+func (s *IOStreams) TermWidth() int {
+	if f, ok := s.Out.(*os.File); ok && s.OutTTY {
+		if w, _, err := term.GetSize(int(f.Fd())); err == nil {
+			return w
+		}
+	}
+	return s.Width
 }
 
 // System returns the process's own streams, with terminals detected.

@@ -531,3 +531,41 @@ func TestTmuxShellLockedDatabase(t *testing.T) {
 	}
 	saneTerminal(t, sc)
 }
+
+// A terminal resized between two commands: the next table fits the new
+// width (each line of it, joined where the terminal wrapped it, is no
+// wider than the pane).
+func TestTmuxTableFitsAResizedTerminal(t *testing.T) {
+	needTmux(t)
+	bin := buildTstable(t)
+	dir := t.TempDir()
+	db := newDB(t, bin, dir, "Wide")
+	note := strings.Repeat("a long note ", 8)
+	for _, rk := range []string{"1", "2"} {
+		e := fmt.Sprintf(`{"PartitionKey":"p","RowKey":"%s","Name":"Zoë","Note":"%s"}`, rk, note)
+		if out, err := exec.Command(bin, "--db", db, "insert", "Wide", e).CombinedOutput(); err != nil {
+			t.Fatalf("insert: %v\n%s", err, out)
+		}
+	}
+	s := startShell(t, []string{"HOME=" + dir, "XDG_STATE_HOME=" + filepath.Join(dir, "state")}, bin+" --db "+db+" shell")
+	s.waitFor(`(?m)^tstable\[t\.db\]> *$`)
+	if out, err := exec.Command("tmux", "resize-window", "-t", s.session, "-x", "60").CombinedOutput(); err != nil {
+		t.Fatalf("resize-window: %v\n%s", err, out)
+	}
+	s.send("query Wide", keyEnter)
+	sc := s.waitFor(`(?m)^2 entities`)
+	at := strings.LastIndex(sc, "> query Wide")
+	rows := 0
+	for _, l := range strings.Split(sc[at:], "\n")[1:] {
+		if strings.HasPrefix(l, "+-") || strings.HasPrefix(l, "| ") {
+			rows++
+			if n := len([]rune(l)); n > 60 {
+				t.Fatalf("a table line is %d columns in a 60-column terminal:\n%s", n, sc[at:])
+			}
+		}
+	}
+	if rows != 6 || !strings.Contains(sc[at:], "…") {
+		t.Fatalf("want a table of two rows, the notes cut:\n%s", sc[at:])
+	}
+	exitShell(t, s)
+}
