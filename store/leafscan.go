@@ -258,18 +258,9 @@ func (c *leafCursor) fill(id, n uint64, ahead bool) bool {
 	return true
 }
 
-// branchIn is branch for a reader of tx: what the guard keeps when it is
-// tx's, else the page read and checked anew, without disturbing what the
-// guard keeps for another transaction.
+// branchIn is branch for a reader of tx, kept with tx's snapshot.
 func (g *treeGuard) branchIn(tx *bolt.Tx, r *pageReader, id uint64) (*branchInfo, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if tx.ID() == g.txid && g.pages != nil {
-		return g.branch(r, id)
-	}
-	keep := g.pages
-	g.pages = map[uint64]*branchInfo{}
-	b, err := g.branch(r, id)
-	g.pages = keep
-	return b, err
+	return g.state(tx).branch(r, id)
 }

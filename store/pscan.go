@@ -17,7 +17,7 @@ import (
 // every key in its ranges, so its work can be shared between cores: the key
 // space from the first key to the last is cut at byte-wise midpoints into
 // chunks, workers scan, filter and decode (or write as JSON) the chunks
-// (each in its own read transaction, all of one snapshot), and the caller's
+// (all in one read transaction, which pins the snapshot), and the caller's
 // goroutine delivers the matches chunk by chunk, in key order, exactly as
 // the serial scan would.
 // Scanned counts every key of every chunk, which is every key of the ranges.
@@ -39,51 +39,43 @@ type scanOut struct {
 // queryParallel runs a streaming query on several cores, inside o's guard:
 // every worker is guarded as the caller is (a fault or an engine panic on a
 // damaged page is DatabaseDamaged), and fn runs outside it. ok is false when
-// it did not run (one core, too few keys to split, the table missing, or
-// the read transactions did not see one snapshot) and the serial scan must
-// answer.
+// it did not run (one core, too few keys to split, the table missing or
+// small enough to live inside its parent) and the serial scan must answer.
 func (o *op) queryParallel(ctx context.Context, table string, req QueryRequest, plan *odata.Plan, d *delivery) (res *QueryResult, ok bool, err error) {
 	workers := parallelScanWorkers()
 	if workers < 2 {
 		return nil, false, nil
 	}
-	txs := make([]*bolt.Tx, 0, workers)
-	defer func() {
-		for _, tx := range txs {
-			tx.Rollback()
+	// One read transaction pins the snapshot for every worker: they read
+	// the leaves themselves (see leafCursor), and share the bucket only
+	// to read it. A goroutine must never hold one read transaction while
+	// it begins another: a writer that needs to map more of the file waits
+	// for every reader to end, and a reader that begins meanwhile waits
+	// for that writer, so the two would wait for each other for ever.
+	tx, err := o.db.bolt.Begin(false)
+	if err != nil {
+		return nil, false, err
+	}
+	defer tx.Rollback()
+	b, err := o.table(tx, table)
+	if err != nil {
+		return nil, false, nil // the serial scan reports it
+	}
+	if b.RootPage() == 0 {
+		return nil, false, nil // an inline bucket: one small leaf, nothing to share
+	}
+	// The guard checks the tree once for the snapshot.
+	s := newScanner(b, plan.Ranges, req.Start)
+	for _, sp := range s.spans {
+		lo := sp.start
+		if s.from != nil && (lo == nil || bytes.Compare(s.from, lo) > 0) {
+			lo = s.from
 		}
-	}()
-	buckets := make([]*bolt.Bucket, workers)
-	for i := 0; i < workers; i++ {
-		tx, err := o.db.bolt.Begin(false)
-		if err != nil {
-			return nil, false, err
-		}
-		txs = append(txs, tx)
-		if tx.ID() != txs[0].ID() {
-			return nil, false, nil // a commit landed between them
-		}
-		if i == 0 {
-			if buckets[0], err = o.table(tx, table); err != nil {
-				return nil, false, nil // the serial scan reports it
-			}
-			// The guard checks the tree once for the snapshot (all the
-			// transactions share its pages).
-			s := newScanner(buckets[0], plan.Ranges, req.Start)
-			for _, sp := range s.spans {
-				lo := sp.start
-				if s.from != nil && (lo == nil || bytes.Compare(s.from, lo) > 0) {
-					lo = s.from
-				}
-				if err := o.guardKeys(tx, buckets[0], lo, sp.end, true); err != nil {
-					return nil, true, err
-				}
-			}
-		} else if buckets[i] = tx.Bucket(tableBucketName(table)); buckets[i] == nil {
-			return nil, false, nil
+		if err := o.guardKeys(tx, b, lo, sp.end, true); err != nil {
+			return nil, true, err
 		}
 	}
-	splits := scanSplits(buckets[0], plan.Ranges, req.Start)
+	splits := scanSplits(b, plan.Ranges, req.Start)
 	if len(splits) == 0 {
 		return nil, false, nil
 	}
@@ -110,7 +102,7 @@ func (o *op) queryParallel(ctx context.Context, table string, req QueryRequest, 
 	filter := req.Query.Filter
 	// Line buffers the caller has written go back to the workers.
 	free := make(chan []byte, chunks*scanBuffered)
-	runChunk := func(b *bolt.Bucket, room *leafRoom, j int) bool {
+	runChunk := func(room *leafRoom, j int) bool {
 		var lo, hi []byte
 		if j > 0 {
 			lo = splits[j-1]
@@ -122,16 +114,16 @@ func (o *op) queryParallel(ctx context.Context, table string, req QueryRequest, 
 	}
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
-		go func(b *bolt.Bucket) {
+		go func() {
 			defer wg.Done()
 			debug.SetPanicOnFault(true)
 			room := &leafRoom{}
 			for j := range next {
-				if !runChunk(b, room, j) {
+				if !runChunk(room, j) {
 					return
 				}
 			}
-		}(buckets[w])
+		}()
 	}
 	res = &QueryResult{Plan: plan, Requests: 1}
 	for j := 0; j < chunks; j++ {

@@ -20,14 +20,55 @@ import (
 // sure none leads to one of the pages above it. It remembers what it
 // checked for the rest of the transaction, so a scan or a load pays for
 // each branch page once; branch pages are about one page in a hundred.
+//
+// What it checked holds for one snapshot of the file, so it keeps it by
+// snapshot: one state for the write transaction, and one for each of the
+// last two snapshots read. The two kinds must never share a state, though
+// they can share a transaction id: a write transaction's id is the last
+// committed one plus one, and a read transaction's is the last committed
+// one, so the reads that begin right after a write commits carry the
+// writer's id. A reader handed the writer's state would judge the new
+// snapshot by the free-page list the writer began from, and the pages the
+// writer took from that list and filled would look both in use and free.
 type treeGuard struct {
 	f        io.ReaderAt
 	pageSize int64
 
 	mu    sync.Mutex
+	write guardState    // the write transaction's
+	reads [2]guardState // the last two snapshots read
+}
+
+// guardState is what the guard checked in one snapshot.
+type guardState struct {
 	txid  int
 	pages map[uint64]*branchInfo
 	free  map[uint64]bool // for a write: the pages the free-page list names
+}
+
+// state returns the state for tx's snapshot, a new one when the guard
+// keeps none for it. The caller holds g.mu.
+func (g *treeGuard) state(tx *bolt.Tx) *guardState {
+	id := tx.ID()
+	if tx.Writable() {
+		// Two write transactions with one id start from one snapshot:
+		// the first was rolled back, or it would have taken the id.
+		if g.write.pages == nil || g.write.txid != id {
+			g.write = guardState{txid: id, pages: map[uint64]*branchInfo{}}
+		}
+		return &g.write
+	}
+	for i := range g.reads {
+		if s := &g.reads[i]; s.pages != nil && s.txid == id {
+			return s
+		}
+	}
+	old := &g.reads[0]
+	if g.reads[1].pages == nil || g.reads[1].txid < old.txid {
+		old = &g.reads[1]
+	}
+	*old = guardState{txid: id, pages: map[uint64]*branchInfo{}}
+	return old
 }
 
 // branchInfo is a checked page: a leaf, or a branch with its keys and
@@ -49,18 +90,16 @@ type branchInfo struct {
 func (g *treeGuard) check(tx *bolt.Tx, root uint64, lo, hi []byte, next bool) (from, to []byte, err error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if id := tx.ID(); id != g.txid || g.pages == nil {
-		g.txid, g.pages, g.free = id, map[uint64]*branchInfo{}, nil
-	}
+	s := g.state(tx)
 	hwm := uint64(tx.Size() / g.pageSize)
 	r := &pageReader{f: g.f, size: int64(hwm) * g.pageSize, pageSize: g.pageSize, hwm: hwm}
-	if tx.Writable() && g.free == nil {
-		if err := g.readFree(r, tx.ID()-1); err != nil {
+	if tx.Writable() && s.free == nil {
+		if err := s.readFree(g.f, r, tx.ID()-1); err != nil {
 			return nil, nil, err
 		}
 	}
 	var stack [maxTreeDepth]uint64
-	w := guardWalk{g: g, r: r, lo: lo, hi: hi, next: next}
+	w := guardWalk{s: s, r: r, lo: lo, hi: hi, next: next}
 	return w.walk(root, stack[:0], nil, nil)
 }
 
@@ -68,7 +107,7 @@ func (g *treeGuard) check(tx *bolt.Tx, root uint64, lo, hi []byte, next bool) (f
 // each page has one parent; the engine would walk a shared page once for
 // each way to it, and a few shared pages make that endless).
 type guardWalk struct {
-	g      *treeGuard
+	s      *guardState
 	r      *pageReader
 	lo, hi []byte
 	next   bool
@@ -128,17 +167,17 @@ func (w *guardWalk) mark(id uint64) bool {
 }
 
 func (w *guardWalk) walk(id uint64, above []uint64, from, to []byte) ([]byte, []byte, error) {
-	g, r, lo, hi, next := w.g, w.r, w.lo, w.hi, w.next
+	s, r, lo, hi, next := w.s, w.r, w.lo, w.hi, w.next
 	if len(above) >= maxTreeDepth {
 		return nil, nil, &pageError{id, fmt.Sprintf("lies more than %d pages deep in its tree (a page leads back up)", maxTreeDepth)}
 	}
 	if w.reach(id) {
 		return nil, nil, &pageError{id, "is reached from two places in its tree"}
 	}
-	if g.free[id] {
+	if s.free[id] {
 		return nil, nil, &pageError{id, "is in use but also on the list of free pages, so a write would overwrite it"}
 	}
-	b, err := g.branch(r, id)
+	b, err := s.branch(r, id)
 	if err != nil || b.leaf {
 		return from, to, err
 	}
@@ -152,7 +191,7 @@ func (w *guardWalk) walk(id uint64, above []uint64, from, to []byte) ([]byte, []
 			if j := slices.Index(above, kid); j >= 0 {
 				return nil, nil, &pageError{id, fmt.Sprintf("leads back to page %d above it", above[j])}
 			}
-			if g.free[kid] {
+			if s.free[kid] {
 				return nil, nil, &pageError{kid, "is in use but also on the list of free pages, so a write would overwrite it"}
 			}
 			if w.reach(kid) {
@@ -180,7 +219,7 @@ func (w *guardWalk) walk(id uint64, above []uint64, from, to []byte) ([]byte, []
 		if j := slices.Index(above, b.kids[i]); j >= 0 {
 			return nil, nil, &pageError{id, fmt.Sprintf("leads back to page %d above it", above[j])}
 		}
-		if g.free[b.kids[i]] {
+		if s.free[b.kids[i]] {
 			return nil, nil, &pageError{b.kids[i], "is in use but also on the list of free pages, so a write would overwrite it"}
 		}
 	}
@@ -207,9 +246,9 @@ func (w *guardWalk) walk(id uint64, above []uint64, from, to []byte) ([]byte, []
 // that the guard can refuse a write that would allocate a page in use. It
 // reads the header itself; when its meta is not the one the transaction
 // began from (base), it leaves the check out rather than guess.
-func (g *treeGuard) readFree(r *pageReader, base int) error {
-	g.free = map[uint64]bool{}
-	h := readHeader(g.f, r.size)
+func (s *guardState) readFree(f io.ReaderAt, r *pageReader, base int) error {
+	s.free = map[uint64]bool{}
+	h := readHeader(f, r.size)
 	if h.use < 0 || h.meta().txid != uint64(base) || h.meta().freelist == noFreelist {
 		return nil
 	}
@@ -218,15 +257,16 @@ func (g *treeGuard) readFree(r *pageReader, base int) error {
 		return err
 	}
 	for _, id := range ids {
-		g.free[id] = true
+		s.free[id] = true
 	}
 	return nil
 }
 
-// forget drops what the guard checked: a commit rewrote pages.
+// forget drops what the guard checked for the write transaction that
+// committed: the next one starts from another snapshot.
 func (g *treeGuard) forget() {
 	g.mu.Lock()
-	g.pages, g.free = nil, nil
+	g.write = guardState{}
 	g.mu.Unlock()
 }
 
@@ -240,9 +280,9 @@ func slot(keys [][]byte, key []byte) int {
 	return i
 }
 
-// branch reads and checks page id, once per transaction.
-func (g *treeGuard) branch(r *pageReader, id uint64) (*branchInfo, error) {
-	if b, ok := g.pages[id]; ok {
+// branch reads and checks page id, once per snapshot.
+func (s *guardState) branch(r *pageReader, id uint64) (*branchInfo, error) {
+	if b, ok := s.pages[id]; ok {
 		return b, nil
 	}
 	h, err := r.head(id)
@@ -282,7 +322,7 @@ func (g *treeGuard) branch(r *pageReader, id uint64) (*branchInfo, error) {
 			return nil, &pageError{first.id, "is a " + first.kind() + " page where a data page belongs"}
 		}
 	}
-	g.pages[id] = b
+	s.pages[id] = b
 	return b, nil
 }
 
