@@ -42,6 +42,7 @@ const (
 	CodeUnsupportedHTTPVerb                     Code = "UnsupportedHttpVerb"
 	CodeNotImplemented                          Code = "NotImplemented"
 	CodeAuthenticationFailed                    Code = "AuthenticationFailed"
+	CodeInvalidAuthenticationInfo               Code = "InvalidAuthenticationInfo"
 	CodeAuthorizationFailure                    Code = "AuthorizationFailure"
 	CodeAuthorizationPermissionMismatch         Code = "AuthorizationPermissionMismatch"
 	CodeAuthorizationResourceTypeMismatch       Code = "AuthorizationResourceTypeMismatch"
@@ -106,6 +107,7 @@ var statuses = sync.OnceValue(func() map[Code]int {
 		CodeUnsupportedHTTPVerb:                     statusMethodNotAllowed,
 		CodeNotImplemented:                          statusNotImplemented,
 		CodeAuthenticationFailed:                    statusForbidden,
+		CodeInvalidAuthenticationInfo:               statusBadRequest, // 401 with a bearer challenge: see server/auth
 		CodeAuthorizationFailure:                    statusForbidden,
 		CodeAuthorizationPermissionMismatch:         statusForbidden,
 		CodeAuthorizationResourceTypeMismatch:       statusForbidden,

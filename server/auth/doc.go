@@ -57,12 +57,30 @@
 // Authorize; spr=https requires TLS; sip is checked against the client's
 // address (r.RemoteAddr).
 //
-// A bearer token (Authorization: Bearer …) is accepted much as Azurite
-// accepts one: over HTTPS only, when it is a well-formed JWT that has not
-// expired. Its signature is not checked (there is no identity provider to
-// check it against), nor, unlike Azurite, its issuer and audience, and it
-// grants the whole account. It is
-// for trying code that uses Microsoft Entra credentials, not for security.
+// A bearer token (Authorization: Bearer …), a Microsoft Entra ID access
+// token, is taken only from a Verifier set to OAuthBasic (tstable serve
+// --oauth basic, Azurite's name), over HTTPS only, with x-ms-version
+// 2017-11-09 or later, and when it is:
+//
+//   - a well-formed JWT: three base64url parts, a JSON header naming its
+//     algorithm (alg), a JSON object of claims;
+//   - within its lifetime: exp (required) and nbf (when present) against
+//     the server's clock, with 5 minutes' skew either way, the default of
+//     the token validation whose messages the service returns;
+//   - for a storage audience (aud, or one of them): https://storage.azure.com
+//     (with or without its slash), the storage application id
+//     e406a681-f3d4-42a8-90b6-c2b029497af1, the account's table endpoint
+//     (https://ACCOUNT.table.core.windows.net and the sovereign clouds'), or
+//     the account's URL on this server (https://HOST/ACCOUNT, HOST as the
+//     client reached it);
+//   - from an Entra ID issuer (iss): https://sts.windows.net/TENANT/ (v1)
+//     or https://login.microsoftonline.com/TENANT/v2.0 (v2), or the
+//     sovereign clouds' hosts of either.
+//
+// Its signature is not checked: tstable has no network and no identity
+// provider's keys, so anyone can mint a token it takes. Nor are its
+// tenant, scopes or roles: a token grants the whole account. It is for
+// running code written for Microsoft Entra ID, not for security.
 //
 // A request with no credentials is refused with 403 AuthenticationFailed:
 // the table service has no anonymous access, and a 403 that says so is
@@ -73,11 +91,21 @@
 //
 // Refusals are odata coded errors with HTTP status 403 and one of the codes
 // AuthenticationFailed (who sent it could not be established: signature,
-// account, date, SAS times and form), AuthorizationFailure (a table SAS
-// used beyond its table or key range), AuthorizationPermissionMismatch,
-// AuthorizationResourceTypeMismatch, AuthorizationServiceMismatch,
-// AuthorizationProtocolMismatch and AuthorizationSourceIPMismatch; a
-// malformed CORS preflight is 400 InvalidCorsHeaderValue. Messages say
-// what to check; a signature mismatch shows the string the server signed,
-// never the key.
+// account, date, SAS times and form, a bearer token), AuthorizationFailure
+// (a table SAS used beyond its table or key range),
+// AuthorizationPermissionMismatch, AuthorizationResourceTypeMismatch,
+// AuthorizationServiceMismatch, AuthorizationProtocolMismatch and
+// AuthorizationSourceIPMismatch; a malformed CORS preflight is 400
+// InvalidCorsHeaderValue. A bearer token refused for what it says
+// (form, lifetime, audience, issuer) is answered as the service answers
+// the request's version: 403 AuthenticationFailed before 2019-12-12 (the
+// Go and JavaScript SDKs send 2019-02-02), from then on a *ChallengeError:
+// 401 InvalidAuthenticationInfo with the header
+//
+//	WWW-Authenticate: Bearer authorization_uri=https://login.microsoftonline.com/TENANT/oauth2/authorize resource_id=https://storage.azure.com
+//
+// naming the token's tenant. Messages carry the service's detail
+// ("Lifetime validation failed. The token is expired.", "Audience
+// validation failed. Audience did not match.", …) and say what to check;
+// a signature mismatch shows the string the server signed, never the key.
 package auth

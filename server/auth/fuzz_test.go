@@ -3,6 +3,7 @@ package auth
 import (
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 	"time"
 )
@@ -55,5 +56,41 @@ func FuzzAuthorize(f *testing.F) {
 		g.KeyRange()
 		g.ODataRange()
 		g.InRange(pk, rk)
+	})
+}
+
+// FuzzBearer feeds arbitrary bearer tokens (JWTs and not), service
+// versions and hosts to a Verifier taking Entra ID tokens: nothing may
+// panic; a refusal is a coded 401 or 403, a 401 carries a challenge that
+// fits in one header line; a token taken parses, has not expired and
+// names a storage audience and an Entra ID issuer.
+func FuzzBearer(f *testing.F) {
+	now := time.Date(2024, 6, 1, 0, 0, 0, 0, time.UTC)
+	f.Add(makeJWT(entraClaims(now, nil)), "2019-02-02", "127.0.0.1:10002")
+	f.Add(makeJWT(entraClaims(now, map[string]any{"exp": 1e300, "nbf": -1e300})), "2020-12-06", "[::1]:1")
+	f.Add(makeJWT(entraClaims(now, map[string]any{"aud": []any{"x", 1}})), "2020-12-06", "localhost")
+	f.Add(makeJWT(entraClaims(now, map[string]any{"exp": "x", "tid": "a\r\nb"})), "2020-12-06", "")
+	f.Add("a.b.c", "2017-11-09", "h")
+	f.Add("eyJhbGciOiJub25lIn0.e30.", "1999-01-01", "h")
+	v := New(WellKnownAccount, testKey)
+	v.SetOAuth(OAuthBasic)
+	f.Fuzz(func(t *testing.T, token, version, host string) {
+		r := bearerRequest("Bearer "+token, version, true)
+		r.Host = host
+		g, err := v.Authorize(r, now)
+		if err != nil {
+			if s := statusOfErr(err); codeOf(err) == "" || (s != 401 && s != 403) {
+				t.Fatalf("refusal %v with status %d", err, s)
+			}
+			if ce, ok := err.(*ChallengeError); ok && strings.ContainsAny(ce.Challenge, "\r\n\"") {
+				t.Fatalf("challenge %q", ce.Challenge)
+			}
+			return
+		}
+		claims, perr := parseJWT(strings.TrimSpace(token))
+		if perr != nil || g.Credential() != "Bearer" || claims.Expires == nil || now.After(claims.Expires.t.Add(tokenClockSkew)) ||
+			!v.isStorageAudience(claims.Audience, host) || tenantOfIssuer(claims.Issuer) == "" {
+			t.Fatalf("took %q: %+v, %v", token, claims, perr)
+		}
 	})
 }

@@ -41,6 +41,10 @@ func codeOf(err error) string { return string(odata.CodeOf(err)) }
 
 // statusOfErr is the HTTP status an Authorize or Check error answers with.
 func statusOfErr(err error) int {
+	var own interface{ HTTPStatus() int }
+	if errors.As(err, &own) {
+		return own.HTTPStatus()
+	}
 	var e *odata.Error
 	if errors.As(err, &e) {
 		return e.Status()
@@ -114,6 +118,10 @@ func (f *fakeService) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	f.grants = append(f.grants, g)
 	f.mu.Unlock()
 	if err != nil {
+		var challenge *ChallengeError
+		if errors.As(err, &challenge) {
+			w.Header().Set("WWW-Authenticate", challenge.Challenge)
+		}
 		w.Header().Set("x-ms-error-code", o.code)
 		w.Header().Set("Content-Type", "application/json;odata=minimalmetadata")
 		w.WriteHeader(o.status)

@@ -44,6 +44,7 @@ const maxClockSkew = 15 * time.Minute
 type Verifier struct {
 	account string
 	key     []byte
+	oauth   OAuth
 	macs    sync.Pool // HMAC-SHA256 states keyed with key, ready to sign
 }
 
@@ -78,8 +79,9 @@ func (v *Verifier) Account() string { return v.account }
 //
 // The credentials, in the order they are looked for:
 //   - an Authorization header: SharedKey, SharedKeyLite (signed with the
-//     account key) or Bearer (any well-formed, unexpired JWT over HTTPS;
-//     see the package documentation);
+//     account key) or Bearer (with SetOAuth(OAuthBasic) only: a
+//     well-formed, unexpired Entra ID token for storage, over HTTPS; see
+//     the package documentation);
 //   - a SAS in the query (sig=…): an account SAS (ss, srt) or a table SAS (tn).
 //
 // A request with none is refused with 403 AuthenticationFailed: the table
@@ -106,7 +108,7 @@ func (v *Verifier) Authorize(r *http.Request, now time.Time) (*Grant, error) {
 			g.credential = scheme
 			return g, nil
 		case strings.EqualFold(scheme, "Bearer"):
-			if err := verifyBearer(r, rest, now); err != nil {
+			if err := v.verifyBearer(r, rest, now); err != nil {
 				return nil, err
 			}
 			g.credential = "Bearer"
