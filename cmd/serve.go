@@ -15,23 +15,38 @@ import (
 	"github.com/tstable/tstable/server/auth"
 )
 
+// serveFlags are tstable serve's flags.
+type serveFlags struct {
+	addr, account, accountKey, logFile string
+	noAuth                      bool
+	tls                         bool   // a self-signed certificate kept with tstable's state
+	certFile, keyFile           string // a certificate of the user's
+	oauth                       string // "" or "basic"
+}
+
 func newServeCmd(f *Factory) *cobra.Command {
-	var (
-		addr, account, key, logFile string
-		noAuth                      bool
-	)
+	var fl serveFlags
 	c := &cobra.Command{
 		Use:   "serve",
 		Short: "Serve the database over the Table service's REST API, for the Azure SDKs and Storage Explorer",
-		Long: `Serve the database over HTTP as the Azure Table service, path-style like the
+		Long: `Serve the database as the Azure Table service, path-style like the
 emulators: http://ADDR/ACCOUNT/Tables, /ACCOUNT/TABLE(), /ACCOUNT/$batch.
 The Azure SDKs, Storage Explorer and plain HTTP clients work against it
 with the emulator's connection string; the connection string is printed at
 start.
 
+HTTPS: --tls serves it with a self-signed certificate for localhost,
+127.0.0.1 and ::1, made on first use and kept in $XDG_STATE_HOME/tstable/tls
+(~/.local/state/tstable/tls), reused until it is about to expire (825
+days, the longest macOS trusts); --cert FILE --key FILE serve a PEM
+certificate of your own instead. The server prints the certificate's path
+(a line "certificate: PATH") and how to make Node.js, Python and the
+system trust it; the URL and connection string it prints are https://.
+
 The database stays open (and locked) while the server runs; its address is
-written beside it (PATH.serve) and removed when the server stops. Ctrl-C or
-SIGTERM lets requests in flight finish, then closes the file.
+written beside it (PATH.serve) and removed when the server stops: other
+tstable commands on the same --db go through the server, over HTTPS too.
+Ctrl-C or SIGTERM lets requests in flight finish, then closes the file.
 
 Every query is explained as it is served: a line on standard error (table,
 filter, query class, entities scanned and returned, time), and the headers
@@ -41,86 +56,140 @@ which tstable advise TABLE --queries FILE reads.
 
 Requests are authenticated as the service does it, with the account's key:
 Shared Key and Shared Key Lite signatures (the SDKs sign with the key of
-their connection string), account and table SAS, and bearer tokens over
-HTTPS. The account is devstoreaccount1 with the emulator's published key
-unless --account and --key say otherwise; --no-auth allows every request.
-CORS preflights are answered for any origin, so browser apps can call it.`,
+their connection string) and account and table SAS, over HTTP and HTTPS.
+The account is devstoreaccount1 with the emulator's published key unless
+--account and --account-key say otherwise; --no-auth allows every request. CORS
+preflights are answered for any origin, so browser apps can call it.
+
+Microsoft Entra ID tokens (a TokenCredential, DefaultAzureCredential):
+--oauth basic, over HTTPS only, takes a bearer token that is a well-formed
+JWT, within its exp and nbf (5 minutes' clock skew), for a storage audience
+(https://storage.azure.com, its application id, the account's
+ACCOUNT.table.core.windows.net or its URL on this server) and from an Entra
+ID issuer (https://sts.windows.net/TENANT/ or
+https://login.microsoftonline.com/TENANT/v2.0). Its SIGNATURE IS NOT
+CHECKED (there is no network, and no identity provider's keys), nor its
+tenant, scopes or roles: any such token grants the whole account, so this
+is for running code written for Entra ID, not for security. Refused tokens
+get the service's answers: 403 AuthenticationFailed, or from version
+2019-12-12 on 401 InvalidAuthenticationInfo with a WWW-Authenticate bearer
+challenge; a bearer token over plain HTTP is refused.`,
 		Example: `  tstable serve
   tstable serve --db orders.db --addr 127.0.0.1:10002 --log queries.jsonl
+  tstable serve --tls --oauth basic        # https, for apps using a TokenCredential
+  tstable serve --cert cert.pem --key key.pem
   tstable advise Orders --queries queries.jsonl`,
-		RunE: func(c *cobra.Command, args []string) error {
-			t, err := f.Target()
-			if err != nil {
-				return err
-			}
-			if t.Served != "" {
-				return odata.Errorf(odata.CodeDatabaseLocked, "database %s is already served at %s; use that server, or stop it first", t.Path, t.Served)
-			}
-			if t.IsRemote() {
-				return usageErrorf(c, "%s serves a local database file: choose it with --db, not a remote account", c.CommandPath())
-			}
-			if account == "" {
-				account = server.DefaultAccount
-			}
-			if key == "" {
-				if account != server.DefaultAccount {
-					return usageErrorf(c, "--account %s needs its --key (the emulator's published key goes with %s only)", account, server.DefaultAccount)
-				}
-				key = server.DevelopmentKey
-			}
-			keyBytes, err := auth.DecodeKey(key)
-			if err != nil {
-				return usageErrorf(c, "--key: %v", err)
-			}
-			var authorizer server.Authorizer = server.AllowAll{}
-			if !noAuth {
-				authorizer = server.KeyAuthorizer(auth.New(account, keyBytes))
-			}
-			log := &server.ExplainLog{Text: f.IO.ErrOut}
-			if logFile != "" {
-				lf, err := os.OpenFile(logFile, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
-				if err != nil {
-					return fmt.Errorf("cannot open the query log %s: %w", logFile, err)
-				}
-				defer lf.Close()
-				log.JSON = lf
-			}
-			// A server's garbage is per request and its live heap small
-			// (the file is mapped, not on the heap): collecting at 5x the
-			// live heap rather than 2x takes a third off the CPU time of
-			// a batch, for some megabytes more.
-			defer collectLess(400)()
-			run, err := server.Start(server.Config{Addr: addr, DBPath: t.Path, Account: account, Key: key, Authorizer: authorizer, Log: log})
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(f.IO.ErrOut, "serving %s at %s\nconnection string: %s\n", t.Path, run.URL(), run.ConnectionString())
-			if noAuth {
-				fmt.Fprintln(f.IO.ErrOut, "every request is allowed (--no-auth): serve on loopback only")
-			}
-			fmt.Fprintln(f.IO.ErrOut, "(Ctrl-C to stop)")
-			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
-			var serveErr error
-			select {
-			case <-ctx.Done():
-			case serveErr = <-run.Done():
-			}
-			sctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
-			if err := run.Shutdown(sctx); err != nil && serveErr == nil {
-				serveErr = fmt.Errorf("stopping the server: %w", err)
-			}
-			fmt.Fprintln(f.IO.ErrOut, "stopped; the database is closed")
-			return serveErr
-		},
+		RunE: func(c *cobra.Command, args []string) error { return runServe(c, f, fl) },
 	}
-	c.Flags().StringVar(&addr, "addr", "127.0.0.1:10002", "`host:port` to listen on (port 0 picks a free one)")
-	c.Flags().StringVar(&account, "account", "", "account `name` in the paths (default devstoreaccount1)")
-	c.Flags().StringVar(&key, "key", "", "the account's `base64` key (default the emulator's well-known key)")
-	c.Flags().BoolVar(&noAuth, "no-auth", false, "allow every request, signed or not")
-	c.Flags().StringVar(&logFile, "log", "", "also write each query as a JSON line to `FILE` (for tstable advise --queries)")
+	c.Flags().StringVar(&fl.addr, "addr", "127.0.0.1:10002", "`host:port` to listen on (port 0 picks a free one)")
+	c.Flags().StringVar(&fl.account, "account", "", "account `name` in the paths (default devstoreaccount1)")
+	c.Flags().StringVar(&fl.accountKey, "account-key", "", "the account's `base64` key (default the emulator's well-known key)")
+	c.Flags().BoolVar(&fl.noAuth, "no-auth", false, "allow every request, signed or not")
+	c.Flags().StringVar(&fl.logFile, "log", "", "also write each query as a JSON line to `FILE` (for tstable advise --queries)")
+	c.Flags().BoolVar(&fl.tls, "tls", false, "serve HTTPS with tstable's self-signed certificate for localhost, 127.0.0.1 and ::1")
+	c.Flags().StringVar(&fl.certFile, "cert", "", "serve HTTPS with the PEM certificate in `FILE` (with --key)")
+	c.Flags().StringVar(&fl.keyFile, "key", "", "the PEM private key of --cert, in `FILE`")
+	c.Flags().StringVar(&fl.oauth, "oauth", "", "take Microsoft Entra ID bearer tokens: `basic` (HTTPS only; signatures are not checked)")
 	cmdspec.NotInShell(c) // it runs until stopped
 	cmdspec.Args(c)
 	return c
+}
+
+// runServe serves the target database until it is stopped.
+func runServe(c *cobra.Command, f *Factory, fl serveFlags) error {
+	t, err := f.Target()
+	if err != nil {
+		return err
+	}
+	if t.Served != "" {
+		return odata.Errorf(odata.CodeDatabaseLocked, "database %s is already served at %s; use that server, or stop it first", t.Path, t.Served)
+	}
+	if t.IsRemote() {
+		return usageErrorf(c, "%s serves a local database file: choose it with --db, not a remote account", c.CommandPath())
+	}
+	cfg := server.Config{Addr: fl.addr, DBPath: t.Path}
+	if cfg.Account, cfg.Key, cfg.Authorizer, err = fl.authorizer(c); err != nil {
+		return err
+	}
+	tlsInfo, err := fl.serveTLS(c, &cfg)
+	if err != nil {
+		return err
+	}
+	log := &server.ExplainLog{Text: f.IO.ErrOut}
+	if fl.logFile != "" {
+		lf, err := os.OpenFile(fl.logFile, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+		if err != nil {
+			return fmt.Errorf("cannot open the query log %s: %w", fl.logFile, err)
+		}
+		defer lf.Close()
+		log.JSON = lf
+	}
+	cfg.Log = log
+	// A server's garbage is per request and its live heap small (the file
+	// is mapped, not on the heap): collecting at 5x the live heap rather
+	// than 2x takes a third off the CPU time of a batch, for some
+	// megabytes more.
+	defer collectLess(400)()
+	run, err := server.Start(cfg)
+	if err != nil {
+		return err
+	}
+	fl.printStart(f, t.Path, run, tlsInfo)
+	return waitAndStop(c.Context(), f, run)
+}
+
+// authorizer checks the flags of authentication and returns the account,
+// its key and who may call.
+func (fl serveFlags) authorizer(c *cobra.Command) (account, key string, a server.Authorizer, err error) {
+	account, key = fl.account, fl.accountKey
+	if account == "" {
+		account = server.DefaultAccount
+	}
+	if key == "" {
+		if account != server.DefaultAccount {
+			return "", "", nil, usageErrorf(c, "--account %s needs its --account-key (the emulator's published key goes with %s only)", account, server.DefaultAccount)
+		}
+		key = server.DevelopmentKey
+	}
+	keyBytes, err := auth.DecodeKey(key)
+	if err != nil {
+		return "", "", nil, usageErrorf(c, "--account-key: %v", err)
+	}
+	if fl.noAuth {
+		if fl.oauth != "" {
+			return "", "", nil, usageErrorf(c, "--no-auth allows every request already; leave out --oauth")
+		}
+		return account, key, server.AllowAll{}, nil
+	}
+	v := auth.New(account, keyBytes)
+	if fl.oauth != "" {
+		level, err := auth.ParseOAuth(fl.oauth)
+		if err != nil {
+			return "", "", nil, usageErrorf(c, "--oauth: %v", err)
+		}
+		if !fl.tls && fl.certFile == "" {
+			return "", "", nil, usageErrorf(c, "--oauth %s needs HTTPS, as the SDKs send bearer tokens over HTTPS only: add --tls (or --cert and --key)", fl.oauth)
+		}
+		v.SetOAuth(level)
+	}
+	return account, key, server.KeyAuthorizer(v), nil
+}
+
+// waitAndStop waits for Ctrl-C, SIGTERM or the server's end, then stops
+// it, letting requests in flight finish.
+func waitAndStop(ctx context.Context, f *Factory, run *server.Running) error {
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	var serveErr error
+	select {
+	case <-ctx.Done():
+	case serveErr = <-run.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := run.Shutdown(sctx); err != nil && serveErr == nil {
+		serveErr = fmt.Errorf("stopping the server: %w", err)
+	}
+	fmt.Fprintln(f.IO.ErrOut, "stopped; the database is closed")
+	return serveErr
 }

@@ -80,8 +80,8 @@ func (f *Factory) resolveTarget() (Target, error) {
 // serve that holds it, when one does, so that the file's users never see
 // it locked by the server.
 func localTarget(path string) Target {
-	if cs, url, ok := server.ServedAt(path); ok {
-		return Target{Path: path, Remote: &remote.Config{ConnectionString: cs}, Served: url}
+	if s, ok := server.ServedAt(path); ok {
+		return Target{Path: path, Remote: &remote.Config{ConnectionString: s.ConnectionString, TrustCertFile: s.CertFile}, Served: s.URL}
 	}
 	return Target{Path: path}
 }

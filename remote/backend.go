@@ -37,6 +37,12 @@ func Open(cfg Config) (*Backend, error) {
 	if err != nil {
 		return nil, err
 	}
+	transport := cfg.Transport
+	if transport == nil && cfg.TrustCertFile != "" {
+		if transport, err = trustingClient(cfg.TrustCertFile); err != nil {
+			return nil, err
+		}
+	}
 	retries := cfg.MaxRetries
 	if retries == 0 {
 		retries = 5
@@ -53,7 +59,7 @@ func Open(cfg Config) (*Backend, error) {
 			ShouldRetry: shouldRetry,
 		},
 		PerCallPolicies: []policy.Policy{rawBodyPolicy{}},
-		Transport:       cfg.Transport,
+		Transport:       transport,
 	}}
 	var svc *aztables.ServiceClient
 	switch {

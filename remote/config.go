@@ -27,6 +27,10 @@ type Config struct {
 	Parallel int
 	// Transport replaces the HTTP client (tests: a stub service).
 	Transport policy.Transporter
+	// TrustCertFile is a PEM file of certificates to trust besides the
+	// system's: the one a tstable serve over HTTPS serves (its address
+	// file names it). Ignored when Transport is set.
+	TrustCertFile string
 }
 
 // azuriteConnectionString is what UseDevelopmentStorage=true stands for.

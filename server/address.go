@@ -6,10 +6,11 @@ import (
 )
 
 // While a server holds a database, it writes where it listens to a small
-// file beside it, PATH.serve: {"url":…,"account":…,"key":…,"pid":…},
+// file beside it, PATH.serve: {"url":…,"account":…,"key":…,"cert":…,"pid":…},
 // readable by the file's owner only (whoever can read the database can
 // read its data anyway). Another tstable process on the same database
-// reads it and goes through the server instead. The file is removed when the server stops;
+// reads it and goes through the server instead, trusting the certificate
+// cert names (a PEM file) when the URL is https. The file is removed when the server stops;
 // one left by a server that was killed names a process that is gone, and
 // ReadAddress ignores it.
 
@@ -18,6 +19,7 @@ type addressFile struct {
 	URL     string `json:"url"`
 	Account string `json:"account"`
 	Key     string `json:"key"`
+	Cert    string `json:"cert,omitempty"`
 	PID     int    `json:"pid"`
 }
 
@@ -25,8 +27,9 @@ type addressFile struct {
 func AddressPath(dbPath string) string { return dbPath + ".serve" }
 
 // writeAddress writes the address file for this process.
-func writeAddress(dbPath, url, account, key string) error {
-	b, err := json.Marshal(addressFile{URL: url, Account: account, Key: key, PID: os.Getpid()})
+func writeAddress(dbPath string, a addressFile) error {
+	a.PID = os.Getpid()
+	b, err := json.Marshal(a)
 	if err != nil {
 		return err
 	}
@@ -59,15 +62,25 @@ func ReadAddress(dbPath string) (url, account string, ok bool) {
 	return a.URL, a.Account, ok
 }
 
-// ServedAt returns, when a server holds the database at dbPath, the
-// connection string to reach it with (its URL, account and key) and its
-// URL.
-func ServedAt(dbPath string) (connectionString, url string, ok bool) {
+// Served is how to reach the server holding a database.
+type Served struct {
+	// ConnectionString names its URL, account and key.
+	ConnectionString string
+	// URL is its table endpoint (http:// or https://host:port/ACCOUNT).
+	URL string
+	// CertFile is the PEM file of the certificate an https server serves,
+	// for clients to trust; "" over plain HTTP.
+	CertFile string
+}
+
+// ServedAt returns, when a server holds the database at dbPath, how to
+// reach it.
+func ServedAt(dbPath string) (Served, bool) {
 	a, ok := readAddress(dbPath)
 	if !ok || a.Key == "" {
-		return "", "", false
+		return Served{}, false
 	}
-	return "DefaultEndpointsProtocol=http;AccountName=" + a.Account + ";AccountKey=" + a.Key + ";TableEndpoint=" + a.URL + ";", a.URL, true
+	return Served{ConnectionString: connectionString(a.URL, a.Account, a.Key), URL: a.URL, CertFile: a.Cert}, true
 }
 
 func readAddress(dbPath string) (addressFile, bool) {

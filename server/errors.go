@@ -30,6 +30,16 @@ type failure struct {
 	status  int
 	message string
 	index   int
+	header  http.Header // headers of the refusal's own (a bearer challenge)
+}
+
+// shapedError is an error that sets its response's status and some of its
+// headers itself, as a bearer challenge does (401 with WWW-Authenticate;
+// see auth.ChallengeError).
+type shapedError interface {
+	error
+	HTTPStatus() int
+	HTTPHeader() http.Header
 }
 
 // describe turns any error into what the client is told. An error that
@@ -37,7 +47,12 @@ type failure struct {
 func describe(err error) failure {
 	var e *odata.Error
 	if errors.As(err, &e) {
-		return failure{code: e.Code, status: e.Status(), message: e.Message, index: e.Index}
+		f := failure{code: e.Code, status: e.Status(), message: e.Message, index: e.Index}
+		var shaped shapedError
+		if errors.As(err, &shaped) {
+			f.status, f.header = shaped.HTTPStatus(), shaped.HTTPHeader()
+		}
+		return f
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return failure{code: odata.CodeOperationTimedOut, status: odata.CodeOperationTimedOut.Status(), message: "the request was cancelled before it finished", index: -1}
@@ -64,12 +79,20 @@ func appendErrorJSON(dst []byte, f failure, requestID string, now time.Time) []b
 	return append(dst, "}}}"...)
 }
 
+// addHeaders sets the error code's header and the failure's own.
+func (f failure) addHeaders(h http.Header) {
+	h.Set("x-ms-error-code", string(f.code))
+	for k, v := range f.header {
+		h[k] = v
+	}
+}
+
 // writeError answers err in JSON, as the service answers its OData
 // operations, with the x-ms-error-code header.
 func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	f := describe(err)
 	h := w.Header()
-	h.Set("x-ms-error-code", string(f.code))
+	f.addHeaders(h)
 	h.Set("Content-Type", jsonContentType(odata.MinimalMetadata))
 	h.Set("DataServiceVersion", "3.0;")
 	h.Set("X-Content-Type-Options", "nosniff")
@@ -85,7 +108,7 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 func writeXMLError(w http.ResponseWriter, r *http.Request, err error) {
 	f := describe(err)
 	h := w.Header()
-	h.Set("x-ms-error-code", string(f.code))
+	f.addHeaders(h)
 	h.Set("Content-Type", "application/xml")
 	w.WriteHeader(f.status)
 	if r.Method == http.MethodHead {

@@ -2,11 +2,13 @@ package server
 
 import (
 	"context"
+	"crypto/tls"
 	"encoding/base64"
 	"errors"
 	"fmt"
 	"net"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/tstable/tstable/odata"
@@ -31,6 +33,13 @@ type Config struct {
 	// emulator's when empty).
 	Account string
 	Key     string
+	// TLS, when set, serves HTTPS (https://host:port/ACCOUNT) with its
+	// certificate; nil serves plain HTTP.
+	TLS *tls.Config
+	// CertFile is the PEM file of the certificate clients should trust
+	// (the one TLS serves), named in the address file so that the command
+	// line reaching the database through the server trusts it.
+	CertFile string
 	// Authorizer checks each request; nil allows every request.
 	Authorizer Authorizer
 	// Log receives the explanation of each query; nil logs nothing.
@@ -72,17 +81,23 @@ func Start(cfg Config) (*Running, error) {
 		db.Close()
 		return nil, fmt.Errorf("cannot listen on %s: %w (is another server using the port? pick one with --addr)", cfg.Addr, err)
 	}
+	scheme := "http"
+	if cfg.TLS != nil {
+		tc := cfg.TLS.Clone()
+		tc.NextProtos = []string{"http/1.1"} // as the service speaks
+		l, scheme = tls.NewListener(l, tc), "https"
+	}
 	h := New(db, Options{Account: cfg.Account, Authorizer: cfg.Authorizer, Log: cfg.Log})
 	r := &Running{
 		srv:     &http.Server{Handler: h, ReadHeaderTimeout: 30 * time.Second},
 		db:      db,
 		l:       l,
 		cfg:     cfg,
-		url:     "http://" + l.Addr().String() + "/" + cfg.Account,
+		url:     scheme + "://" + l.Addr().String() + "/" + cfg.Account,
 		done:    make(chan error, 1),
 		handler: h,
 	}
-	if err := writeAddress(cfg.DBPath, r.url, cfg.Account, cfg.Key); err != nil {
+	if err := writeAddress(cfg.DBPath, addressFile{URL: r.url, Account: cfg.Account, Key: cfg.Key, Cert: cfg.CertFile}); err != nil {
 		l.Close()
 		db.Close()
 		return nil, fmt.Errorf("cannot write the address file %s: %w", AddressPath(cfg.DBPath), err)
@@ -97,7 +112,8 @@ func Start(cfg Config) (*Running, error) {
 	return r, nil
 }
 
-// URL is the table endpoint: http://host:port/ACCOUNT.
+// URL is the table endpoint: http://host:port/ACCOUNT, or https:// when
+// the server serves TLS.
 func (r *Running) URL() string { return r.url }
 
 // Addr is the address the server listens on.
@@ -106,10 +122,14 @@ func (r *Running) Addr() net.Addr { return r.l.Addr() }
 // Handler is the server answering the requests.
 func (r *Running) Handler() *Server { return r.handler }
 
-// ConnectionString is what an SDK connects with.
-func (r *Running) ConnectionString() string {
-	return "DefaultEndpointsProtocol=http;AccountName=" + r.cfg.Account + ";AccountKey=" + r.cfg.Key +
-		";TableEndpoint=" + r.url + ";"
+// ConnectionString is what an SDK connects with (its protocol the URL's).
+func (r *Running) ConnectionString() string { return connectionString(r.url, r.cfg.Account, r.cfg.Key) }
+
+// connectionString names the endpoint url with the account's key.
+func connectionString(url, account, key string) string {
+	proto, _, _ := strings.Cut(url, "://")
+	return "DefaultEndpointsProtocol=" + proto + ";AccountName=" + account + ";AccountKey=" + key +
+		";TableEndpoint=" + url + ";"
 }
 
 // Done delivers the error that stopped the server (nil after Shutdown).

@@ -149,7 +149,7 @@ func (q *request) serve() error {
 	if err != nil {
 		return err
 	}
-	q.base = "http://" + q.r.Host + "/" + account
+	q.base = schemeOf(q.r) + "://" + q.r.Host + "/" + account
 	grant, err := q.s.auth.Authorize(q.r)
 	if err != nil {
 		return err
@@ -276,4 +276,12 @@ func (w *timedWriter) Write(b []byte) (int, error) {
 		w.WriteHeader(http.StatusOK)
 	}
 	return w.ResponseWriter.Write(b)
+}
+
+// schemeOf is the scheme the request came in with: https over TLS.
+func schemeOf(r *http.Request) string {
+	if r.TLS != nil {
+		return "https"
+	}
+	return "http"
 }
