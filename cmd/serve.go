@@ -18,10 +18,10 @@ import (
 // serveFlags are tstable serve's flags.
 type serveFlags struct {
 	addr, account, accountKey, logFile string
-	noAuth                      bool
-	tls                         bool   // a self-signed certificate kept with tstable's state
-	certFile, keyFile           string // a certificate of the user's
-	oauth                       string // "" or "basic"
+	noAuth                             bool
+	tls                                bool   // a self-signed certificate kept with tstable's state
+	certFile, keyFile                  string // a certificate of the user's
+	oauth                              string // "" or "basic"
 }
 
 func newServeCmd(f *Factory) *cobra.Command {
