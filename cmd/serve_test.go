@@ -3,9 +3,11 @@ package cmd
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tstable/tstable/server"
 )
@@ -53,5 +55,165 @@ func TestCommandsGoThroughTheServerHoldingTheFile(t *testing.T) {
 	}
 	if _, errOut, st := run(context.Background(), db, "", "serve", "--addr", "127.0.0.1:0"); st != ExitFailed || !strings.Contains(errOut, "already served at "+srv.URL()) {
 		t.Errorf("a second serve: exit %d, %s", st, errOut)
+	}
+}
+
+// serveInBackground runs tstable serve with args over db until the
+// returned stop is called; stop returns what it wrote to stderr and its
+// exit status.
+func serveInBackground(t *testing.T, db string, args ...string) (stop func() (string, int)) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	type result struct {
+		errOut string
+		status int
+	}
+	done := make(chan result, 1)
+	go func() {
+		_, errOut, status := run(ctx, db, "", append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)...)
+		done <- result{errOut, status}
+	}()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if _, _, ok := server.ReadAddress(db); ok {
+			break
+		}
+		select {
+		case r := <-done:
+			cancel()
+			t.Fatalf("tstable serve %s stopped: exit %d\n%s", strings.Join(args, " "), r.status, r.errOut)
+		default:
+		}
+		if time.Now().After(deadline) {
+			cancel()
+			t.Fatal("tstable serve did not write its address")
+		}
+	}
+	stopped := false
+	var last result
+	stop = func() (string, int) {
+		if !stopped {
+			stopped = true
+			cancel()
+			last = <-done
+		}
+		return last.errOut, last.status
+	}
+	t.Cleanup(func() { stop() })
+	return stop
+}
+
+// tstable serve --tls: an https URL and connection string, the
+// certificate's path on a "certificate: " line with how to trust it,
+// kept with tstable's state (not beside the database) and reused by the
+// next start; the command line on the same file goes through the server
+// over HTTPS, trusting that certificate.
+func TestServeTLS(t *testing.T) {
+	state := t.TempDir()
+	t.Setenv("XDG_STATE_HOME", state)
+	db := filepath.Join(t.TempDir(), "t.db")
+	seed(t, db)
+	stop := serveInBackground(t, db, "--tls")
+	url, _, _ := server.ReadAddress(db)
+	if !strings.HasPrefix(url, "https://127.0.0.1:") {
+		t.Fatalf("served at %s", url)
+	}
+	out := mustRun(t, db, "", "query", "People", "--filter", "PartitionKey eq 'Sales'", "-o", "json")
+	if !strings.Contains(out, `"PartitionKey":"Sales"`) {
+		t.Errorf("query through the server over HTTPS: %s", out)
+	}
+	mustRun(t, db, "", "upsert", "People", `{"PartitionKey":"Sales","RowKey":"00099","Age":5}`)
+	if out := mustRun(t, db, "", "status", "-o", "json"); !strings.Contains(out, `"backend":"served"`) || !strings.Contains(out, url) {
+		t.Errorf("status: %s", out)
+	}
+	errOut, status := stop()
+	certFile := filepath.Join(state, "tstable", "tls", "cert.pem")
+	for _, want := range []string{
+		"serving " + db + " at https://127.0.0.1:",
+		"connection string: DefaultEndpointsProtocol=https;AccountName=devstoreaccount1;",
+		";TableEndpoint=https://127.0.0.1:",
+		"\ncertificate: " + certFile + "\n",
+		"made now: self-signed for localhost, 127.0.0.1 and ::1",
+		"NODE_EXTRA_CA_CERTS=" + certFile,
+		"SSL_CERT_FILE=" + certFile, "REQUESTS_CA_BUNDLE=" + certFile,
+	} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("serve --tls printed no %q:\n%s", want, errOut)
+		}
+	}
+	if status != 0 {
+		t.Errorf("serve --tls exit %d", status)
+	}
+	first, err := os.ReadFile(certFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if matches, _ := filepath.Glob(filepath.Join(filepath.Dir(db), "*.pem")); len(matches) != 0 {
+		t.Errorf("certificates beside the database: %v", matches)
+	}
+
+	stop = serveInBackground(t, db, "--tls")
+	errOut, _ = stop()
+	again, _ := os.ReadFile(certFile)
+	if string(again) != string(first) || strings.Contains(errOut, "made now") || !strings.Contains(errOut, "certificate: "+certFile) {
+		t.Errorf("the second start did not reuse the certificate:\n%s", errOut)
+	}
+}
+
+// The flags of HTTPS and tokens that do not go together are usage errors
+// that say what to do.
+func TestServeTLSFlagErrors(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	db := filepath.Join(t.TempDir(), "t.db")
+	dir := t.TempDir()
+	certPEM, keyPEM, err := server.NewLocalCertificate(time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cert, key := filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
+	os.WriteFile(cert, certPEM, 0o644)
+	os.WriteFile(key, keyPEM, 0o600)
+	otherCert, _, _ := server.NewLocalCertificate(time.Now())
+	other := filepath.Join(dir, "other.pem")
+	os.WriteFile(other, otherCert, 0o644)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--oauth", "basic"}, "--oauth basic needs HTTPS"},
+		{[]string{"--tls", "--oauth", "full"}, "is not an OAuth level"},
+		{[]string{"--tls", "--oauth", "basic", "--no-auth"}, "leave out --oauth"},
+		{[]string{"--cert", cert}, "--cert FILE and --key FILE go together"},
+		{[]string{"--tls", "--cert", cert, "--key", key}, "give one or the other"},
+		{[]string{"--cert", other, "--key", key}, "cannot use the certificate"},
+		{[]string{"--cert", cert, "--key", key, "--addr", "192.0.2.1:0"}, "is not valid for 192.0.2.1"},
+		{[]string{"--account-key", "not base64!"}, "--account-key: the account key is not base64"},
+	} {
+		_, errOut, status := run(context.Background(), db, "", append([]string{"serve", "--addr", "127.0.0.1:0"}, c.args...)...)
+		if status != ExitUsage || !strings.Contains(errOut, c.want) {
+			t.Errorf("serve %s: exit %d\n%s", strings.Join(c.args, " "), status, errOut)
+		}
+	}
+}
+
+// --cert and --key serve the user's certificate: its path is the one
+// printed and the one the command line trusts.
+func TestServeOwnCertificate(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "t.db")
+	seed(t, db)
+	dir := t.TempDir()
+	certPEM, keyPEM, err := server.NewLocalCertificate(time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cert, key := filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
+	os.WriteFile(cert, certPEM, 0o644)
+	os.WriteFile(key, keyPEM, 0o600)
+	stop := serveInBackground(t, db, "--cert", cert, "--key", key)
+	if out := mustRun(t, db, "", "get", "People", "Sales", "00010", "-o", "json"); !strings.Contains(out, `"RowKey":"00010"`) {
+		t.Errorf("get through the server: %s", out)
+	}
+	errOut, _ := stop()
+	if !strings.Contains(errOut, "\ncertificate: "+cert+"\n") || strings.Contains(errOut, "made now") {
+		t.Errorf("serve --cert printed:\n%s", errOut)
 	}
 }

@@ -202,7 +202,7 @@ func (q *request) splitPath() (account, rest string, err error) {
 	account, uerr := url.PathUnescape(seg)
 	if uerr != nil || (account != q.s.account && account != q.s.account+"-secondary") {
 		return "", "", errorf(odata.CodeInvalidURI,
-			"the path %q does not start with the account this server serves: use http://%s/%s/...", q.r.URL.Path, q.r.Host, q.s.account)
+			"the path %q does not start with the account this server serves: use %s://%s/%s/...", q.r.URL.Path, schemeOf(q.r), q.r.Host, q.s.account)
 	}
 	return account, strings.TrimSuffix(rest, "/"), nil
 }

@@ -109,6 +109,9 @@ func makeLocal(dir string) error {
 	if err := os.WriteFile(filepath.Join(tmp, localCertName), certPEM, 0o644); err != nil {
 		return err
 	}
+	if _, err := loadLocal(dir); err == nil {
+		return nil // another server put a good one there meanwhile
+	}
 	if _, err := os.Stat(dir); err == nil {
 		old := dir + ".old-" + strconv.Itoa(os.Getpid())
 		if err := os.Rename(dir, old); err == nil {
