@@ -7,7 +7,8 @@
 #   make fuzz-keys    fuzz only the shell's key splitter (FUZZTIME)
 #   make test-shell   only the shell's terminal tests, in tmux (make test runs them too when tmux is installed)
 #   make test-remote  the backend contract suite and the remote commands against Azurite (installs it with npm)
-#   make test-serve-js  the Azure SDK for JavaScript end to end against tstable serve (installs it with npm)
+#   make test-serve-js  the Azure SDK for JavaScript end to end against tstable serve, with a connection string
+#                     over HTTP and with a TokenCredential over HTTPS (installs it with npm)
 #   make bench-serve  tstable serve and Azurite side by side through the Go SDK (installs Azurite with npm)
 #   make bench-startup  a point-query process at its floor (Go runtime, store, store + cobra) beside sqlite3 and tstable
 
@@ -94,7 +95,7 @@ bench-remote:
 # The Azure SDK for JavaScript end to end against tstable serve (needs node/npm).
 .PHONY: test-serve-js
 test-serve-js:
-	TSTABLE_JS_TEST=1 $(GO) test -count=1 -run 'TestJavaScriptSDKAgainstServe' -v ./server/
+	TSTABLE_JS_TEST=1 $(GO) test -count=1 -run 'TestJavaScriptSDK' -v ./server/
 
 # tstable serve and Azurite (in memory) side by side through the Go SDK:
 # batch insert, point gets, a partition query, a filtered scan (needs node/npm).

@@ -30,13 +30,7 @@ func TestJavaScriptSDKAgainstServe(t *testing.T) {
 	logFile := filepath.Join(dir, "queries.jsonl")
 	serve, url, stderrPath := startServe(t, db, "--log", logFile)
 	cs := "DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=" + server.DevelopmentKey + ";TableEndpoint=" + url + ";"
-	node := exec.Command("node", "testdata/sdk-e2e.cjs")
-	node.Env = append(os.Environ(), "TSTABLE_CONNECTION_STRING="+cs, "NODE_PATH="+mods)
-	out, err := node.CombinedOutput()
-	t.Logf("node testdata/sdk-e2e.cjs:\n%s", out)
-	if err != nil || !strings.Contains(string(out), " 0 failed") {
-		t.Fatalf("the JavaScript SDK test failed: %v", err)
-	}
+	runSDKScript(t, mods, "TSTABLE_CONNECTION_STRING="+cs)
 
 	// SIGTERM: requests finish, the file closes, the address goes.
 	serve.Process.Signal(syscall.SIGTERM)
@@ -64,6 +58,40 @@ func TestJavaScriptSDKAgainstServe(t *testing.T) {
 	b, _ := os.ReadFile(stderrPath)
 	if !strings.Contains(string(b), "query Everything \"PartitionKey eq 'page0'\" · partition scan · scanned 7 · returned 7") {
 		t.Errorf("the explain lines on stderr:\n%s", b)
+	}
+}
+
+// The same end to end as an app written for Microsoft Entra ID runs it:
+// tstable serve --tls --oauth basic, the printed certificate trusted with
+// NODE_EXTRA_CA_CERTS, clients built from the https account URL and a
+// TokenCredential; tokens the service refuses are refused with its
+// answers.
+func TestJavaScriptSDKWithTokenOverHTTPS(t *testing.T) {
+	if os.Getenv("TSTABLE_JS_TEST") == "" {
+		t.Skip("set TSTABLE_JS_TEST=1 (make test-serve-js) to run the Azure SDK for JavaScript against tstable serve")
+	}
+	mods := storetest.NodeModules(t)
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	db := filepath.Join(t.TempDir(), "js.db")
+	_, url, stderrPath := startServe(t, db, "--tls", "--oauth", "basic")
+	served, ok := server.ServedAt(db)
+	b, _ := os.ReadFile(stderrPath)
+	if !ok || !strings.HasPrefix(url, "https://") || !strings.Contains(string(b), "certificate: "+served.CertFile+"\n") {
+		t.Fatalf("tstable serve --tls --oauth basic at %s printed:\n%s", url, b)
+	}
+	runSDKScript(t, mods, "TSTABLE_CONNECTION_STRING="+served.ConnectionString, "TSTABLE_TOKEN=1", "NODE_EXTRA_CA_CERTS="+served.CertFile)
+}
+
+// runSDKScript runs testdata/sdk-e2e.cjs with the SDK in mods and env
+// added, and fails the test unless every check of it passes.
+func runSDKScript(t *testing.T, mods string, env ...string) {
+	t.Helper()
+	node := exec.Command("node", "testdata/sdk-e2e.cjs")
+	node.Env = append(append(os.Environ(), "NODE_PATH="+mods), env...)
+	out, err := node.CombinedOutput()
+	t.Logf("node testdata/sdk-e2e.cjs:\n%s", out)
+	if err != nil || !strings.Contains(string(out), " 0 failed") {
+		t.Fatalf("the JavaScript SDK test failed: %v", err)
 	}
 }
 

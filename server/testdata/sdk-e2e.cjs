@@ -1,12 +1,35 @@
 // End-to-end test of tstable serve through the Azure SDK for JavaScript
 // (@azure/data-tables). Run by server/js_test.go (make test-serve-js) with
-// TSTABLE_CONNECTION_STRING set and NODE_PATH pointing at the SDK.
+// TSTABLE_CONNECTION_STRING set and NODE_PATH pointing at the SDK. With
+// TSTABLE_TOKEN=1 (against tstable serve --tls --oauth basic, its
+// certificate in NODE_EXTRA_CA_CERTS) the clients are built as an app
+// written for Microsoft Entra ID builds them: the account URL and a
+// TokenCredential.
 "use strict";
 const assert = require("node:assert/strict");
 const { TableServiceClient, TableClient, odata, generateTableSas, AzureNamedKeyCredential, AzureSASCredential } = require("@azure/data-tables");
 
 const cs = process.env.TSTABLE_CONNECTION_STRING;
-const opts = { allowInsecureConnection: true };
+const useToken = process.env.TSTABLE_TOKEN === "1";
+const opts = useToken ? {} : { allowInsecureConnection: true };
+const csParts = Object.fromEntries(cs.split(";").filter(Boolean).map((p) => [p.slice(0, p.indexOf("=")), p.slice(p.indexOf("=") + 1)]));
+
+// tokenCredential mints access tokens shaped as Microsoft Entra ID issues
+// them for storage (not signed by it: tstable serve --oauth basic does
+// not check signatures). over changes claims; lifetime is in seconds.
+function tokenCredential(over = {}, lifetime = 3600) {
+  const b64 = (v) => Buffer.from(JSON.stringify(v)).toString("base64url");
+  return {
+    async getToken(scopes, options) {
+      assert.deepEqual([].concat(scopes), ["https://storage.azure.com/.default"]);
+      const now = Math.floor(Date.now() / 1000);
+      const tenant = options?.tenantId || "00000000-0000-0000-0000-00000000e5e5";
+      const claims = { aud: "https://storage.azure.com", iss: `https://sts.windows.net/${tenant}/`, tid: tenant, iat: now - 60, nbf: now - 60, exp: now + lifetime, ...over };
+      const token = `${b64({ alg: "RS256", typ: "JWT" })}.${b64(claims)}.${Buffer.from("not signed").toString("base64url")}`;
+      return { token, expiresOnTimestamp: (now + Math.max(lifetime, 60)) * 1000 };
+    },
+  };
+}
 let passed = 0;
 let failed = 0;
 
@@ -42,8 +65,31 @@ async function names(svc, filter) {
 }
 
 async function main() {
-  const svc = TableServiceClient.fromConnectionString(cs, opts);
-  const table = TableClient.fromConnectionString(cs, "Everything", opts);
+  const url = csParts.TableEndpoint;
+  const svc = useToken ? new TableServiceClient(url, tokenCredential(), opts) : TableServiceClient.fromConnectionString(cs, opts);
+  const table = useToken ? new TableClient(url, "Everything", tokenCredential(), opts) : TableClient.fromConnectionString(cs, "Everything", opts);
+  console.log(useToken ? `TokenCredential at ${url}` : `connection string to ${url}`);
+
+  if (useToken) {
+    await check("tokens the service refuses: 403 AuthenticationFailed, or (2020-12-06) a 401 bearer challenge", async () => {
+      const expired = new TableServiceClient(url, tokenCredential({}, -600), opts);
+      let err = await expectError(expired.createTable("Refused"), 403, "AuthenticationFailed");
+      assert.match(err.message, /The token is expired/);
+      const foreign = new TableClient(url, "Refused", tokenCredential({ aud: "https://vault.azure.net" }), opts);
+      err = await expectError(foreign.createTable(), 403, "AuthenticationFailed");
+      assert.match(err.message, /Audience did not match/);
+      const issuer = new TableClient(url, "Refused", tokenCredential({ iss: "https://accounts.example.com/" }), opts);
+      await expectError(issuer.createEntity({ partitionKey: "a", rowKey: "b" }), 403, "AuthenticationFailed");
+      const newer = new TableServiceClient(url, tokenCredential({}, -600), { ...opts, version: "2020-12-06" });
+      err = await expectError(newer.createTable("Refused"), 401, "InvalidAuthenticationInfo");
+      assert.match(err.response.headers.get("www-authenticate"), /^Bearer authorization_uri=https:\/\/login\.microsoftonline\.com\/[^/]+\/oauth2\/authorize resource_id=https:\/\/storage\.azure\.com$/);
+      assert.ok(!(await names(svc)).includes("Refused"));
+    });
+    await check("a plain-HTTP endpoint is refused by the SDK itself for a token", async () => {
+      const plain = new TableServiceClient(url.replace("https://", "http://"), tokenCredential(), opts);
+      await assert.rejects(plain.createTable("Refused"), /non-TLS|https/);
+    });
+  }
 
   await check("create, list and delete tables", async () => {
     await svc.createTable("Everything");
@@ -194,7 +240,7 @@ async function main() {
   });
 
   await check("a table SAS scoped to one partition: reads inside, refused outside and for writes", async () => {
-    const parts = Object.fromEntries(cs.split(";").filter(Boolean).map((p) => [p.slice(0, p.indexOf("=")), p.slice(p.indexOf("=") + 1)]));
+    const parts = csParts;
     const cred = new AzureNamedKeyCredential(parts.AccountName, parts.AccountKey);
     const sas = generateTableSas("Everything", cred, {
       permissions: { query: true },
