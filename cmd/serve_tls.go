@@ -99,9 +99,9 @@ func printTrust(w io.Writer, cert *servedCert) {
 	case cert.local:
 		fmt.Fprintf(w, "  (self-signed for localhost, 127.0.0.1 and ::1, valid until %s)\n", cert.until.Format(time.DateOnly))
 	}
-	fmt.Fprintf(w, "  trust it in Node.js:  NODE_EXTRA_CA_CERTS=%s\n", cert.file)
-	fmt.Fprintf(w, "  in Python:            SSL_CERT_FILE=%s (requests: REQUESTS_CA_BUNDLE=%s); either replaces the system's list for that process\n", cert.file, cert.file)
-	fmt.Fprintf(w, "  in the OS store (Go, .NET, curl, browsers): %s\n", osTrustCommand(cert.file))
+	fmt.Fprintf(w, "  trust it in Node.js:          NODE_EXTRA_CA_CERTS=%s\n", cert.file)
+	fmt.Fprintf(w, "  in Python, Go, OpenSSL tools: SSL_CERT_FILE=%s (Python requests: REQUESTS_CA_BUNDLE=%s); either replaces the system's list for that process\n", cert.file, cert.file)
+	fmt.Fprintf(w, "  in the OS store (for every program): %s\n", osTrustCommand(cert.file))
 }
 
 // osTrustCommand is how to add a certificate to this system's store.

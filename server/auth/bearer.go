@@ -99,10 +99,10 @@ func checkLifetime(c *jwtClaims, now time.Time) string {
 	case c.Expires == nil:
 		return "Lifetime validation failed. The token is missing an Expiration Time (exp): send the access token the credential issued"
 	case now.After(c.Expires.t.Add(tokenClockSkew)):
-		return fmt.Sprintf("Lifetime validation failed. The token is expired: it expired at %s (exp) and the server's clock reads %s, %v past it allowed; get a new token",
+		return fmt.Sprintf("Lifetime validation failed. The token is expired: it expired at %s (exp), the server's clock reads %s, and %v of skew is allowed; get a new token",
 			c.Expires.t.Format(time.RFC3339), clock, tokenClockSkew)
 	case c.NotFrom != nil && now.Add(tokenClockSkew).Before(c.NotFrom.t):
-		return fmt.Sprintf("Lifetime validation failed. The token is not yet valid: it is valid from %s (nbf) and the server's clock reads %s, %v before it allowed; check the clocks",
+		return fmt.Sprintf("Lifetime validation failed. The token is not yet valid: it is valid from %s (nbf), the server's clock reads %s, and %v of skew is allowed; check the clocks",
 			c.NotFrom.t.Format(time.RFC3339), clock, tokenClockSkew)
 	}
 	return ""
