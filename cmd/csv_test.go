@@ -12,7 +12,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/tstable/tstable/iostreams"
@@ -144,14 +143,7 @@ func TestImportInterrupted(t *testing.T) {
 // On a full disk, import says exactly what it stored: the count it prints
 // is the count the table holds afterwards, and it speaks of no bad row.
 func TestImportOnAFullDisk(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("mounting a small file system needs root")
-	}
-	dir := t.TempDir()
-	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size=3m"); err != nil {
-		t.Skipf("cannot mount a 3 MiB tmpfs on %s: %v", dir, err)
-	}
-	t.Cleanup(func() { syscall.Unmount(dir, 0) })
+	dir := smallDisk(t)
 	db := filepath.Join(dir, "full.db")
 	mustRun(t, db, "", "table", "create", "Full")
 	var rows bytes.Buffer

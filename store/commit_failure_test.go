@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -126,14 +125,7 @@ func TestLoadCountsOnlyCommittedChunks(t *testing.T) {
 // full: the count Load reports is the count the file holds after reopening.
 // The entities fit in memory (no temporary file), in random key order.
 func TestFullDiskLoadCountsWhatIsStored(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("mounting a small file system needs root")
-	}
-	dir := t.TempDir()
-	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size=3m"); err != nil {
-		t.Skipf("cannot mount a 3 MiB tmpfs on %s: %v", dir, err)
-	}
-	t.Cleanup(func() { syscall.Unmount(dir, 0) })
+	dir := smallDisk(t)
 	path := filepath.Join(dir, "full.db")
 	db, err := Open(path, &Options{loadChunk: 500})
 	if err != nil {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/tstable/tstable/odata"
@@ -151,43 +150,6 @@ func TestAPageThatLeadsBackUpIsAnError(t *testing.T) {
 		t.Fatalf("delivered %d entities before finding the loop", n)
 	}
 }
-
-func TestAFaultWhileReadingIsAnError(t *testing.T) {
-	path := fixture(t)
-	db, err := Open(path, &Options{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	// Cut the file under the open DB: its pages past the cut are still
-	// mapped, and reading them faults.
-	if err := os.Truncate(path, 5*4096); err != nil {
-		t.Fatal(err)
-	}
-	_, err = db.Query(ctx, "Alpha", QueryRequest{}, func(*odata.Entity) error { return nil })
-	wantDamaged(t, err, "tstable check")
-
-	// And a fault in the engine's own memory reads, directly: a mapping
-	// past the end of a file.
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	m, err := syscall.Mmap(int(f.Fd()), 0, 64*4096, syscall.PROT_READ, syscall.MAP_SHARED)
-	if err != nil {
-		t.Skip("cannot map the file:", err)
-	}
-	defer syscall.Munmap(m)
-	db2 := &DB{path: path, bolt: db.bolt}
-	err = db2.do(false, func(o *op) error {
-		sink = m[40*4096] // past the end: SIGBUS
-		return nil
-	})
-	wantDamaged(t, err, "cannot be read")
-}
-
-var sink byte
 
 func TestTheCallersPanicIsNotDamage(t *testing.T) {
 	path := fixture(t)

@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -224,38 +223,6 @@ func TestOpenWaitsUntilTheHolderLetsGo(t *testing.T) {
 	}
 }
 
-func TestHolderNamedForAnotherProgram(t *testing.T) {
-	flock, err := exec.LookPath("flock")
-	if err != nil {
-		t.Skip("flock (util-linux) is not installed")
-	}
-	path := newFile(t)
-	cmd := exec.Command(flock, "--exclusive", path, "sleep", "30")
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { cmd.Process.Kill(); cmd.Wait() }()
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		data, _ := os.ReadFile("/proc/locks")
-		if strings.Contains(string(data), fmt.Sprintf(" %d ", cmd.Process.Pid)) {
-			break // flock holds the file
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("flock did not take the file")
-		}
-	}
-	var told string
-	_, err = Open(path, &Options{Wait: 100 * time.Millisecond, OnWait: func(h string) { told = h }})
-	wantCode(t, err, odata.CodeDatabaseLocked, 409)
-	want := fmt.Sprintf("flock --exclusive %s sleep 30 (pid %d)", path, cmd.Process.Pid)
-	if len(want) > 70 {
-		want = fmt.Sprintf("(pid %d)", cmd.Process.Pid)
-	}
-	if !strings.HasPrefix(told, "flock") || !strings.Contains(told, want) {
-		t.Fatalf("OnWait was told %q, want %q", told, want)
-	}
-}
-
 // A long load steps aside for a reader while it reads its source: the
 // reader gets in within about a second and sees the table as it was, for
 // the load writes nothing before it has read and checked the whole source.
@@ -366,7 +333,7 @@ func killAfterCommits(t *testing.T, mode, path string, n int64) (seen int64) {
 	for seen < n {
 		fmt.Sscanf(expect(t, lines, "committed "), "committed %d", &seen)
 	}
-	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+	if err := cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
 	cmd.Wait()

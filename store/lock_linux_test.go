@@ -1,0 +1,46 @@
+package store
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tstable/tstable/odata"
+)
+
+// Another program's flock on the file (util-linux's flock) is named as
+// tstable's own holders are, from /proc/locks.
+func TestHolderNamedForAnotherProgram(t *testing.T) {
+	flock, err := exec.LookPath("flock")
+	if err != nil {
+		t.Skip("flock (util-linux) is not installed")
+	}
+	path := newFile(t)
+	cmd := exec.Command(flock, "--exclusive", path, "sleep", "30")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		data, _ := os.ReadFile("/proc/locks")
+		if strings.Contains(string(data), fmt.Sprintf(" %d ", cmd.Process.Pid)) {
+			break // flock holds the file
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("flock did not take the file")
+		}
+	}
+	var told string
+	_, err = Open(path, &Options{Wait: 100 * time.Millisecond, OnWait: func(h string) { told = h }})
+	wantCode(t, err, odata.CodeDatabaseLocked, 409)
+	want := fmt.Sprintf("flock --exclusive %s sleep 30 (pid %d)", path, cmd.Process.Pid)
+	if len(want) > 70 {
+		want = fmt.Sprintf("(pid %d)", cmd.Process.Pid)
+	}
+	if !strings.HasPrefix(told, "flock") || !strings.Contains(told, want) {
+		t.Fatalf("OnWait was told %q, want %q", told, want)
+	}
+}
