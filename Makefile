@@ -1,6 +1,8 @@
 # tstable — build, run and test.
 #   make run          build and start the interactive shell (ARGS="..." to run a command instead)
-#   make test         every unit, golden and end-to-end test (what CI runs)
+#   make test         every unit, golden and end-to-end test (what CI runs), and the cross-compile guard
+#   make crosscheck   build for every supported target (linux, darwin, windows × amd64, arm64) and vet
+#                     every package, tests included, for each
 #   make bench        benchmarks (BENCH_N sets the table size; default 1000000)
 #   make fuzz         every fuzz target in turn, FUZZTIME each (default 1m): filter, lexer, entity JSON,
 #                     CSV, continuation tokens, damaged database files, requests to serve, auth and bearer tokens, the shell's keys; make test runs each 1000 times
@@ -19,7 +21,7 @@ BENCH_N  ?= 1000000
 FUZZTIME ?= 1m
 export BENCH_N
 
-.PHONY: build run test vet bench bench-peer fuzz fuzz-keys test-shell test-remote clean
+.PHONY: build run test vet crosscheck bench bench-peer fuzz fuzz-keys test-shell test-remote clean
 
 # The fork of go-prompt the shell is built on (third_party/go-prompt, its
 # own module) is vetted and tested with the rest.
@@ -44,7 +46,12 @@ vet:
 # The shell's terminal tests (tmux) run when tmux is installed.
 HAVE_TMUX := $(shell command -v tmux >/dev/null 2>&1 && echo 1)
 
-test: vet
+# A call that exists on one system only cannot land: every target builds
+# and vets (scripts/crosscheck.sh).
+crosscheck:
+	GO=$(GO) scripts/crosscheck.sh
+
+test: vet crosscheck
 ifeq ($(HAVE_TMUX),)
 	@echo "note: tmux is not installed, so the shell's terminal tests are skipped (apt-get install tmux)"
 endif
