@@ -143,7 +143,7 @@ func Check(ctx context.Context, path string, opts *ScanOptions) (*CheckReport, e
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	defer closeLocked(f)
 	return checkFile(ctx, f, size, path, progress)
 }
 

@@ -208,11 +208,11 @@ func (db *DB) open(ctx context.Context) error {
 		return err
 	}
 	if st, err = f.Stat(); err != nil { // its length now that it is ours
-		f.Close()
+		closeLocked(f)
 		return fmt.Errorf("cannot read database %s: %s", db.path, describeIOError(err))
 	}
 	if _, err := vetFile(f, st.Size(), db.path, !db.opts.ReadOnly); err != nil {
-		f.Close()
+		closeLocked(f)
 		return err
 	}
 	b, err := db.openEngine(f)
@@ -241,7 +241,7 @@ func (db *DB) openEngine(f *os.File) (b *bolt.DB, err error) {
 		r := recover()
 		debug.SetPanicOnFault(prev)
 		if r != nil {
-			f.Close()
+			closeLocked(f)
 			b, err = nil, damagedError(db.path, describePanic(r))
 		}
 	}()
@@ -290,6 +290,7 @@ func (db *DB) closeEngine() error {
 	}
 	b, f := db.bolt, db.file
 	db.bolt, db.file = nil, nil
+	releaseFile(f) // the engine's own lock keeps others out until it closes
 	if db.broken.Load() == nil {
 		if err := b.Close(); err != nil {
 			return fmt.Errorf("cannot close database %s: %s", db.path, describeIOError(err))

@@ -9,8 +9,15 @@
 // shares it with other readers. Open waits for another process to let go
 // of the file for Options.Wait (DefaultWait, 5 s, when 0), calling
 // Options.OnWait once with who holds it ("tstable import People big.jsonl
-// (pid 4711)", from /proc/locks on Linux), then fails with DatabaseLocked
-// naming that process.
+// (pid 4711)"), then fails with DatabaseLocked naming that process.
+//
+// The lock is the engine's flock on Unix; on Linux the holders are read
+// from /proc/locks and a waiting process marks itself with an open file
+// description lock (holder_linux.go). On Windows the lock is a byte range
+// locked with LockFileEx, with a byte per holding process and a mark for
+// waiters beside it (lock_windows.go, holder_windows.go). On macOS the
+// holders are not named ("another process") and a long load does not see
+// who waits, so it keeps the file to its end.
 //
 // Load does not keep the file for the whole of a long import. It reads
 // and checks its whole source before it writes anything (sorting it by

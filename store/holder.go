@@ -3,6 +3,7 @@ package store
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -40,15 +41,18 @@ func describeHolders(hs []holder) string {
 	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
 }
 
-// commandLine renders a process's arguments (as /proc/PID/cmdline holds
-// them, NUL-separated) for a message: the program's base name and its
-// arguments, quoted when they hold spaces, cut at about 60 characters.
-func commandLine(raw []byte) string {
-	args := strings.Split(strings.TrimRight(string(raw), "\x00"), "\x00")
+// renderCommand renders a process's arguments for a message: the
+// program's base name (without Windows' ".exe") and its arguments, quoted
+// when they hold spaces, cut at about 60 characters.
+func renderCommand(args []string) string {
 	if len(args) == 0 || args[0] == "" {
 		return ""
 	}
+	args = slices.Clone(args)
 	args[0] = filepath.Base(args[0])
+	if ext := filepath.Ext(args[0]); strings.EqualFold(ext, ".exe") {
+		args[0] = strings.TrimSuffix(args[0], ext)
+	}
 	for i, a := range args {
 		if a == "" || strings.ContainsAny(a, " \t\n'\"") {
 			args[i] = fmt.Sprintf("%q", a)

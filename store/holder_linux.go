@@ -11,6 +11,11 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// holdersNamed tells whether holdersOf names the processes that hold a
+// file, and waitersSeen whether othersWaiting sees the processes waiting
+// for it (so that a long load steps aside for them).
+const holdersNamed, waitersSeen = true, true
+
 // lockEntry is one line of /proc/locks that concerns a file.
 type lockEntry struct {
 	kind    string // FLOCK, POSIX, OFDLCK
@@ -60,6 +65,15 @@ func locksOn(f *os.File) []lockEntry {
 	return out
 }
 
+// procArgs splits a process's arguments as /proc/PID/cmdline holds them,
+// each ended by a NUL.
+func procArgs(raw []byte) []string {
+	if len(raw) == 0 {
+		return nil
+	}
+	return strings.Split(strings.TrimRight(string(raw), "\x00"), "\x00")
+}
+
 // holdersOf names the processes that hold the engine's lock (a flock)
 // on f's file, from /proc/locks and /proc/PID/cmdline.
 func holdersOf(f *os.File) []holder {
@@ -71,7 +85,7 @@ func holdersOf(f *os.File) []holder {
 		}
 		seen[e.pid] = true
 		raw, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", e.pid))
-		hs = append(hs, holder{pid: e.pid, command: commandLine(raw)})
+		hs = append(hs, holder{pid: e.pid, command: renderCommand(procArgs(raw))})
 	}
 	return hs
 }

@@ -1,8 +1,13 @@
-//go:build !linux
+//go:build !linux && !windows
 
 package store
 
 import "os"
+
+// holdersNamed tells whether holdersOf names the processes that hold a
+// file, and waitersSeen whether othersWaiting sees the processes waiting
+// for it (so that a long load steps aside for them).
+const holdersNamed, waitersSeen = false, false
 
 // holdersOf cannot name the holders on this system.
 func holdersOf(f *os.File) []holder { return nil }

@@ -44,3 +44,15 @@ func TestHolderNamedForAnotherProgram(t *testing.T) {
 		t.Fatalf("OnWait was told %q, want %q", told, want)
 	}
 }
+
+func TestProcArgs(t *testing.T) {
+	for raw, want := range map[string]string{
+		"/usr/local/bin/tstable\x00import\x00People\x00big.jsonl\x00": "tstable import People big.jsonl",
+		"tstable\x00query\x00T\x00--filter\x00A eq 'x y'\x00":         `tstable query T --filter "A eq 'x y'"`,
+		"": "",
+	} {
+		if got := renderCommand(procArgs([]byte(raw))); got != want {
+			t.Errorf("%q: got %q, want %q", raw, got, want)
+		}
+	}
+}

@@ -1,4 +1,4 @@
-//go:build !unix
+//go:build !unix && !windows
 
 package store
 
@@ -19,6 +19,9 @@ var errBusy = errors.New("the file is locked by another process")
 func lockFile(ctx context.Context, f *os.File, exclusive bool, wait time.Duration, onWait func(string)) error {
 	return nil
 }
+
+// releaseFile does nothing here: the engine releases its lock.
+func releaseFile(f *os.File) {}
 
 // processAlive cannot tell here: only this process counts as running (a
 // load of another that stepped aside then finds its staging removed and

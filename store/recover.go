@@ -102,7 +102,7 @@ func Recover(ctx context.Context, damaged, newPath string, opts *ScanOptions) (*
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	defer closeLocked(f)
 	w := newWalker(ctx, f, size, progress)
 	if w.h.use < 0 {
 		return nil, odata.Errorf(odata.CodeDatabaseDamaged, "nothing in %s can be recovered: %s", damaged, w.problems[len(w.problems)-1].What)

@@ -110,10 +110,16 @@ func openForReading(ctx context.Context, path string, opts *ScanOptions) (*os.Fi
 	}
 	st, err := f.Stat()
 	if err != nil {
-		f.Close()
+		closeLocked(f)
 		return nil, 0, fmt.Errorf("cannot read %s: %s", path, describeIOError(err))
 	}
 	return f, st.Size(), nil
+}
+
+// closeLocked lets go of the lock lockFile took on f, and closes it.
+func closeLocked(f *os.File) error {
+	releaseFile(f)
+	return f.Close()
 }
 
 // newWalker reads the file's header and free-page list, reporting what is
