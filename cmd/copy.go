@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/tstable/tstable/appdirs"
 	"github.com/tstable/tstable/cmdspec"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/remote"
@@ -41,8 +42,10 @@ Replace, about 5000 at a time, in parallel transactions of up to 100
 per partition on a remote destination. Memory holds one page.
 
 After every chunk the copy records where it got to in a checkpoint file
-($XDG_STATE_HOME/tstable/copy/…). An interrupted copy run again with
---resume continues after the last committed chunk instead of starting over;
+(copy/… in tstable's state folder, $XDG_STATE_HOME/tstable or
+~/.local/state/tstable; on Windows %LOCALAPPDATA%\tstable). An
+interrupted copy run again with --resume continues after the last
+committed chunk instead of starting over;
 the checkpoint is removed when the copy completes. Copying a chunk twice is
 harmless: Insert Or Replace writes the same entity again.`,
 		Example: `  tstable copy Employees --to-connection-string "$AZURE_STORAGE_CONNECTION_STRING"
@@ -252,14 +255,12 @@ func saveCheckpoint(path string, ck copyCheckpoint) error {
 	return os.Rename(tmp, path)
 }
 
-// stateDir is $XDG_STATE_HOME/tstable, else ~/.local/state/tstable.
+// stateDir is tstable's state folder (appdirs.State), else one in the
+// system's temporary folder.
 func stateDir() string {
-	if d := os.Getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
-		return filepath.Join(d, "tstable")
-	}
-	home, err := os.UserHomeDir()
+	d, err := appdirs.State()
 	if err != nil {
 		return filepath.Join(os.TempDir(), "tstable-state")
 	}
-	return filepath.Join(home, ".local", "state", "tstable")
+	return d
 }

@@ -25,6 +25,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"github.com/tstable/tstable/appdirs"
 	"github.com/tstable/tstable/cmdspec"
 	"github.com/tstable/tstable/iostreams"
 )
@@ -199,7 +200,7 @@ transactions, and an explanation of what every query reads.`,
 		return usageErrorf(c, "%s", err.Error())
 	})
 	pf := root.PersistentFlags()
-	pf.StringVar(&f.dbFlag, "db", "", "database `file` (default $TSTABLE_DB, else "+displayDefaultDB()+")")
+	pf.StringVar(&f.dbFlag, "db", "", "database `file` (default $TSTABLE_DB, else "+appdirs.DefaultDB+")")
 	pf.StringVarP(&f.outputFlag, "output", "o", "", "output `format`: table, json, jsonl or csv (default table on a terminal, jsonl otherwise)")
 	pf.StringVarP(&f.expandFlag, "expanded", "x", "", "entities one property per line, `mode` on (-x alone), off or auto (auto: when the keys would not fit a table on the terminal)")
 	pf.Lookup("expanded").NoOptDefVal = "on"

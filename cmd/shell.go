@@ -29,7 +29,9 @@ on the same database. Its own commands:
 Tab completes commands, flags, table names, and inside --filter property
 names, operators, keywords, literals and PartitionKey values. Ctrl-C
 cancels the line being typed or the running query. History is shared by
-every session, in $XDG_STATE_HOME/tstable/history.
+every session, in tstable's state folder: $XDG_STATE_HOME/tstable/history
+or ~/.local/state/tstable/history; on Windows
+%LOCALAPPDATA%\tstable\history.
 
 When standard input is not a terminal, the shell reads commands line by
 line with no prompt (lines starting with # are comments), explain starts

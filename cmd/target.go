@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/tstable/tstable/appdirs"
 	"github.com/tstable/tstable/cmdspec"
 	"github.com/tstable/tstable/remote"
 	"github.com/tstable/tstable/server"
@@ -86,22 +87,14 @@ func localTarget(path string) Target {
 	return Target{Path: path}
 }
 
-// defaultDBPath is $XDG_DATA_HOME/tstable/tstable.db, else
-// ~/.local/share/tstable/tstable.db.
+// defaultDBPath is tstable.db in tstable's data folder (appdirs.Data), else
+// in the current folder.
 func defaultDBPath() string {
-	if d := os.Getenv("XDG_DATA_HOME"); d != "" && filepath.IsAbs(d) {
-		return filepath.Join(d, "tstable", "tstable.db")
-	}
-	home, err := os.UserHomeDir()
+	d, err := appdirs.Data()
 	if err != nil {
-		return filepath.Join(".", "tstable.db")
+		return "tstable.db"
 	}
-	return filepath.Join(home, ".local", "share", "tstable", "tstable.db")
-}
-
-// displayDefaultDB is the default as help shows it.
-func displayDefaultDB() string {
-	return "$XDG_DATA_HOME/tstable/tstable.db or ~/.local/share/tstable/tstable.db"
+	return filepath.Join(d, "tstable.db")
 }
 
 func absPath(p string) string {

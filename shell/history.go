@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/tstable/tstable/appdirs"
 )
 
 // maxHistory is how many lines of history are loaded at start.
@@ -18,17 +20,14 @@ type history struct {
 	lines []string
 }
 
-// DefaultHistoryPath is $XDG_STATE_HOME/tstable/history, else
-// ~/.local/state/tstable/history.
+// DefaultHistoryPath is history in tstable's state folder (appdirs.State),
+// or "" (no history) when the system names none.
 func DefaultHistoryPath() string {
-	if d := os.Getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
-		return filepath.Join(d, "tstable", "history")
-	}
-	home, err := os.UserHomeDir()
+	d, err := appdirs.State()
 	if err != nil {
 		return ""
 	}
-	return filepath.Join(home, ".local", "state", "tstable", "history")
+	return filepath.Join(d, "history")
 }
 
 // openHistory reads the last maxHistory lines of path. A missing or
