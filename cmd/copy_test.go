@@ -33,7 +33,7 @@ func canonical(t *testing.T, export string) string {
 }
 
 func TestCopyInterruptedAndResumed(t *testing.T) {
-	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	isolateState(t)
 	src := filepath.Join(t.TempDir(), "src.db")
 	dst := filepath.Join(t.TempDir(), "dst.db")
 	mustRun(t, src, "", "sample", "load", "logs", "--size", "12000")
@@ -69,7 +69,7 @@ func TestCopyInterruptedAndResumed(t *testing.T) {
 }
 
 func TestCopyFilterAndRename(t *testing.T) {
-	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	isolateState(t)
 	src := filepath.Join(t.TempDir(), "src.db")
 	dst := filepath.Join(t.TempDir(), "dst.db")
 	seed(t, src)

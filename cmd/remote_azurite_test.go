@@ -16,7 +16,7 @@ import (
 func TestRemoteAzuriteRoundTrip(t *testing.T) {
 	storetest.NeedRemote(t)
 	cs := storetest.StartAzurite(t)
-	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	isolateState(t)
 	t.Setenv("AZURE_STORAGE_CONNECTION_STRING", "")
 	src := filepath.Join(t.TempDir(), "src.db")
 	back := filepath.Join(t.TempDir(), "back.db")

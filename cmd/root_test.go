@@ -55,8 +55,8 @@ func TestDefaultOutputFollowsTheTerminal(t *testing.T) {
 	}
 }
 
-// The database path: --db, else $TSTABLE_DB, else under $XDG_DATA_HOME,
-// else under ~/.local/share.
+// The database path: --db, else $TSTABLE_DB, else tstable.db in the data
+// folder (appdirs: $XDG_DATA_HOME/tstable, on Windows %LOCALAPPDATA%\tstable).
 func TestDBPath(t *testing.T) {
 	path := func(f *Factory) string {
 		t.Helper()
@@ -69,21 +69,19 @@ func TestDBPath(t *testing.T) {
 	f := &Factory{}
 	t.Setenv("TSTABLE_DB", "")
 	t.Setenv(envConnectionString, "")
-	t.Setenv("XDG_DATA_HOME", "/xdg")
-	if got := path(f); got != "/xdg/tstable/tstable.db" {
-		t.Errorf("XDG: %s", got)
+	data := t.TempDir()
+	t.Setenv("XDG_DATA_HOME", data)
+	t.Setenv("LOCALAPPDATA", data)
+	if got := path(f); got != filepath.Join(data, "tstable", "tstable.db") {
+		t.Errorf("default: %s", got)
 	}
-	t.Setenv("XDG_DATA_HOME", "")
-	t.Setenv("HOME", "/home/u")
-	if got := path(f); got != "/home/u/.local/share/tstable/tstable.db" {
-		t.Errorf("HOME: %s", got)
-	}
-	t.Setenv("TSTABLE_DB", "/env.db")
-	if got := path(f); got != "/env.db" {
+	env, flag := filepath.Join(data, "env.db"), filepath.Join(data, "flag.db")
+	t.Setenv("TSTABLE_DB", env)
+	if got := path(f); got != env {
 		t.Errorf("env: %s", got)
 	}
-	f.dbFlag = "/flag.db"
-	if got := path(f); got != "/flag.db" {
+	f.dbFlag = flag
+	if got := path(f); got != flag {
 		t.Errorf("flag: %s", got)
 	}
 }
@@ -219,4 +217,13 @@ func TestCommandName(t *testing.T) {
 			t.Errorf("commandName(%q) = %q, want %q", c.args, got, c.want)
 		}
 	}
+}
+
+// isolateState points tstable's state folder (copy checkpoints, the
+// shell's history) at a temporary folder, on every system.
+func isolateState(t *testing.T) {
+	t.Helper()
+	d := t.TempDir()
+	t.Setenv("XDG_STATE_HOME", d)
+	t.Setenv("LOCALAPPDATA", d)
 }

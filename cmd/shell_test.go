@@ -30,7 +30,7 @@ func TestShellReplayMatchesCLI(t *testing.T) {
 	// The shell, reading the file.
 	shellDB := filepath.Join(t.TempDir(), "shell.db")
 	seed(t, shellDB)
-	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	isolateState(t)
 	ios, in, out, errOut := iostreams.Test()
 	in.Write(replay)
 	status := Execute(context.Background(), NewRoot(ios), []string{"--db", shellDB, "shell"}, ios)
@@ -111,7 +111,7 @@ func TestShellUseAndAnotherTable(t *testing.T) {
 	seed(t, db)
 	mustRun(t, db, "", "table", "create", "Logs")
 	mustRun(t, db, "", "insert", "Logs", `{"PartitionKey":"P1","RowKey":"r1","Level":"warn"}`)
-	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	isolateState(t)
 	stdin := "use People\nget Logs P1\nget Logs P1 r1 -o json\nget Marketing 00001 --select FirstName -o json\n"
 	ios, in, out, errOut := iostreams.Test()
 	in.WriteString(stdin)

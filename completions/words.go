@@ -1,6 +1,9 @@
 package completions
 
-import "strings"
+import (
+	"errors"
+	"strings"
+)
 
 // partialLine is a command line split the way a POSIX shell splits it,
 // up to the cursor: the words already complete and the one being typed.
@@ -11,60 +14,90 @@ type partialLine struct {
 	current string
 	// quote is the quote still open in current: '"', '\'' or 0.
 	quote rune
+	// escaped tells that line ended with an escaping backslash.
+	escaped bool
+	// begun tells that current is a word begun, even an empty one ("").
+	begun bool
 }
 
-// splitPartial splits line (the text before the cursor) into shell words.
-// Quotes group and are removed as a POSIX shell removes them; a backslash
-// outside single quotes escapes the next character. An unclosed quote is
-// allowed: it is the word being typed.
+// splitPartial splits line (the text before the cursor) into shell words
+// (see splitWords). An unclosed quote is allowed: it is the word being
+// typed.
 func splitPartial(line string) partialLine {
+	return splitWords(line, BackslashEscapes, false)
+}
+
+// SplitLine splits a whole command line into words, as the shell runs it:
+// quotes group and are removed as a POSIX shell removes them, a word that
+// starts with # begins a comment to the end of the line, and a backslash
+// outside single quotes escapes the next character (BackslashEscapes; on
+// Windows a backslash is an ordinary character, as in paths such as
+// C:\data\rows.jsonl). A quote left open is an error.
+func SplitLine(line string) ([]string, error) {
+	p := splitWords(line, BackslashEscapes, true)
+	switch {
+	case p.quote != 0:
+		return nil, errors.New("a quote (" + string(p.quote) + ") is not closed")
+	case p.escaped:
+		return nil, errors.New("the line ends with a backslash that escapes nothing")
+	}
+	if p.begun {
+		p.words = append(p.words, p.current)
+	}
+	return p.words, nil
+}
+
+// splitWords splits line into shell words: the complete ones, and the one
+// still being typed at its end. Quotes group and are removed; with
+// escapes, a backslash outside single quotes takes the next character as
+// it is; with comments, a word starting with # ends the line.
+func splitWords(line string, escapes, comments bool) partialLine {
 	var (
-		p       partialLine
-		cur     strings.Builder
-		inWord  bool
-		quote   rune
-		escaped bool
+		p      partialLine
+		cur    strings.Builder
+		inWord bool
 	)
 	for _, r := range line {
 		switch {
-		case escaped:
+		case p.escaped:
 			cur.WriteRune(r)
-			escaped = false
-		case quote == '\'':
+			p.escaped = false
+		case p.quote == '\'':
 			if r == '\'' {
-				quote = 0
+				p.quote = 0
 			} else {
 				cur.WriteRune(r)
 			}
-		case quote == '"':
-			switch r {
-			case '"':
-				quote = 0
-			case '\\':
-				escaped = true
+		case p.quote == '"':
+			switch {
+			case r == '"':
+				p.quote = 0
+			case r == '\\' && escapes:
+				p.escaped = true
 			default:
 				cur.WriteRune(r)
 			}
-		case r == '\\':
-			escaped, inWord = true, true
+		case r == '\\' && escapes:
+			p.escaped, inWord = true, true
 		case r == '\'' || r == '"':
-			quote, inWord = r, true
+			p.quote, inWord = r, true
 		case r == ' ' || r == '\t':
 			if inWord {
 				p.words = append(p.words, cur.String())
 				cur.Reset()
 				inWord = false
 			}
+		case r == '#' && comments && !inWord:
+			p.current = ""
+			return p
 		default:
 			cur.WriteRune(r)
 			inWord = true
 		}
 	}
-	p.current = cur.String()
-	p.quote = quote
+	p.current, p.begun = cur.String(), inWord
 	return p
 }
-
 // replacement returns the text that replaces the chunk go-prompt swaps on
 // completion (everything after the line's last space) so that the last
 // len(partial) characters of line become candidate.

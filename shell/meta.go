@@ -149,7 +149,8 @@ func (s *shell) help() {
 		}
 	}
 	fmt.Fprintln(w, `
-Quote as a POSIX shell does: query --filter "LastName eq 'Jones'"
+Quote as a POSIX shell does: query --filter "LastName eq 'Jones'" (on
+Windows a backslash is a character of the word, as in C:\data\rows.jsonl).
 Tab completes commands, flags, tables, and inside --filter properties,
 operators and literals (on an empty line it lists the commands). Ctrl-R
 searches the history (Ctrl-R again for older, Enter runs, Ctrl-G leaves).

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/google/shlex"
 	"github.com/spf13/cobra"
 	"github.com/tstable/tstable/cmdspec"
 	"github.com/tstable/tstable/completions"
@@ -53,9 +52,9 @@ func (s *shell) execLine(ctx context.Context, line string) (status int, quit boo
 	if line == "" || strings.HasPrefix(line, "#") {
 		return cmdspec.ExitOK, false
 	}
-	args, err := shlex.Split(line)
+	args, err := completions.SplitLine(line)
 	if err != nil {
-		return s.fail(cmdspec.Usagef("", "%v (quote as a POSIX shell does: --filter \"LastName eq 'Jones'\")", err)), false
+		return s.fail(cmdspec.Usagef("", "%v (quote a word with spaces as a shell does: --filter \"LastName eq 'Jones'\")", err)), false
 	}
 	if len(args) > 0 && args[0] == "tstable" { // pasted from a script
 		args = args[1:]
