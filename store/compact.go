@@ -23,7 +23,8 @@ type CompactResult struct {
 // space deleted tables and entities leave behind), with full pages. It is
 // safe against interruption: the copy is written to a new file beside the
 // database, synced, and renamed over it only when complete; until then the
-// database is untouched. The file is held exclusively meanwhile, so no
+// database is untouched. The file is held exclusively meanwhile (on
+// Windows up to the rename: see closeBeforeReplace), so no
 // other process reads or writes it.
 func Compact(path string, opts *Options) (*CompactResult, error) {
 	st, err := os.Stat(path)
@@ -61,6 +62,12 @@ func Compact(path string, opts *Options) (*CompactResult, error) {
 	if err := dst.Close(); err != nil {
 		os.Remove(tmp)
 		return nil, fmt.Errorf("compacting %s failed: %s (the database is unchanged)", path, describeIOError(err))
+	}
+	if closeBeforeReplace {
+		if err := src.Close(); err != nil {
+			os.Remove(tmp)
+			return nil, err
+		}
 	}
 	if err := os.Rename(tmp, path); err != nil {
 		os.Remove(tmp)

@@ -13,6 +13,10 @@ import (
 // waiting as long as Options.Wait says, and who holds it is not known.
 const engineLocksItself = true
 
+// closeBeforeReplace is false here: Compact renames its copy over the
+// file while it still holds it.
+const closeBeforeReplace = false
+
 var errBusy = errors.New("the file is locked by another process")
 
 // lockFile leaves the lock to the engine on this system.

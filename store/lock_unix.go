@@ -13,6 +13,10 @@ import (
 // and the engine, handed the locked file, finds the lock already held.
 const engineLocksItself = false
 
+// closeBeforeReplace is false here: Compact renames its copy over the
+// file while it still holds the file, so no other process gets in between.
+const closeBeforeReplace = false
+
 // tryLock takes the file's lock as the engine does (flock), without
 // waiting: false when another process holds it.
 func tryLock(f *os.File, exclusive bool) (bool, error) {

@@ -17,6 +17,13 @@ import (
 // is never contended.
 const engineLocksItself = false
 
+// closeBeforeReplace is true here: Windows neither replaces a file that a
+// process holds open nor one that is mapped, so Compact closes the
+// database before it renames its copy over it. Another process that
+// opens the file in that instant makes the rename fail, and the database
+// is left as it was (Compact says so).
+const closeBeforeReplace = true
+
 // Windows locks byte ranges, any of them past the end of the file, and a
 // lock belongs to the handle that took it. tstable's ranges lie far past
 // the end of any database:
