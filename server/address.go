@@ -3,14 +3,17 @@ package server
 import (
 	"encoding/json"
 	"os"
+
+	"github.com/tstable/tstable/store"
 )
 
 // While a server holds a database, it writes where it listens to a small
 // file beside it, PATH.serve: {"url":…,"account":…,"key":…,"cert":…,"pid":…},
-// readable by the file's owner only (whoever can read the database can
-// read its data anyway). Another tstable process on the same database
-// reads it and goes through the server instead, trusting the certificate
-// cert names (a PEM file) when the URL is https. The file is removed when the server stops;
+// readable by the file's owner only on Unix (on Windows the folder's
+// permissions decide; whoever can read the database can read its data
+// anyway). Another tstable process on the same database reads it and goes
+// through the server instead, trusting the certificate cert names (a PEM
+// file) when the URL is https. The file is removed when the server stops;
 // one left by a server that was killed names a process that is gone, and
 // ReadAddress ignores it.
 
@@ -89,7 +92,7 @@ func readAddress(dbPath string) (addressFile, bool) {
 	if err != nil {
 		return a, false
 	}
-	if json.Unmarshal(b, &a) != nil || a.URL == "" || a.PID <= 0 || !processAlive(a.PID) {
+	if json.Unmarshal(b, &a) != nil || a.URL == "" || a.PID <= 0 || !store.ProcessAlive(a.PID) {
 		return a, false
 	}
 	return a, true

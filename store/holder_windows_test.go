@@ -16,7 +16,7 @@ func TestProcessCommandReadsACommandLine(t *testing.T) {
 }
 
 func TestProcessAliveOnWindows(t *testing.T) {
-	if !processAlive(os.Getpid()) || processAlive(0) || processAlive(-1) {
-		t.Fatal("processAlive is wrong about this process or an impossible one")
+	if !ProcessAlive(os.Getpid()) || ProcessAlive(0) || ProcessAlive(-1) {
+		t.Fatal("ProcessAlive is wrong about this process or an impossible one")
 	}
 }

@@ -27,7 +27,7 @@ func lockFile(ctx context.Context, f *os.File, exclusive bool, wait time.Duratio
 // releaseFile does nothing here: the engine releases its lock.
 func releaseFile(f *os.File) {}
 
-// processAlive cannot tell here: only this process counts as running (a
+// ProcessAlive cannot tell here: only this process counts as running (a
 // load of another that stepped aside then finds its staging removed and
 // fails, writing nothing).
-func processAlive(pid int) bool { return pid == os.Getpid() }
+func ProcessAlive(pid int) bool { return pid == os.Getpid() }

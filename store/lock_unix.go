@@ -41,8 +41,9 @@ func tryLock(f *os.File, exclusive bool) (bool, error) {
 // releaseFile does nothing here: the engine's Close releases the flock.
 func releaseFile(f *os.File) {}
 
-// processAlive reports whether a process with id pid runs.
-func processAlive(pid int) bool {
+// ProcessAlive reports whether a process with id pid runs (the owner of a
+// staging area left in a database, the server named in a .serve file).
+func ProcessAlive(pid int) bool {
 	if pid <= 0 {
 		return false
 	}

@@ -100,8 +100,9 @@ func releaseFile(f *os.File) {
 // stillActive is the exit code GetExitCodeProcess gives a running process.
 const stillActive = 259
 
-// processAlive reports whether a process with id pid runs.
-func processAlive(pid int) bool {
+// ProcessAlive reports whether a process with id pid runs (the owner of a
+// staging area left in a database, the server named in a .serve file).
+func ProcessAlive(pid int) bool {
 	if pid <= 0 {
 		return false
 	}

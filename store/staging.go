@@ -99,7 +99,7 @@ func (db *DB) removeLeftStaging() error {
 			if v != nil {
 				continue // not a bucket
 			}
-			if pid := stagingOwner(k); pid < 0 || (pid != os.Getpid() && !processAlive(pid)) {
+			if pid := stagingOwner(k); pid < 0 || (pid != os.Getpid() && !ProcessAlive(pid)) {
 				left = append(left, bytes.Clone(k))
 			}
 		}
