@@ -98,6 +98,7 @@ func splitWords(line string, escapes, comments bool) partialLine {
 	p.current, p.begun = cur.String(), inWord
 	return p
 }
+
 // replacement returns the text that replaces the chunk go-prompt swaps on
 // completion (everything after the line's last space) so that the last
 // len(partial) characters of line become candidate.
