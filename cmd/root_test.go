@@ -126,6 +126,16 @@ func TestVersion(t *testing.T) {
 	}
 }
 
+// A release build states its version (make build and make dist set it
+// from the tag or commit, scripts/version.sh).
+func TestVersionStatedByTheBuild(t *testing.T) {
+	defer func(v string) { buildVersion = v }(buildVersion)
+	buildVersion = "1.2.3"
+	if out, _, st := run(context.Background(), filepath.Join(t.TempDir(), "t.db"), "", "--version"); st != 0 || out != "tstable 1.2.3\n" {
+		t.Errorf("--version: exit %d, %q", st, out)
+	}
+}
+
 // compact gives back a deleted table's space and says how much.
 func TestCompactCommand(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "t.db")
