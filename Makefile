@@ -9,6 +9,9 @@
 #   make fuzz-keys    fuzz only the shell's key splitter (FUZZTIME)
 #   make test-shell   only the shell's terminal tests, in tmux (make test runs them too when tmux is installed)
 #   make test-remote  the backend contract suite and the remote commands against Azurite (installs it with npm)
+#   make docs         regenerate the command reference (docs/reference/) and the man pages (bin/man/); make man is the same
+#   make install      the binary, man pages and bash/zsh/fish completions under PREFIX (default /usr/local), DESTDIR staged
+#   make dist         the release archives and checksums for every target, in dist/ (goreleaser, pinned)
 #   make test-serve-js  the Azure SDK for JavaScript end to end against tstable serve, with a connection string
 #                     over HTTP and with a TokenCredential over HTTPS (installs it with npm)
 #   make bench-serve  tstable serve and Azurite side by side through the Go SDK (installs Azurite with npm)
@@ -21,16 +24,21 @@ BENCH_N  ?= 1000000
 FUZZTIME ?= 1m
 export BENCH_N
 
-.PHONY: build run test vet crosscheck bench bench-peer fuzz fuzz-keys test-shell test-remote clean
+.PHONY: build run test vet crosscheck docs man completions install dist bench bench-peer fuzz fuzz-keys test-shell test-remote clean
 
 # The fork of go-prompt the shell is built on (third_party/go-prompt, its
 # own module) is vetted and tested with the rest.
 PROMPT := github.com/c-bata/go-prompt/...
 
+# The version tstable --version states: the tag, or the commit and its date
+# (scripts/version.sh); the go command records no commit in a worktree.
+VERSION ?= $(shell scripts/version.sh)
+LDFLAGS := -X 'github.com/tstable/tstable/cmd.buildVersion=$(VERSION)'
+
 # Built without cgo: a static binary starts a few milliseconds sooner (no
 # dynamic loader, no libc threads), which is most of a point query's time.
 build:
-	CGO_ENABLED=0 $(GO) build -buildvcs=auto -o $(BIN) ./cmd/tstable
+	CGO_ENABLED=0 $(GO) build -buildvcs=auto -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/tstable
 
 run: build
 	./$(BIN) $(ARGS)
@@ -109,3 +117,47 @@ test-serve-js:
 .PHONY: bench-serve
 bench-serve:
 	TSTABLE_BENCH_SERVE=1 $(GO) test -count=1 -run 'TestBenchServe' -v -timeout 60m ./server/
+
+# The command reference and the man pages, generated from the command tree
+# (scripts/gendocs; make test fails when docs/reference/ is not what the
+# tree gives). Run it after changing a command, a flag or a help text.
+MANDIR := bin/man/man1
+docs man:
+	$(GO) run ./scripts/gendocs -md docs/reference -man $(MANDIR) -version "$(VERSION)"
+
+# Shell completion scripts, from the built binary.
+COMPDIR := bin/completions
+completions: build
+	mkdir -p $(COMPDIR)
+	./$(BIN) completion bash > $(COMPDIR)/tstable.bash
+	./$(BIN) completion zsh > $(COMPDIR)/_tstable
+	./$(BIN) completion fish > $(COMPDIR)/tstable.fish
+	./$(BIN) completion powershell > $(COMPDIR)/tstable.ps1
+
+# make install [PREFIX=/usr/local] [DESTDIR=staging]: the binary, the man
+# pages and the completions where bash-completion, zsh and fish look.
+PREFIX ?= /usr/local
+install: build man completions
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+		$(DESTDIR)$(PREFIX)/share/zsh/site-functions \
+		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/tstable
+	install -m 644 $(MANDIR)/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 $(COMPDIR)/tstable.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/tstable
+	install -m 644 $(COMPDIR)/_tstable $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_tstable
+	install -m 644 $(COMPDIR)/tstable.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/tstable.fish
+
+# The release archives (tar.gz for Linux and macOS, zip for Windows, each
+# with the binary, README, licences, completions and man pages) and
+# checksums.txt, in dist/, by goreleaser at a pinned version, built once
+# into bin/tools from the Go module proxy (.goreleaser.yaml). A tagged
+# HEAD (vX.Y.Z) makes a release of that version; otherwise a snapshot.
+GORELEASER_VERSION := v2.15.1
+GORELEASER := bin/tools/goreleaser-$(GORELEASER_VERSION)
+$(GORELEASER):
+	mkdir -p bin/tools
+	GOBIN=$(CURDIR)/bin/tools $(GO) install github.com/goreleaser/goreleaser/v2@$(GORELEASER_VERSION)
+	mv bin/tools/goreleaser $@
+dist: $(GORELEASER)
+	TSTABLE_VERSION="$(VERSION)" scripts/dist.sh $(GORELEASER)
