@@ -72,7 +72,7 @@ func TestServeLogTakesAPathAsItIs(t *testing.T) {
 		done <- st
 	}()
 	for end := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		if _, _, ok := server.ServedAt(db); ok {
+		if _, ok := server.ServedAt(db); ok {
 			break
 		}
 		if time.Now().After(end) {

@@ -37,8 +37,9 @@ start.
 
 HTTPS: --tls serves it with a self-signed certificate for localhost,
 127.0.0.1 and ::1, made on first use and kept in $XDG_STATE_HOME/tstable/tls
-(~/.local/state/tstable/tls), reused until it is about to expire (825
-days, the longest macOS trusts); --cert FILE --key FILE serve a PEM
+(~/.local/state/tstable/tls; on Windows %LOCALAPPDATA%\tstable\tls),
+reused until it is about to expire (825 days, the longest macOS
+trusts); --cert FILE --key FILE serve a PEM
 certificate of your own instead. The server prints the certificate's path
 (a line "certificate: PATH") and how to make Node.js, Python and the
 system trust it; the URL and connection string it prints are https://.

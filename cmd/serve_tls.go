@@ -25,7 +25,7 @@ type servedCert struct {
 }
 
 // localCertDir is where tstable serve --tls keeps its certificate: with
-// tstable's other state, $XDG_STATE_HOME/tstable/tls.
+// tstable's other state, in tls/ of its state folder (appdirs.State).
 func localCertDir() string { return filepath.Join(stateDir(), "tls") }
 
 // serveTLS checks the HTTPS flags and sets cfg's certificate; nil when
