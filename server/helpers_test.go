@@ -3,6 +3,9 @@ package server_test
 import (
 	"bytes"
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -10,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tstable/tstable/server"
 )
@@ -18,6 +22,11 @@ import (
 type client struct {
 	t   *testing.T
 	url string // http://127.0.0.1:PORT/devstoreaccount1
+	// key, when set, signs each request with Shared Key Lite, as the
+	// SDKs sign with the key of their connection string.
+	key []byte
+	// http sends the requests; nil means http.DefaultClient.
+	http *http.Client
 }
 
 // newClient starts a server that allows every request (as serve
@@ -66,13 +75,23 @@ func (r response) errorMessage() string {
 
 func (c *client) do(method, path string, body []byte, headers ...string) response {
 	c.t.Helper()
+	r, err := c.send(method, path, body, headers...)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	return r
+}
+
+// send is do for any goroutine: it returns the failure to send instead of
+// ending the test.
+func (c *client) send(method, path string, body []byte, headers ...string) (response, error) {
 	u := c.url + path
 	if rest, ok := strings.CutPrefix(path, "//"); ok { // from the host's root
 		u = strings.TrimSuffix(c.url, "/devstoreaccount1") + "/" + rest
 	}
 	req, err := http.NewRequest(method, u, bytes.NewReader(body))
 	if err != nil {
-		c.t.Fatal(err)
+		return response{}, err
 	}
 	req.Header.Set("Accept", "application/json;odata=minimalmetadata")
 	if body != nil {
@@ -81,13 +100,39 @@ func (c *client) do(method, path string, body []byte, headers ...string) respons
 	for i := 0; i+1 < len(headers); i += 2 {
 		req.Header.Set(headers[i], headers[i+1])
 	}
-	resp, err := http.DefaultClient.Do(req)
+	if c.key != nil {
+		signLite(req, server.DefaultAccount, c.key)
+	}
+	hc := c.http
+	if hc == nil {
+		hc = http.DefaultClient
+	}
+	resp, err := hc.Do(req)
 	if err != nil {
-		c.t.Fatalf("%s %s: %v", method, path, err)
+		return response{}, fmt.Errorf("%s %s: %w", method, path, err)
 	}
 	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return response{status: resp.StatusCode, header: resp.Header, body: string(b)}
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return response{}, fmt.Errorf("%s %s: reading the answer: %w", method, path, err)
+	}
+	return response{status: resp.StatusCode, header: resp.Header, body: string(b)}, nil
+}
+
+// signLite signs r with Shared Key Lite by the Table service's documented
+// formula, as the SDKs sign: the x-ms-date header, then the canonicalized
+// resource, "/" + account + the path as sent (+ "?comp=" when there is
+// one), under HMAC-SHA256 with the account's key.
+func signLite(r *http.Request, account string, key []byte) {
+	date := time.Now().UTC().Format(http.TimeFormat)
+	r.Header.Set("x-ms-date", date)
+	cr := "/" + account + r.URL.EscapedPath()
+	if comp, ok := r.URL.Query()["comp"]; ok {
+		cr += "?comp=" + comp[0]
+	}
+	mac := hmac.New(sha256.New, key)
+	mac.Write([]byte(date + "\n" + cr))
+	r.Header.Set("Authorization", "SharedKeyLite "+account+":"+base64.StdEncoding.EncodeToString(mac.Sum(nil)))
 }
 
 func (c *client) mustDo(want int, method, path string, body []byte, headers ...string) response {

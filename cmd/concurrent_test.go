@@ -1,0 +1,269 @@
+package cmd
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// procTimeout bounds each process of TestProcessesShareTheFile: longer
+// than it waits for the file (--wait), so that only a process that hangs
+// meets it.
+const procTimeout = 60 * time.Second
+
+// proc runs the built binary as a process of its own on db and returns
+// its output; a process that fails (an exit status, anything on standard
+// error but a continuation token or an import's count) or outlives
+// procTimeout is an error.
+func proc(bin, db, stdin string, args ...string) (string, string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), procTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, append([]string{"--db", db, "--wait", "30s"}, args...)...)
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		err = fmt.Errorf("still running after %s", procTimeout)
+	}
+	if err == nil && strings.Contains(errOut.String(), "error") {
+		err = fmt.Errorf("it said %q", errOut.String())
+	}
+	if err != nil {
+		return "", "", fmt.Errorf("tstable %s: %v\n%s", strings.Join(args, " "), err, errOut.String())
+	}
+	return out.String(), errOut.String(), nil
+}
+
+// procStress runs loops of processes at once until the time is up or one
+// fails.
+type procStress struct {
+	stop  atomic.Bool
+	wg    sync.WaitGroup
+	mu    sync.Mutex
+	errs  []error
+	runs  atomic.Int64
+	acked map[string]string // "pk/rk" → its V after the last acknowledged write ("" deleted)
+}
+
+func (s *procStress) ack(pk, rk, v string) {
+	s.mu.Lock()
+	s.acked[pk+"/"+rk] = v
+	s.mu.Unlock()
+}
+
+func (s *procStress) loop(who string, fn func(i int) error) {
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		for i := 0; !s.stop.Load(); i++ {
+			if err := fn(i); err != nil {
+				s.mu.Lock()
+				s.errs = append(s.errs, fmt.Errorf("%s: %w", who, err))
+				s.mu.Unlock()
+				s.stop.Store(true)
+				return
+			}
+			s.runs.Add(1)
+		}
+	}()
+}
+
+// Commands run as processes of their own on one file at once, as scripts
+// and people run them: readers (get, query pages followed by their
+// continuation, filtered query --all and export, which scan on several
+// cores) share the file while writers (insert, delete, merge, upsert,
+// batch, import, staged into an empty table or sorted into one that is
+// not) wait for it in turn within --wait. No process may fail or hang,
+// every acknowledged write must read back as written, and check must find
+// the file sound.
+func TestProcessesShareTheFile(t *testing.T) {
+	bin := buildBinary(t)
+	db := filepath.Join(t.TempDir(), "shared.db")
+	const seeded = 2000
+	var seed strings.Builder
+	for i := range seeded {
+		fmt.Fprintf(&seed, "{\"PartitionKey\":\"p\",\"RowKey\":\"%05d\",\"N\":%d,\"V\":\"seed\"}\n", i, i)
+	}
+	if _, _, err := proc(bin, db, "", "table", "create", "Load"); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := proc(bin, db, seed.String(), "import", "Load", "-"); err != nil {
+		t.Fatal(err)
+	}
+	s := &procStress{acked: map[string]string{}}
+	for i := range seeded {
+		s.acked[fmt.Sprintf("p/%05d", i)] = "seed"
+	}
+	procWriters(s, bin, db)
+	procReaders(s, bin, db, seeded)
+	d := 8 * time.Second
+	if testing.Short() || raceEnabled {
+		d = 2 * time.Second
+	}
+	for end := time.Now().Add(d); time.Now().Before(end) && !s.stop.Load(); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	s.stop.Store(true)
+	s.wg.Wait()
+	for _, err := range s.errs {
+		t.Error(err)
+	}
+	t.Logf("%d commands", s.runs.Load())
+
+	out, _, err := proc(bin, db, "", "export", "Load", "-o", "jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var e struct{ PartitionKey, RowKey, V string }
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatalf("export line %q: %v", line, err)
+		}
+		got[e.PartitionKey+"/"+e.RowKey] = e.V
+	}
+	for k, v := range s.acked {
+		if got[k] != v {
+			t.Errorf("%s: V is %q after the load, want %q as acknowledged", k, got[k], v)
+		}
+	}
+	if _, _, err := proc(bin, db, "", "check"); err != nil {
+		t.Error(err)
+	}
+}
+
+// procWriters starts the loops of writing processes.
+func procWriters(s *procStress, bin, db string) {
+	s.loop("insert", func(i int) error { // insert, then delete or merge
+		rk := fmt.Sprintf("i%06d", i)
+		if _, _, err := proc(bin, db, "", "insert", "Load", fmt.Sprintf(`{"PartitionKey":"q","RowKey":"%s","V":"ins"}`, rk)); err != nil {
+			return err
+		}
+		s.ack("q", rk, "ins")
+		switch i % 3 {
+		case 1:
+			if _, _, err := proc(bin, db, "", "delete", "Load", "q", rk); err != nil {
+				return err
+			}
+			s.ack("q", rk, "")
+		case 2:
+			if _, _, err := proc(bin, db, "", "merge", "Load", fmt.Sprintf(`{"PartitionKey":"q","RowKey":"%s","V":"merged"}`, rk)); err != nil {
+				return err
+			}
+			s.ack("q", rk, "merged")
+		}
+		return nil
+	})
+	s.loop("upsert", func(i int) error {
+		rk, v := fmt.Sprintf("%05d", (i*7)%2000), fmt.Sprintf("u%d", i)
+		if _, _, err := proc(bin, db, "", "upsert", "Load", fmt.Sprintf(`{"PartitionKey":"p","RowKey":"%s","V":"%s"}`, rk, v)); err != nil {
+			return err
+		}
+		s.ack("p", rk, v)
+		return nil
+	})
+	s.loop("batch", func(i int) error {
+		pk := fmt.Sprintf("b%05d", i)
+		var ops strings.Builder
+		for j := range 20 {
+			fmt.Fprintf(&ops, "{\"op\":\"upsert\",\"entity\":{\"PartitionKey\":\"%s\",\"RowKey\":\"%03d\",\"V\":\"batch\"}}\n", pk, j)
+		}
+		if _, _, err := proc(bin, db, ops.String(), "batch", "Load", "-"); err != nil {
+			return err
+		}
+		for j := range 20 {
+			s.ack(pk, fmt.Sprintf("%03d", j), "batch")
+		}
+		return nil
+	})
+	s.loop("import", func(i int) error {
+		// Keys in descending order into the table (sorted, then written);
+		// every other time, in ascending order into a new empty table too
+		// (staged, then swapped in).
+		pk := fmt.Sprintf("l%05d", i)
+		var rows strings.Builder
+		for j := 999; j >= 0; j-- {
+			fmt.Fprintf(&rows, "{\"PartitionKey\":\"%s\",\"RowKey\":\"%04d\",\"V\":\"imp\"}\n", pk, j)
+		}
+		if _, _, err := proc(bin, db, rows.String(), "import", "Load", "-"); err != nil {
+			return err
+		}
+		for j := range 1000 {
+			s.ack(pk, fmt.Sprintf("%04d", j), "imp")
+		}
+		if i%2 == 1 {
+			return nil
+		}
+		name := fmt.Sprintf("Staged%d", i)
+		if _, _, err := proc(bin, db, "", "table", "create", name); err != nil {
+			return err
+		}
+		rows.Reset()
+		for j := range 1000 {
+			fmt.Fprintf(&rows, "{\"PartitionKey\":\"s\",\"RowKey\":\"%04d\"}\n", j)
+		}
+		_, _, err := proc(bin, db, rows.String(), "import", name, "-", "--mode", "insert")
+		return err
+	})
+}
+
+// procReaders starts the loops of reading processes.
+func procReaders(s *procStress, bin, db string, seeded int) {
+	s.loop("get", func(i int) error {
+		_, _, err := proc(bin, db, "", "get", "Load", "p", fmt.Sprintf("%05d", (i*13)%seeded), "-o", "jsonl")
+		return err
+	})
+	s.loop("query pages", func(int) error { // the whole table, page by page, in key order
+		args, last, rows := []string{"query", "Load", "--page-size", "700", "-o", "jsonl"}, "", 0
+		for {
+			out, errOut, err := proc(bin, db, "", args...)
+			if err != nil {
+				return err
+			}
+			for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+				var e struct{ PartitionKey, RowKey string }
+				if err := json.Unmarshal([]byte(line), &e); err != nil {
+					return fmt.Errorf("page after %q: %q: %v", last, line, err)
+				}
+				if k := e.PartitionKey + "\x00" + e.RowKey; k <= last {
+					return fmt.Errorf("page after %q: key %q out of order", last, k)
+				} else {
+					last = k
+				}
+				rows++
+			}
+			token, more := strings.CutPrefix(strings.TrimSpace(errOut), "continuation: ")
+			if !more {
+				if rows < seeded {
+					return fmt.Errorf("the pages held %d entities, fewer than the %d seeded", rows, seeded)
+				}
+				return nil
+			}
+			args = []string{"query", "Load", "--page-size", "700", "-o", "jsonl", "--continuation", token}
+		}
+	})
+	s.loop("query --all --filter", func(i int) error {
+		lo := (i * 37) % seeded
+		out, _, err := proc(bin, db, "", "query", "Load", "--all", "--filter", fmt.Sprintf("N ge %d and N lt %d", lo, lo+10), "-o", "jsonl")
+		if err == nil && strings.Count(out, "\n") != min(10, seeded-lo) {
+			err = fmt.Errorf("query --all from %d found %d entities, want %d", lo, strings.Count(out, "\n"), min(10, seeded-lo))
+		}
+		return err
+	})
+	s.loop("export", func(int) error {
+		out, _, err := proc(bin, db, "", "export", "Load", "-o", "jsonl")
+		if err == nil && strings.Count(out, "\n") < seeded {
+			err = fmt.Errorf("export wrote %d entities, fewer than the %d seeded", strings.Count(out, "\n"), seeded)
+		}
+		return err
+	})
+}

@@ -1,0 +1,6 @@
+//go:build !race
+
+package server_test
+
+// raceEnabled tells a test that the race detector slows it.
+const raceEnabled = false
