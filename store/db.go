@@ -111,7 +111,10 @@ func Open(path string, opts *Options) (*DB, error) {
 // it counts, the root page and, for writing, the free-page list) and
 // refuses a file that fails with DatabaseDamaged. An empty file is not a
 // database for reading; for writing it becomes a new one. A file found
-// damaged earlier in this process is not opened for writing.
+// damaged earlier in this process is not opened for writing. Opened for
+// writing, it removes what loads killed before they ended left behind:
+// staging buckets (see staging.go) and temporary files (see extsort.go)
+// whose process is gone.
 func OpenContext(ctx context.Context, path string, opts *Options) (*DB, error) {
 	db := &DB{path: path}
 	if opts != nil {
@@ -169,6 +172,7 @@ func OpenContext(ctx context.Context, path string, opts *Options) (*DB, error) {
 			db.Close()
 			return nil, err
 		}
+		removeLeftTemps(path)
 	}
 	return db, nil
 }

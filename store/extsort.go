@@ -12,6 +12,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/tstable/tstable/odata"
 )
@@ -108,6 +110,11 @@ func (s *runSet) sortRun() {
 	slices.SortFunc(s.recs, func(a, b loadRec) int { return compareRecs(&a, &b) })
 }
 
+// A load's temporary file is ".NAME.import-PID-RANDOM.tmp" next to the
+// database NAME, PID being the process that made it. The load removes it
+// however it returns; a process killed first leaves it behind, and the
+// next Open for writing (or Load) removes those whose process is gone.
+
 // tempPattern is the glob of a load's temporary files for the database at
 // path: ".NAME.import-*.tmp" in its folder.
 func tempPattern(path string) string {
@@ -115,14 +122,42 @@ func tempPattern(path string) string {
 	return filepath.Join(dir, "."+base+".import-*.tmp")
 }
 
-// removeLeftTemps removes the temporary files a load killed before it
-// could remove its own left next to the database. The caller holds the
-// file, so no load of its own is under way; a load that stepped aside
-// for it keeps reading its file through the handle it holds open.
+// createTemp creates this process's temporary file for a load into the
+// database at path.
+func createTemp(path string) (*os.File, error) {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	return os.CreateTemp(dir, "."+base+".import-"+strconv.Itoa(os.Getpid())+"-*.tmp")
+}
+
+// tempOwner is the process id in the name of a load's temporary file for
+// the database at path, or -1 when the name does not say (an older
+// tstable's, ".NAME.import-RANDOM.tmp").
+func tempOwner(path, name string) int {
+	rest, ok := strings.CutPrefix(filepath.Base(name), "."+filepath.Base(path)+".import-")
+	if !ok {
+		return -1
+	}
+	pid, _, ok := strings.Cut(strings.TrimSuffix(rest, ".tmp"), "-")
+	n, err := strconv.Atoi(pid)
+	if !ok || err != nil {
+		return -1
+	}
+	return n
+}
+
+// removeLeftTemps removes the temporary files that loads killed before
+// they could remove their own left next to the database at path: those
+// whose process is gone, or whose name does not say which process made
+// them. A load under way, in this process or another, keeps its own.
 func removeLeftTemps(path string) {
 	left, _ := filepath.Glob(tempPattern(path))
 	for _, f := range left {
-		os.Remove(f)
+		if pid := tempOwner(path, f); pid < 0 || (pid != os.Getpid() && !ProcessAlive(pid)) {
+			os.Remove(f)
+		}
 	}
 }
 
@@ -130,11 +165,7 @@ func removeLeftTemps(path string) {
 func (s *runSet) spill() error {
 	s.sortRun()
 	if s.file == nil {
-		dir, base := filepath.Split(s.dbPath)
-		if dir == "" {
-			dir = "."
-		}
-		f, err := os.CreateTemp(dir, "."+base+".import-*.tmp")
+		f, err := createTemp(s.dbPath)
 		if err != nil {
 			return fmt.Errorf("cannot create the import's temporary file next to %s: %s", s.dbPath, describeIOError(err))
 		}

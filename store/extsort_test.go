@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand"
+	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -322,3 +323,49 @@ func TestLoadSpilledCommitFailureKeepsAKeyPrefix(t *testing.T) {
 		t.Fatalf("the table holds %d entities, not the first 1400 in key order before %v", len(got), ce.FromKey)
 	}
 }
+
+// A load killed while it sorts through its temporary file leaves the file
+// behind (nothing runs when a process is killed), named for the process;
+// the next Open for writing removes it, as it removes the temporary files
+// of older tstables, whose names say no process. Reading leaves them, and
+// so does a write Open beside a process that is still running.
+func TestKilledLoadsTempFileIsRemovedOnOpen(t *testing.T) {
+	path := newFile(t)
+	cmd, _, lines := helper(t, "spill", path)
+	expect(t, lines, "spilled")
+	left := tempFiles(t, path)
+	if len(left) != 1 || tempOwner(path, left[0]) != cmd.Process.Pid {
+		t.Fatalf("temporary files %v, want one named for process %d", left, cmd.Process.Pid)
+	}
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	dir, base := filepath.Split(path)
+	older := filepath.Join(dir, "."+base+".import-123456.tmp")
+	running := filepath.Join(dir, fmt.Sprintf(".%s.import-%d-42.tmp", base, os.Getppid()))
+	ours := filepath.Join(dir, fmt.Sprintf(".%s.import-%d-42.tmp", base, os.Getpid()))
+	for _, f := range []string{older, running, ours} {
+		if err := os.WriteFile(f, []byte("runs"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db, err := Open(path, &Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if got := tempFiles(t, path); len(got) != 4 {
+		t.Fatalf("after a read-only open: %v, want all four files", got)
+	}
+	db, err = Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if got, want := tempFiles(t, path), []string{running, ours}; !reflect.DeepEqual(sortedStrings(got), sortedStrings(want)) {
+		t.Fatalf("after a write open: %v, want only %v (their processes run)", got, want)
+	}
+}
+
+func sortedStrings(s []string) []string { return slices.Sorted(slices.Values(s)) }

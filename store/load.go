@@ -34,8 +34,9 @@ const (
 // Load writes entities from src with one kind of operation. It reads the
 // whole source first, validating and encoding each entity and sorting
 // them by key (in memory, or through a temporary file next to the
-// database, ".NAME.import-*.tmp", when they do not fit in memory; the
-// file is removed however Load ends). It then checks the sorted entities
+// database, ".NAME.import-PID-*.tmp", when they do not fit in memory; the
+// file is removed however Load returns, and one a killed process left is
+// removed by the next Open for writing or Load). It then checks the sorted entities
 // against the table without writing (an insert of a key the table or the
 // source already holds, a replace or merge of a key that is not there, a
 // merge that makes an entity too large), and only then writes them, in
@@ -79,7 +80,8 @@ const (
 //
 // The check keeps the entities it refuses (with OnReject) in memory until
 // it has told OnReject of them. A load also removes the temporary files
-// that loads killed before they could remove their own left behind.
+// that loads killed before they could remove their own left behind
+// (those whose process is gone).
 //
 // When the keys are all after the table's last key, pages are filled
 // further (bulk append), so a load in any key order leaves the tree as
