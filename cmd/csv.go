@@ -117,16 +117,79 @@ func badUTF8At(s string) int {
 	return len(s)
 }
 
-// csvSource reads a header row and then one entity per row.
+// rowCapReader hands an import's CSV to encoding/csv at most a line at a
+// time (a Read never goes past a newline), so that when the csv reader
+// has a row, it holds nothing read beyond it. It counts the lines and the
+// bytes of the row being read, and fails with *rowTooLong as soon as a
+// row passes maxEntityInput: the csv reader would hold a row of any
+// length, and a quote left open takes in the rest of the input.
+type rowCapReader struct {
+	src     *bufio.Reader
+	pending []byte // the rest of the line read last, not yet handed on
+	err     error  // what ended the source, once the pending bytes are handed on
+	lines   int64  // lines handed on whole
+	row     int64  // bytes of the current row handed on
+	from    int64  // the line the current row begins on
+}
+
+func newRowCapReader(r io.Reader) *rowCapReader {
+	return &rowCapReader{src: bufio.NewReaderSize(r, 1<<20), from: 1}
+}
+
+// nextRow tells the reader that the csv reader has read a whole row.
+func (c *rowCapReader) nextRow() { c.row, c.from = 0, c.lines+1 }
+
+func (c *rowCapReader) Read(p []byte) (int, error) {
+	if len(c.pending) == 0 {
+		if c.err != nil {
+			return 0, c.err
+		}
+		var err error
+		c.pending, err = c.src.ReadSlice('\n')
+		if err != nil && !errors.Is(err, bufio.ErrBufferFull) {
+			c.err = err
+		}
+		if len(c.pending) == 0 {
+			return 0, c.err
+		}
+	}
+	n := copy(p, c.pending)
+	part := c.pending[:n]
+	c.pending = c.pending[n:]
+	if c.row == 0 && (string(part) == "\n" || string(part) == "\r\n") {
+		c.lines++ // a blank line, which the csv reader skips: not part of a row
+		c.from = c.lines + 1
+		return n, nil
+	}
+	c.row += int64(n)
+	if c.row > maxEntityInput {
+		c.pending, c.err = nil, &rowTooLong{from: c.from, line: c.lines + 1, final: true}
+		return 0, c.err
+	}
+	if part[n-1] == '\n' {
+		c.lines++
+	}
+	return n, nil
+}
+
+// csvSource reads a header row and then one entity per row. A row longer
+// than maxEntityInput stops it (*rowTooLong), even when keepGoing: where
+// the next row begins is not known without reading the whole of it.
 func csvSource(r io.Reader, name string, lines *lineIndex, keepGoing bool, reject func(int64, error), rowError func(int64, error) error) (store.EntitySource, error) {
-	cr := csv.NewReader(bufio.NewReaderSize(r, 1<<20))
+	capped := newRowCapReader(r)
+	cr := csv.NewReader(capped)
 	cr.ReuseRecord = true
 	cr.FieldsPerRecord = -1
 	header, err := cr.Read()
 	header = append([]string(nil), header...) // the reader reuses its record
+	capped.nextRow()
 	if err != nil {
 		if errors.Is(err, io.EOF) {
 			return func() (*odata.Entity, error) { return nil, io.EOF }, nil
+		}
+		var long *rowTooLong
+		if errors.As(err, &long) {
+			return nil, odata.Errorf(odata.CodeRequestBodyTooLarge, "%s: the CSV header: %v", name, err)
 		}
 		return nil, odata.Errorf(odata.CodeInvalidInput, "%s: the CSV header: %v", name, err)
 	}
@@ -173,8 +236,13 @@ func csvSource(r io.Reader, name string, lines *lineIndex, keepGoing bool, rejec
 	return func() (*odata.Entity, error) {
 		for {
 			rec, err := cr.Read()
+			capped.nextRow()
 			if errors.Is(err, io.EOF) {
 				return nil, io.EOF
+			}
+			var long *rowTooLong
+			if errors.As(err, &long) {
+				return nil, rowError(long.from, long)
 			}
 			var line int
 			if err == nil {

@@ -13,9 +13,11 @@ import (
 	"github.com/tstable/tstable/store"
 )
 
-// maxEntityInput bounds what a write command reads from standard input:
+// maxEntityInput bounds what a write command reads for one entity (from
+// standard input, a line of a batch, a line or CSV row of an import):
 // well above the service's 1 MiB entity limit, so the store can say what
-// is too large.
+// is too large, and low enough that a runaway line does not take the
+// machine's memory.
 const maxEntityInput = 8 << 20
 
 // readEntityArg decodes the entity given as the argument at index i, or

@@ -58,7 +58,9 @@ already there or twice in the input for insert, a key missing for merge
 or replace) stops the import with its line number, and into a local file
 nothing is imported. With --continue-on-error each bad row is reported
 on standard error as "reject: line N: …" and the import goes on; the
-exit status is then 1 if any row was rejected. When storing fails once
+exit status is then 1 if any row was rejected. A line (a CSV row) longer
+than 8 MiB is refused as soon as that much of it is read; --continue-on-error
+skips such a JSONL line, but not a CSV row. When storing fails once
 writing has begun (a full disk), the rows stored are those with the
 lowest keys, and the message names the first key not stored. Counts are
 reported on standard error, with a progress bar when it is a terminal.`,
@@ -140,7 +142,15 @@ func runImport(c *cobra.Command, f *Factory, args []string, o *importOptions) er
 	// rowError stops the import at a row that does not parse.
 	rowError := func(line int64, err error) error {
 		badRow = true
-		return odata.Errorf(odata.CodeInvalidInput, "%s line %d: %v; --continue-on-error skips bad rows", name, line, err)
+		code, hint := odata.CodeInvalidInput, "; --continue-on-error skips bad rows"
+		var long *rowTooLong
+		if errors.As(err, &long) {
+			code = odata.CodeRequestBodyTooLarge
+			if long.final {
+				hint = ""
+			}
+		}
+		return odata.Errorf(code, "%s line %d: %v%s", name, line, err, hint)
 	}
 	var src store.EntitySource
 	if input == "jsonl" {
@@ -233,4 +243,22 @@ func extOf(path string) string {
 		return path[i:]
 	}
 	return ""
+}
+
+// rowTooLong is a row of an import's input longer than maxEntityInput,
+// refused as soon as the cap is passed: the rest of it is not read.
+type rowTooLong struct {
+	from, line int64 // the line the row begins on, and the one where it passed the cap
+	final      bool  // the import cannot go on past it: where the next row begins is not known (CSV)
+}
+
+func (e *rowTooLong) Error() string {
+	msg := fmt.Sprintf("the line is longer than %d bytes, the most tstable reads for one row (an entity is at most 1 MiB)", maxEntityInput)
+	if e.line != e.from {
+		msg = fmt.Sprintf("the row that begins on this line is longer than %d bytes by line %d (a quoted field left open?), the most tstable reads for one row", maxEntityInput, e.line)
+	}
+	if e.final {
+		msg += ", and the import cannot go on past it"
+	}
+	return msg
 }

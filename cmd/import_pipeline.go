@@ -59,17 +59,27 @@ type jsonlChunk struct {
 // at a time, so that decoding runs on several cores and overlaps with the
 // store's work; the chunks are delivered in order. stop ends them when the
 // import ends early.
+//
+// A line longer than maxEntityInput is refused (*rowTooLong) as soon as
+// the cap is passed: keepGoing skips the rest of it without keeping it,
+// else reading ends there. A chunk holds at most chunkSize lines or about
+// chunkBytes, so what is read ahead stays bounded however long the lines.
 func jsonlSource(r io.Reader, lines *lineIndex, keepGoing bool, reject func(int64, error), rowError func(int64, error) error) (src store.EntitySource, stop func()) {
-	const chunkSize = 512
+	const (
+		chunkSize  = 512
+		chunkBytes = 1 << 20
+	)
 	workers := min(max(runtime.GOMAXPROCS(0), 1), 4)
 	// jsonlJob is a chunk of lines to decode: their bytes, where each ends
-	// in data, their numbers, and where the decoded chunk goes.
+	// in data, their numbers, the lines refused unread (by index), and
+	// where the decoded chunk goes.
 	type jsonlJob struct {
-		data  []byte
-		ends  []int
-		lines []int64
-		err   error
-		out   chan jsonlChunk
+		data    []byte
+		ends    []int
+		lines   []int64
+		refused map[int]error
+		err     error
+		out     chan jsonlChunk
 	}
 	jobs := make(chan *jsonlJob, workers)
 	order := make(chan chan jsonlChunk, 2*workers+4)
@@ -81,6 +91,10 @@ func jsonlSource(r io.Reader, lines *lineIndex, keepGoing bool, reject func(int6
 				items := make([]jsonlItem, len(j.ends))
 				start := 0
 				for k, end := range j.ends {
+					if err, ok := j.refused[k]; ok {
+						items[k] = jsonlItem{line: j.lines[k], err: err}
+						continue
+					}
 					e, derr := dec.Decode(j.data[start:end])
 					items[k] = jsonlItem{e: e, line: j.lines[k], err: derr}
 					start = end
@@ -108,18 +122,36 @@ func jsonlSource(r io.Reader, lines *lineIndex, keepGoing bool, reject func(int6
 			case <-done:
 				return false
 			}
-			j = &jsonlJob{data: make([]byte, 0, cap(j.data))}
+			j = &jsonlJob{data: make([]byte, 0, min(cap(j.data), chunkBytes))}
 			return true
 		}
 		for {
 			b, err := br.ReadSlice('\n')
 			if errors.Is(err, bufio.ErrBufferFull) {
 				long = append(long[:0], b...)
-				for errors.Is(err, bufio.ErrBufferFull) {
+				for errors.Is(err, bufio.ErrBufferFull) && len(long) <= maxEntityInput {
 					b, err = br.ReadSlice('\n')
 					long = append(long, b...)
 				}
-				b = long
+				if len(long) > maxEntityInput {
+					line++
+					if j.refused == nil {
+						j.refused = map[int]error{}
+					}
+					j.refused[len(j.ends)] = &rowTooLong{from: line, line: line}
+					j.ends = append(j.ends, len(j.data))
+					j.lines = append(j.lines, line)
+					if !keepGoing {
+						send()
+						return
+					}
+					for errors.Is(err, bufio.ErrBufferFull) { // the rest of the line, unkept
+						_, err = br.ReadSlice('\n')
+					}
+					b = nil
+				} else {
+					b = long
+				}
 			}
 			if err != nil && !errors.Is(err, io.EOF) {
 				j.err = err
@@ -140,7 +172,7 @@ func jsonlSource(r io.Reader, lines *lineIndex, keepGoing bool, reject func(int6
 				}
 				return
 			}
-			if len(j.ends) == chunkSize && !send() {
+			if (len(j.ends) == chunkSize || len(j.data) >= chunkBytes) && !send() {
 				return
 			}
 		}
