@@ -141,7 +141,7 @@ func readBatch(r io.Reader, name string) ([]store.Operation, error) {
 	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
 		return nil, odata.Errorf(odata.CodeRequestBodyTooLarge, "%s line %d is longer than %d bytes; an operation's entity is at most 1 MiB", name, line+1, maxEntityInput)
 	} else if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", name, err)
+		return nil, store.FileError(err, "cannot read %s", name)
 	}
 	return ops, nil
 }
@@ -156,7 +156,7 @@ func (f *Factory) openInput(c *cobra.Command, args []string, i int, what string)
 	}
 	fh, err := os.Open(args[i])
 	if err != nil {
-		return nil, "", nil, fmt.Errorf("cannot read %s: %w", args[i], err)
+		return nil, "", nil, store.FileError(err, "cannot read %s", args[i])
 	}
 	return fh, args[i], func() { fh.Close() }, nil
 }

@@ -1,8 +1,11 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"strconv"
 
 	"github.com/spf13/cobra"
@@ -56,7 +59,7 @@ be read into a new file.`,
 // else this run's local target.
 func (f *Factory) localFile(c *cobra.Command, args []string) (string, error) {
 	if len(args) > 0 {
-		return args[0], nil
+		return args[0], databaseFile(args[0], c.Name())
 	}
 	t, err := f.Target()
 	if err != nil {
@@ -68,10 +71,22 @@ func (f *Factory) localFile(c *cobra.Command, args []string) (string, error) {
 	if t.IsRemote() {
 		return "", usageErrorf(c, "%s reads a local database file; the service keeps its own storage", c.Name())
 	}
-	if !exists(t.Path) {
-		return "", fmt.Errorf("there is no database at %s to %s", t.Path, c.Name())
+	return t.Path, databaseFile(t.Path, c.Name())
+}
+
+// databaseFile refuses, for a command that reads a database file itself
+// (what: check, recover, compact), a path where there is none.
+func databaseFile(path, what string) error {
+	st, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return odata.Errorf(odata.CodeResourceNotFound, "there is no database at %s to %s", path, what)
+	case err != nil:
+		return store.FileError(err, "cannot read database %s", path)
+	case st.IsDir():
+		return odata.Errorf(odata.CodeInvalidInput, "%s is a folder, not a database file: name the file to %s", path, what)
 	}
-	return t.Path, nil
+	return nil
 }
 
 // scanOptions waits for the file as every command does (--wait), and

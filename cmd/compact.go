@@ -36,8 +36,8 @@ compacting, so other commands wait or fail with DatabaseLocked meanwhile.`,
 			case t.IsRemote():
 				return usageErrorf(c, "compact rewrites a local database file; the service manages its own storage")
 			}
-			if err := f.needDatabase("", ""); err != nil {
-				return fmt.Errorf("there is no database at %s to compact", t.Path)
+			if err := databaseFile(t.Path, "compact"); err != nil {
+				return err
 			}
 			res, err := store.Compact(t.Path, nil)
 			if err != nil {

@@ -245,14 +245,17 @@ func checkpointPath(parts ...string) string {
 
 func saveCheckpoint(path string, ck copyCheckpoint) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return fmt.Errorf("cannot keep the copy's checkpoint: %w", err)
+		return store.FileError(err, "cannot keep the copy's checkpoint %s", path)
 	}
 	b, _ := json.Marshal(ck)
 	tmp := path + ".tmp"
 	if err := os.WriteFile(tmp, b, 0o600); err != nil {
-		return fmt.Errorf("cannot keep the copy's checkpoint: %w", err)
+		return store.FileError(err, "cannot keep the copy's checkpoint %s", path)
 	}
-	return os.Rename(tmp, path)
+	if err := os.Rename(tmp, path); err != nil {
+		return store.FileError(err, "cannot keep the copy's checkpoint %s", path)
+	}
+	return nil
 }
 
 // stateDir is tstable's state folder (appdirs.State), else one in the

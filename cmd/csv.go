@@ -187,11 +187,17 @@ func csvSource(r io.Reader, name string, lines *lineIndex, keepGoing bool, rejec
 		if errors.Is(err, io.EOF) {
 			return func() (*odata.Entity, error) { return nil, io.EOF }, nil
 		}
-		var long *rowTooLong
-		if errors.As(err, &long) {
+		var (
+			long *rowTooLong
+			pe   *csv.ParseError
+		)
+		switch {
+		case errors.As(err, &long):
 			return nil, odata.Errorf(odata.CodeRequestBodyTooLarge, "%s: the CSV header: %v", name, err)
+		case errors.As(err, &pe):
+			return nil, odata.Errorf(odata.CodeInvalidInput, "%s: the CSV header: %v", name, err)
 		}
-		return nil, odata.Errorf(odata.CodeInvalidInput, "%s: the CSV header: %v", name, err)
+		return nil, store.FileError(err, "cannot read %s", name)
 	}
 	type col struct {
 		name string
@@ -249,11 +255,11 @@ func csvSource(r io.Reader, name string, lines *lineIndex, keepGoing bool, rejec
 				line, _ = cr.FieldPos(0)
 			} else {
 				var pe *csv.ParseError
-				if errors.As(err, &pe) {
-					line = pe.StartLine
-					err = pe.Err
+				if !errors.As(err, &pe) {
+					return nil, err // the input cannot be read
 				}
-				if keepGoing && pe != nil {
+				line, err = pe.StartLine, pe.Err
+				if keepGoing {
 					reject(int64(line), err)
 					continue
 				}

@@ -143,7 +143,7 @@ func TestImportInterrupted(t *testing.T) {
 // On a full disk, import says exactly what it stored: the count it prints
 // is the count the table holds afterwards, and it speaks of no bad row.
 func TestImportOnAFullDisk(t *testing.T) {
-	dir := smallDisk(t)
+	dir := smallDisk(t, "size=3m")
 	db := filepath.Join(dir, "full.db")
 	mustRun(t, db, "", "table", "create", "Full")
 	var rows bytes.Buffer

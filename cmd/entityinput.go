@@ -35,7 +35,7 @@ func (f *Factory) readEntityArg(c *cobra.Command, args []string, i int) (*odata.
 		}
 		b, err := io.ReadAll(io.LimitReader(r, maxEntityInput+1))
 		if err != nil {
-			return nil, fmt.Errorf("reading the entity from standard input: %w", err)
+			return nil, store.FileError(err, "cannot read the entity from standard input")
 		}
 		if len(b) > maxEntityInput {
 			return nil, odata.Errorf(odata.CodeRequestBodyTooLarge, "the entity on standard input is larger than %d bytes", maxEntityInput)

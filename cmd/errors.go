@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/tstable/tstable/cmdspec"
 	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/store"
 )
 
 // The exit statuses, as cmdspec defines them for every front end.
@@ -91,7 +92,9 @@ func describeError(ctx context.Context, err error, inShell bool) (string, int) {
 			return "error: usage: " + m + helpHint("tstable", inShell), ExitUsage
 		}
 	}
-	return "error: " + m, ExitFailed
+	// An error without a code is a failure of the system (the disk, a
+	// file) or of tstable's own: coded as the service would code it.
+	return "error: " + store.Coded(err).Error(), ExitFailed
 }
 
 // helpHint points at a command's help: " (see 'tstable get --help')", or

@@ -156,7 +156,7 @@ func (f *Factory) Write(ctx context.Context, fn func(store.Backend) error) error
 	}
 	if dir := filepath.Dir(t.Path); dir != "" {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return fmt.Errorf("cannot create the folder for the database %s: %w", t.Path, err)
+			return store.FileError(err, "cannot create the folder for the database %s", t.Path)
 		}
 	}
 	err = f.with(ctx, t, true, fn)

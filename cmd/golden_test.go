@@ -287,7 +287,7 @@ func TestExecuteRecoversPanics(t *testing.T) {
 	root := NewRoot(ios)
 	root.AddCommand(&cobra.Command{Use: "boom", Run: func(*cobra.Command, []string) { panic("index out of range [3]") }})
 	status := Execute(context.Background(), root, []string{"boom"}, ios)
-	if status != 1 || out.Len() != 0 || errOut.String() != "error: internal: index out of range [3] (please report this with the command you ran)\n" {
+	if status != 1 || out.Len() != 0 || errOut.String() != "error: InternalError: index out of range [3] (please report this with the command you ran)\n" {
 		t.Errorf("exit %d, stdout %q, stderr %q", status, out, errOut)
 	}
 }

@@ -166,6 +166,9 @@ func runImport(c *cobra.Command, f *Factory, args []string, o *importOptions) er
 	wrapped := func() (*odata.Entity, error) {
 		e, err := src()
 		if err != nil && !errors.Is(err, io.EOF) {
+			if odata.CodeOf(err) == "" {
+				err = store.FileError(err, "cannot read %s", name)
+			}
 			srcErr = err
 		}
 		return e, err

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"runtime"
 	"sort"
@@ -225,7 +224,7 @@ func jsonlSource(r io.Reader, lines *lineIndex, keepGoing bool, reject func(int6
 			}
 			cur = c.items
 			if c.err != nil {
-				end = fmt.Errorf("reading the input: %w", c.err)
+				end = c.err
 			}
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/tstable/tstable/cmdspec"
 	"github.com/tstable/tstable/iostreams"
 	"github.com/tstable/tstable/lessons"
+	"github.com/tstable/tstable/store"
 )
 
 // lessonWidth is the table width of a lesson's output when standard output
@@ -90,7 +91,7 @@ var continuationLine = sync.OnceValue(func() *regexp.Regexp { return regexp.Must
 func runLesson(c *cobra.Command, f *Factory, l *lessons.Lesson) error {
 	dir, err := os.MkdirTemp("", "tstable-lesson-")
 	if err != nil {
-		return fmt.Errorf("cannot create the lesson's scratch database: %w", err)
+		return store.FileError(err, "cannot create the lesson's scratch database")
 	}
 	defer os.RemoveAll(dir)
 	db := filepath.Join(dir, "lesson.db")

@@ -29,6 +29,9 @@ when everything was saved and 1 when something was skipped. tstable check
 NEW confirms the new file is sound.`,
 		Example: "  tstable recover people.db people-recovered.db",
 		RunE: func(c *cobra.Command, args []string) error {
+			if err := databaseFile(args[0], "recover"); err != nil {
+				return err
+			}
 			bar := f.IO.StartProgress("recovering "+args[0], -1, "pages")
 			rep, err := store.Recover(c.Context(), args[0], args[1], f.scanOptions(args[0], bar))
 			bar.Finish()

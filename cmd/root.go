@@ -28,6 +28,7 @@ import (
 	"github.com/tstable/tstable/appdirs"
 	"github.com/tstable/tstable/cmdspec"
 	"github.com/tstable/tstable/iostreams"
+	"github.com/tstable/tstable/odata"
 )
 
 // Main runs tstable with the process's streams and the given arguments and
@@ -246,7 +247,7 @@ transactions, and an explanation of what every query reads.`,
 // Execute runs root with args under ctx and returns the exit status. An
 // error is written to ios.ErrOut as one line, "error: <Code>: <what and
 // where>" (a syntax error adds the text and a caret on the next lines). A
-// panic becomes "error: internal: …" and status 1, never a stack trace.
+// panic becomes "error: InternalError: …" and status 1, never a stack trace.
 func Execute(ctx context.Context, root *cobra.Command, args []string, ios *iostreams.IOStreams) int {
 	return execute(ctx, root, args, ios, false)
 }
@@ -256,7 +257,7 @@ func Execute(ctx context.Context, root *cobra.Command, args []string, ios *iostr
 func execute(ctx context.Context, root *cobra.Command, args []string, ios *iostreams.IOStreams, inShell bool) (status int) {
 	defer func() {
 		if r := recover(); r != nil {
-			fmt.Fprintf(ios.ErrOut, "error: internal: %v (please report this with the command you ran)\n", r)
+			fmt.Fprintf(ios.ErrOut, "error: %s: %v (please report this with the command you ran)\n", odata.CodeInternalError, r)
 			if os.Getenv("TSTABLE_DEBUG") != "" {
 				ios.ErrOut.Write(debug.Stack())
 			}

@@ -13,6 +13,7 @@ import (
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/server"
 	"github.com/tstable/tstable/server/auth"
+	"github.com/tstable/tstable/store"
 )
 
 // serveFlags are tstable serve's flags.
@@ -120,7 +121,7 @@ func runServe(c *cobra.Command, f *Factory, fl serveFlags) error {
 	if fl.logFile != "" {
 		lf, err := os.OpenFile(fl.logFile, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 		if err != nil {
-			return fmt.Errorf("cannot open the query log %s: %w", fl.logFile, err)
+			return store.FileError(err, "cannot open the query log %s", fl.logFile)
 		}
 		defer lf.Close()
 		log.JSON = lf

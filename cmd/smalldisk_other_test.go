@@ -4,9 +4,9 @@ package cmd
 
 import "testing"
 
-// smallDisk would mount a 3 MiB file system for the test: only Linux's
+// smallDisk would mount a small file system for the test: only Linux's
 // tmpfs is used for that, so the test is skipped here.
-func smallDisk(t *testing.T) string {
+func smallDisk(t *testing.T, opts string) string {
 	t.Helper()
 	t.Skip("a small file system is mounted for this test on Linux only")
 	return ""

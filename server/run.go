@@ -5,7 +5,6 @@ import (
 	"crypto/tls"
 	"encoding/base64"
 	"errors"
-	"fmt"
 	"net"
 	"net/http"
 	"strings"
@@ -79,7 +78,7 @@ func Start(cfg Config) (*Running, error) {
 	l, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		db.Close()
-		return nil, fmt.Errorf("cannot listen on %s: %w (is another server using the port? pick one with --addr)", cfg.Addr, err)
+		return nil, odata.Errorf(odata.CodeInvalidInput, "cannot listen on %s: %v (is another server using the port? pick one with --addr)", cfg.Addr, err)
 	}
 	scheme := "http"
 	if cfg.TLS != nil {
@@ -100,7 +99,7 @@ func Start(cfg Config) (*Running, error) {
 	if err := writeAddress(cfg.DBPath, addressFile{URL: r.url, Account: cfg.Account, Key: cfg.Key, Cert: cfg.CertFile}); err != nil {
 		l.Close()
 		db.Close()
-		return nil, fmt.Errorf("cannot write the address file %s: %w", AddressPath(cfg.DBPath), err)
+		return nil, store.FileError(err, "cannot write the address file %s", AddressPath(cfg.DBPath))
 	}
 	go func() {
 		err := r.srv.Serve(l)

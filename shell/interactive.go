@@ -26,7 +26,7 @@ func (s *shell) interactive(ctx context.Context) (status int) {
 	defer func() {
 		if r := recover(); r != nil {
 			tty.restore()
-			fmt.Fprintf(s.cfg.IO.ErrOut, "error: internal: %v (the shell stopped; please report this with what you typed)\n", r)
+			fmt.Fprintf(s.cfg.IO.ErrOut, "error: InternalError: %v (the shell stopped; please report this with what you typed)\n", r)
 			status = cmdspec.ExitFailed
 		}
 	}()

@@ -144,8 +144,8 @@ func TestFullDiskLoadCountsWhatIsStored(t *testing.T) {
 	if !errors.As(err, &ce) || !errors.Is(err, syscall.ENOSPC) {
 		t.Fatalf("load: %+v %v; want a commit that fails for want of space", res, err)
 	}
-	if !strings.Contains(err.Error(), "saving to "+path+" failed: no space left on device") {
-		t.Fatalf("message: %v", err)
+	if !strings.Contains(err.Error(), "saving to "+path+" failed: the disk is full (no space left on device)") || odata.CodeOf(err) != odata.CodeInternalError {
+		t.Fatalf("message: %v (code %q); want InternalError saying the disk is full", err, odata.CodeOf(err))
 	}
 	if res.Written == 0 || res.Written%500 != 0 || ce.FromKey == nil {
 		t.Fatalf("written %d, from %v: want whole chunks before the failed one", res.Written, ce.FromKey)

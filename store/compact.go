@@ -29,7 +29,7 @@ type CompactResult struct {
 func Compact(path string, opts *Options) (*CompactResult, error) {
 	st, err := os.Stat(path)
 	if err != nil {
-		return nil, fmt.Errorf("cannot compact %s: %s", path, describeIOError(err))
+		return nil, FileError(err, "cannot compact %s", path)
 	}
 	src, err := Open(path, opts)
 	if err != nil {
@@ -43,7 +43,7 @@ func Compact(path string, opts *Options) (*CompactResult, error) {
 	os.Remove(tmp)
 	dst, err := bolt.Open(tmp, st.Mode().Perm(), nil)
 	if err != nil {
-		return nil, fmt.Errorf("cannot create the compacted copy %s: %s", tmp, describeIOError(err))
+		return nil, FileError(err, "cannot create the compacted copy %s", tmp)
 	}
 	fail := func(err error) (*CompactResult, error) {
 		dst.Close()
@@ -54,14 +54,14 @@ func Compact(path string, opts *Options) (*CompactResult, error) {
 		if odata.CodeOf(err) != "" { // damage found while copying
 			return fail(err)
 		}
-		return fail(fmt.Errorf("compacting %s failed: %s (the database is unchanged)", path, describeIOError(err)))
+		return fail(fileFailure(err, fmt.Sprintf("compacting %s failed: %s (the database is unchanged)", path, describeIOError(err))))
 	}
 	if err := dst.Sync(); err != nil {
-		return fail(fmt.Errorf("compacting %s failed: %s (the database is unchanged)", path, describeIOError(err)))
+		return fail(fileFailure(err, fmt.Sprintf("compacting %s failed: %s (the database is unchanged)", path, describeIOError(err))))
 	}
 	if err := dst.Close(); err != nil {
 		os.Remove(tmp)
-		return nil, fmt.Errorf("compacting %s failed: %s (the database is unchanged)", path, describeIOError(err))
+		return nil, fileFailure(err, fmt.Sprintf("compacting %s failed: %s (the database is unchanged)", path, describeIOError(err)))
 	}
 	if closeBeforeReplace {
 		if err := src.Close(); err != nil {
@@ -71,7 +71,7 @@ func Compact(path string, opts *Options) (*CompactResult, error) {
 	}
 	if err := os.Rename(tmp, path); err != nil {
 		os.Remove(tmp)
-		return nil, fmt.Errorf("cannot put the compacted copy in place of %s: %s (the database is unchanged)", path, describeIOError(err))
+		return nil, fileFailure(err, fmt.Sprintf("cannot put the compacted copy in place of %s: %s (the database is unchanged)", path, describeIOError(err)))
 	}
 	if d, err := os.Open(filepath.Dir(path)); err == nil {
 		d.Sync() // the rename survives a crash
@@ -79,7 +79,7 @@ func Compact(path string, opts *Options) (*CompactResult, error) {
 	}
 	after, err := os.Stat(path)
 	if err != nil {
-		return nil, err
+		return nil, FileError(err, "cannot read the compacted database %s", path)
 	}
 	return &CompactResult{Before: st.Size(), After: after.Size()}, nil
 }
@@ -92,7 +92,7 @@ func (db *DB) vetWhole() error {
 	defer db.mu.RUnlock()
 	st, err := db.file.Stat()
 	if err != nil {
-		return fmt.Errorf("cannot read database %s: %s", db.path, describeIOError(err))
+		return FileError(err, "cannot read database %s", db.path)
 	}
 	rep, err := checkFile(context.Background(), db.file, st.Size(), db.path, nil)
 	if err != nil {

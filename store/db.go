@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -120,12 +119,15 @@ func OpenContext(ctx context.Context, path string, opts *Options) (*DB, error) {
 	if opts != nil {
 		db.opts = *opts
 	}
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return nil, odata.Errorf(odata.CodeInvalidInput, "database %s is a folder, not a file: name the database file (for example %s)", path, filepath.Join(path, "tstable.db"))
+	}
 	if db.opts.ReadOnly {
 		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 			return nil, odata.Errorf(odata.CodeResourceNotFound, "database %s does not exist; create a table first (tstable table create NAME)", path)
 		}
 	} else if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, fmt.Errorf("cannot create the folder for database %s: %s", path, describeIOError(err))
+		return nil, FileError(err, "cannot create the folder for database %s", path)
 	}
 	if err := db.open(ctx); err != nil {
 		return nil, err
@@ -189,12 +191,12 @@ func (db *DB) open(ctx context.Context) error {
 		if errors.Is(err, fs.ErrNotExist) && db.opts.ReadOnly {
 			return odata.Errorf(odata.CodeResourceNotFound, "database %s does not exist; create a table first (tstable table create NAME)", db.path)
 		}
-		return fmt.Errorf("cannot open database %s: %s", db.path, describeIOError(err))
+		return FileError(err, "cannot open database %s", db.path)
 	}
 	st, err := f.Stat()
 	if err != nil {
 		f.Close()
-		return fmt.Errorf("cannot read database %s: %s", db.path, describeIOError(err))
+		return FileError(err, "cannot read database %s", db.path)
 	}
 	if !db.opts.ReadOnly {
 		if what := damagedEarlier(st, db.path); what != nil {
@@ -206,14 +208,14 @@ func (db *DB) open(ctx context.Context) error {
 		if errors.Is(err, errBusy) {
 			err = db.lockedError(holdersOf(f))
 		} else if ctx.Err() == nil {
-			err = fmt.Errorf("cannot lock database %s: %s", db.path, describeIOError(err))
+			err = FileError(err, "cannot lock database %s", db.path)
 		}
 		f.Close()
 		return err
 	}
 	if st, err = f.Stat(); err != nil { // its length now that it is ours
 		closeLocked(f)
-		return fmt.Errorf("cannot read database %s: %s", db.path, describeIOError(err))
+		return FileError(err, "cannot read database %s", db.path)
 	}
 	if _, err := vetFile(f, st.Size(), db.path, !db.opts.ReadOnly); err != nil {
 		closeLocked(f)
@@ -269,7 +271,7 @@ func (db *DB) openEngine(f *os.File) (b *bolt.DB, err error) {
 	case errors.Is(err, berrors.ErrInvalid), errors.Is(err, berrors.ErrVersionMismatch), errors.Is(err, berrors.ErrChecksum):
 		return nil, damagedError(db.path, "its header is unreadable")
 	}
-	return nil, fmt.Errorf("cannot open database %s: %s", db.path, describeIOError(err))
+	return nil, FileError(err, "cannot open database %s", db.path)
 }
 
 // Describe names the backend: "local PATH".
@@ -297,7 +299,7 @@ func (db *DB) closeEngine() error {
 	releaseFile(f) // the engine's own lock keeps others out until it closes
 	if db.broken.Load() == nil {
 		if err := b.Close(); err != nil {
-			return fmt.Errorf("cannot close database %s: %s", db.path, describeIOError(err))
+			return FileError(err, "cannot close database %s", db.path)
 		}
 		return nil
 	}

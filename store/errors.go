@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"syscall"
 
 	"github.com/tstable/tstable/odata"
 )
@@ -31,25 +32,97 @@ func (e *CommitError) Error() string {
 	return fmt.Sprintf("saving to %s failed: %s; the transaction was rolled back and nothing of it is stored", e.Path, describeIOError(e.Err))
 }
 
-// Unwrap returns the cause, so that errors.Is(err, syscall.ENOSPC) works.
-func (e *CommitError) Unwrap() error { return e.Err }
+// Unwrap returns the cause, so that errors.Is(err, syscall.ENOSPC) works,
+// and the failure coded as the service codes it (see FileError), so that
+// it is reported with its code: InternalError for a full disk.
+func (e *CommitError) Unwrap() []error {
+	return []error{e.Err, &odata.Error{Code: fileCode(e.Err), Message: e.Error(), Index: -1}}
+}
+
+// fileError is a failure of the file system or the disk (see FileError).
+type fileError struct {
+	coded *odata.Error
+	cause error
+}
+
+func (e *fileError) Error() string   { return e.coded.Error() }
+func (e *fileError) Unwrap() []error { return []error{e.coded, e.cause} }
+
+// FileError is a failure of the file system or the disk, coded as the
+// service would code it: ResourceNotFound for a file that is not there,
+// AuthorizationFailure for one that may not be read or written,
+// InvalidInput for a folder where a file is wanted, and InternalError
+// for the rest, a full disk among them. Its message is what failed
+// (format and args) and why, in the system's words without the path the
+// os package repeats ("the disk is full (no space left on device)"); the
+// system's error stays its cause, for errors.Is.
+func FileError(cause error, format string, args ...any) error {
+	return fileFailure(cause, fmt.Sprintf(format, args...)+": "+describeIOError(cause))
+}
+
+// fileFailure is FileError with the whole message given.
+func fileFailure(cause error, msg string) error {
+	return &fileError{coded: odata.Errorf(fileCode(cause), "%s", msg), cause: cause}
+}
+
+// Coded is err as tstable reports it, with a code: the *odata.Error it
+// carries; else, for a failure of the file system or the disk, the code
+// FileError gives it ("write /dev/stdout: no space left on device"
+// becomes InternalError "cannot write /dev/stdout: the disk is full (no
+// space left on device)"); else InternalError: a failure of tstable's own.
+func Coded(err error) *odata.Error {
+	var e *odata.Error
+	if errors.As(err, &e) {
+		return e
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) && err == error(pe) {
+		return odata.Errorf(fileCode(err), "cannot %s %s: %s", pe.Op, pe.Path, describeIOError(err))
+	}
+	msg := err.Error()
+	if errors.Is(err, syscall.ENOSPC) {
+		msg += " (the disk is full)"
+	}
+	return odata.Errorf(fileCode(err), "%s", msg)
+}
+
+// fileCode is the code of a failure of the file system or the disk (see
+// FileError).
+func fileCode(err error) odata.Code {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return odata.CodeResourceNotFound
+	case errors.Is(err, fs.ErrPermission):
+		return odata.CodeAuthorizationFailure
+	case errors.Is(err, syscall.EISDIR):
+		return odata.CodeInvalidInput
+	}
+	return odata.CodeInternalError
+}
 
 // describeIOError renders an operating-system error without the path and
 // operation the os package puts before it ("write /x/y.db: no space left
-// on device" becomes "no space left on device"): messages here name the
-// file themselves, once.
+// on device" becomes "the disk is full (no space left on device)"):
+// messages here name the file themselves, once.
 func describeIOError(err error) string {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
+	var msg string
+	var (
+		pe *fs.PathError
+		le *os.LinkError
+		se *os.SyscallError
+	)
+	switch {
+	case errors.As(err, &pe):
+		msg = pe.Err.Error()
+	case errors.As(err, &le):
+		msg = le.Err.Error()
+	case errors.As(err, &se):
+		msg = se.Err.Error()
+	default:
+		msg = err.Error()
 	}
-	var le *os.LinkError
-	if errors.As(err, &le) {
-		return le.Err.Error()
+	if errors.Is(err, syscall.ENOSPC) {
+		return "the disk is full (" + msg + ")"
 	}
-	var se *os.SyscallError
-	if errors.As(err, &se) {
-		return se.Err.Error()
-	}
-	return err.Error()
+	return msg
 }

@@ -7,7 +7,6 @@ import (
 	"container/heap"
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -167,7 +166,7 @@ func (s *runSet) spill() error {
 	if s.file == nil {
 		f, err := createTemp(s.dbPath)
 		if err != nil {
-			return fmt.Errorf("cannot create the import's temporary file next to %s: %s", s.dbPath, describeIOError(err))
+			return FileError(err, "cannot create the import's temporary file next to %s", s.dbPath)
 		}
 		s.file = f
 		s.w = bufio.NewWriterSize(f, 1<<20)
@@ -185,7 +184,7 @@ func (s *runSet) spill() error {
 		s.off += int64(n + len(r.key) + len(r.val))
 	}
 	if err := s.w.Flush(); err != nil {
-		return fmt.Errorf("cannot write the import's temporary file %s: %s", s.file.Name(), describeIOError(err))
+		return FileError(err, "cannot write the import's temporary file %s", s.file.Name())
 	}
 	s.spans = append(s.spans, [2]int64{start, s.off})
 	clear(s.recs)
@@ -255,7 +254,7 @@ func (it *runIter) next() (bool, error) {
 		return false, nil
 	}
 	bad := func(err error) (bool, error) {
-		return false, fmt.Errorf("cannot read the import's temporary file %s: %s", it.name, describeIOError(err))
+		return false, FileError(err, "cannot read the import's temporary file %s", it.name)
 	}
 	if err != nil {
 		return bad(err)

@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/tstable/tstable/odata"
 )
 
 // The file records the version of its format under formatKey in the meta
@@ -33,7 +35,7 @@ func formatOf(m *bolt.Bucket) (uint64, error) {
 		return 1, nil
 	}
 	if len(v) != 8 {
-		return 0, fmt.Errorf("the file's format version is unreadable (%d bytes, not 8)", len(v))
+		return 0, fmt.Errorf("its format version is unreadable (%d bytes, not 8)", len(v))
 	}
 	return binary.BigEndian.Uint64(v), nil
 }
@@ -45,9 +47,10 @@ func putFormat(m *bolt.Bucket) error {
 	return m.Put(formatKey, b[:])
 }
 
-// newerFormat is the refusal of a file this tstable cannot read.
+// newerFormat is the refusal of a file this tstable cannot read: the
+// format is one it does not implement.
 func newerFormat(path string, v uint64) error {
-	return fmt.Errorf("database %s is in file format %d, which a newer tstable wrote; this one reads format %d and older: use a tstable as new as the one that wrote it", path, v, formatVersion)
+	return odata.Errorf(odata.CodeNotImplemented, "database %s is in file format %d, which a newer tstable wrote; this one reads format %d and older: use a tstable as new as the one that wrote it", path, v, formatVersion)
 }
 
 // checkFormat refuses a file of a newer format than this tstable's.
@@ -63,7 +66,7 @@ func (o *op) checkFormat(tx *bolt.Tx) error {
 	}
 	v, err := formatOf(m)
 	if err != nil {
-		return err
+		return damagedError(o.db.path, err.Error())
 	}
 	if v > formatVersion {
 		return newerFormat(o.db.path, v)

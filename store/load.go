@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"runtime"
@@ -197,7 +196,7 @@ func (db *DB) reserveMap(ctx context.Context, n int64) error {
 	db.mu.Lock()
 	defer db.mu.Unlock()
 	if db.bolt == nil {
-		return fmt.Errorf("database %s is closed", db.path)
+		return odata.Errorf(odata.CodeInternalError, "database %s is closed", db.path)
 	}
 	st, err := db.file.Stat()
 	if db.broken.Load() != nil || err != nil {
@@ -753,7 +752,7 @@ func (db *DB) stepAside(ctx context.Context) error {
 	db.mu.Lock()
 	defer db.mu.Unlock()
 	if db.bolt == nil {
-		return fmt.Errorf("database %s is closed", db.path)
+		return odata.Errorf(odata.CodeInternalError, "database %s is closed", db.path)
 	}
 	if db.broken.Load() != nil || !othersWaiting(db.file) {
 		return nil

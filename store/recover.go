@@ -90,9 +90,9 @@ func (g *gap) holds(lo, hi []byte) bool {
 // report so far; the new file then holds the tables saved until then.
 func Recover(ctx context.Context, damaged, newPath string, opts *ScanOptions) (*RecoverReport, error) {
 	if _, err := os.Stat(newPath); err == nil {
-		return nil, fmt.Errorf("%s already exists: recover writes a new file, so name one that does not exist", newPath)
+		return nil, odata.Errorf(odata.CodeInvalidInput, "%s already exists: recover writes a new file, so name one that does not exist", newPath)
 	} else if !errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("cannot use %s for the recovered database: %s", newPath, describeIOError(err))
+		return nil, FileError(err, "cannot use %s for the recovered database", newPath)
 	}
 	var progress func(done, total int64)
 	if opts != nil {

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"fmt"
 	"sort"
 	"strings"
 
@@ -51,7 +50,7 @@ func (o *op) catalogue(tx *bolt.Tx) (*bolt.Bucket, error) {
 
 func (o *op) noCatalogue() error {
 	p := o.db.path
-	return fmt.Errorf("database %s has no table catalogue: it was not written by tstable, or it is damaged (tstable check %s tells which)", p, p)
+	return odata.Errorf(odata.CodeDatabaseDamaged, "database %s has no table catalogue: it was not written by tstable, or it is damaged (tstable check %s tells which)", p, p)
 }
 
 // CreateTable creates an empty table. Names are unique regardless of case;
