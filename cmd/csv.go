@@ -199,44 +199,9 @@ func csvSource(r io.Reader, name string, lines *lineIndex, keepGoing bool, rejec
 		}
 		return nil, store.FileError(err, "cannot read %s", name)
 	}
-	type col struct {
-		name string
-		typ  odata.EdmType // 0: ignored column
-	}
-	cols := make([]col, len(header))
-	pk, rk := -1, -1
-	seen := map[string]bool{}
-	for i, h := range header {
-		h = strings.TrimSpace(strings.TrimPrefix(h, "\ufeff"))
-		nm, typ, typed := strings.Cut(h, "@")
-		switch nm {
-		case odata.PartitionKey:
-			pk = i
-			continue
-		case odata.RowKey:
-			rk = i
-			continue
-		case odata.Timestamp, odata.ETagName:
-			continue
-		}
-		t := odata.EdmString
-		if typed {
-			var ok bool
-			if t, ok = odata.ParseEdmType(typ); !ok {
-				return nil, odata.Errorf(odata.CodeInvalidInput, "%s: CSV header column %d %q: unknown type %q; expected Edm.String, Edm.Int32, Edm.Int64, Edm.Double, Edm.Boolean, Edm.DateTime, Edm.Guid or Edm.Binary", name, i+1, h, typ)
-			}
-		}
-		if err := odata.ValidatePropertyName(nm); err != nil {
-			return nil, odata.Errorf(odata.CodeInvalidInput, "%s: CSV header column %d %q: %s", name, i+1, h, err.(*odata.Error).Message)
-		}
-		if seen[nm] {
-			return nil, odata.Errorf(odata.CodeInvalidInput, "%s: CSV header column %d names %s again; each property has one column", name, i+1, nm)
-		}
-		seen[nm] = true
-		cols[i] = col{name: nm, typ: t}
-	}
-	if pk < 0 || rk < 0 {
-		return nil, odata.Errorf(odata.CodeInvalidInput, "%s: the CSV header needs PartitionKey and RowKey columns; it has %s", name, strings.Join(header, ","))
+	layout, err := csvLayoutOf(header, name)
+	if err != nil {
+		return nil, err
 	}
 	var n int64
 	return func() (*odata.Entity, error) {
@@ -265,29 +230,7 @@ func csvSource(r io.Reader, name string, lines *lineIndex, keepGoing bool, rejec
 				}
 				return nil, rowError(int64(line), err)
 			}
-			e, rerr := func() (*odata.Entity, error) {
-				if len(rec) != len(cols) {
-					return nil, fmt.Errorf("the row has %d fields; the header has %d", len(rec), len(cols))
-				}
-				for i, cell := range rec {
-					if !utf8.ValidString(cell) {
-						return nil, fmt.Errorf("column %d (%s) is not valid UTF-8 at byte %d: save the file as UTF-8", i+1, header[i], badUTF8At(cell))
-					}
-				}
-				e := &odata.Entity{PartitionKey: rec[pk], RowKey: rec[rk], Properties: make([]odata.Property, 0, len(cols))}
-				for i, cell := range rec {
-					c := cols[i]
-					if c.typ == 0 || cell == "" {
-						continue
-					}
-					v, err := odata.ParseValueText(c.name, c.typ, cell)
-					if err != nil {
-						return nil, err
-					}
-					e.Properties = append(e.Properties, odata.Property{Name: c.name, Value: v})
-				}
-				return e, nil
-			}()
+			e, rerr := layout.entity(rec)
 			if rerr != nil {
 				if keepGoing {
 					reject(int64(line), rerr)
@@ -300,4 +243,77 @@ func csvSource(r io.Reader, name string, lines *lineIndex, keepGoing bool, rejec
 			return e, nil
 		}
 	}, nil
+}
+
+// csvLayout is what a CSV header says of the rows below it: each
+// column's property and type (none for the keys, Timestamp and odata.etag
+// columns), and which columns hold the keys.
+type csvLayout struct {
+	header []string
+	cols   []column
+	pk, rk int
+}
+
+// csvLayoutOf reads a CSV header row.
+func csvLayoutOf(header []string, name string) (*csvLayout, error) {
+	l := &csvLayout{header: header, cols: make([]column, len(header)), pk: -1, rk: -1}
+	seen := map[string]bool{}
+	for i, h := range header {
+		h = strings.TrimSpace(strings.TrimPrefix(h, "\ufeff"))
+		nm, typ, typed := strings.Cut(h, "@")
+		switch nm {
+		case odata.PartitionKey:
+			l.pk = i
+			continue
+		case odata.RowKey:
+			l.rk = i
+			continue
+		case odata.Timestamp, odata.ETagName:
+			continue
+		}
+		t := odata.EdmString
+		if typed {
+			var ok bool
+			if t, ok = odata.ParseEdmType(typ); !ok {
+				return nil, odata.Errorf(odata.CodeInvalidInput, "%s: CSV header column %d %q: unknown type %q; expected Edm.String, Edm.Int32, Edm.Int64, Edm.Double, Edm.Boolean, Edm.DateTime, Edm.Guid or Edm.Binary", name, i+1, h, typ)
+			}
+		}
+		if err := odata.ValidatePropertyName(nm); err != nil {
+			return nil, odata.Errorf(odata.CodeInvalidInput, "%s: CSV header column %d %q: %s", name, i+1, h, err.(*odata.Error).Message)
+		}
+		if seen[nm] {
+			return nil, odata.Errorf(odata.CodeInvalidInput, "%s: CSV header column %d names %s again; each property has one column", name, i+1, nm)
+		}
+		seen[nm] = true
+		l.cols[i] = column{name: nm, typ: t}
+	}
+	if l.pk < 0 || l.rk < 0 {
+		return nil, odata.Errorf(odata.CodeInvalidInput, "%s: the CSV header needs PartitionKey and RowKey columns; it has %s", name, strings.Join(header, ","))
+	}
+	return l, nil
+}
+
+// entity is the entity of one row.
+func (l *csvLayout) entity(rec []string) (*odata.Entity, error) {
+	if len(rec) != len(l.cols) {
+		return nil, fmt.Errorf("the row has %d fields; the header has %d", len(rec), len(l.cols))
+	}
+	for i, cell := range rec {
+		if !utf8.ValidString(cell) {
+			return nil, fmt.Errorf("column %d (%s) is not valid UTF-8 at byte %d: save the file as UTF-8", i+1, l.header[i], badUTF8At(cell))
+		}
+	}
+	e := &odata.Entity{PartitionKey: rec[l.pk], RowKey: rec[l.rk], Properties: make([]odata.Property, 0, len(l.cols))}
+	for i, cell := range rec {
+		c := l.cols[i]
+		if c.typ == 0 || cell == "" {
+			continue
+		}
+		v, err := odata.ParseValueText(c.name, c.typ, cell)
+		if err != nil {
+			return nil, err
+		}
+		e.Properties = append(e.Properties, odata.Property{Name: c.name, Value: v})
+	}
+	return e, nil
 }

@@ -82,34 +82,13 @@ reported on standard error, with a progress bar when it is a terminal.`,
 }
 
 func runImport(c *cobra.Command, f *Factory, args []string, o *importOptions) error {
-	var kind store.OpKind
-	switch o.mode {
-	case "upsert":
-		kind = store.OpInsertOrMerge
-		if o.replace {
-			kind = store.OpInsertOrReplace
-		}
-	case "merge":
-		kind = store.OpMerge
-	case "insert":
-		kind = store.OpInsert
-	case "replace":
-		kind = store.OpReplace
-	default:
-		return usageErrorf(c, "--mode must be upsert, insert, merge or replace; got %q", o.mode)
+	kind, err := importKind(c, o)
+	if err != nil {
+		return err
 	}
-	if o.replace && o.mode != "upsert" {
-		return usageErrorf(c, "--replace goes with --mode upsert (Insert Or Replace); --mode %s has no replacing form", o.mode)
-	}
-	input := o.format // the input's format, not the output's
-	if input == "" {
-		input = "jsonl"
-		if len(args) > 1 && strings.EqualFold(strings.TrimPrefix(extOf(args[1]), "."), "csv") {
-			input = "csv"
-		}
-	}
-	if input != "jsonl" && input != "csv" {
-		return usageErrorf(c, "--format must be jsonl or csv; got %q", input)
+	input, err := importFormat(c, o, args)
+	if err != nil {
+		return err
 	}
 	table := args[0]
 	r, name, closeIn, err := f.openInput(c, args, 1, "entities as JSON lines (or CSV with --format csv)")
@@ -117,22 +96,14 @@ func runImport(c *cobra.Command, f *Factory, args []string, o *importOptions) er
 		return err
 	}
 	defer closeIn()
-
-	size := int64(-1)
-	if fh, ok := r.(*os.File); ok {
-		if st, err := fh.Stat(); err == nil && st.Mode().IsRegular() {
-			size = st.Size()
-		}
-	}
-	bar, r := f.IO.StartByteProgress("importing "+table, size, r)
-
+	bar, r := f.IO.StartByteProgress("importing "+table, inputSize(r), r)
 	var (
 		lines    lineIndex
 		rejected int64
 		srcErr   error
-		badRow   bool // the import stopped at a row, not for another reason
+		badRow   bool       // the import stopped at a row, not for another reason
+		rejectMu sync.Mutex // the store may report rejects from its own goroutine
 	)
-	var rejectMu sync.Mutex // the store may report rejects from its own goroutine
 	reject := func(line int64, err error) {
 		rejectMu.Lock()
 		defer rejectMu.Unlock()
@@ -142,15 +113,7 @@ func runImport(c *cobra.Command, f *Factory, args []string, o *importOptions) er
 	// rowError stops the import at a row that does not parse.
 	rowError := func(line int64, err error) error {
 		badRow = true
-		code, hint := odata.CodeInvalidInput, "; --continue-on-error skips bad rows"
-		var long *rowTooLong
-		if errors.As(err, &long) {
-			code = odata.CodeRequestBodyTooLarge
-			if long.final {
-				hint = ""
-			}
-		}
-		return odata.Errorf(code, "%s line %d: %v%s", name, line, err, hint)
+		return importRowError(name, line, err)
 	}
 	var src store.EntitySource
 	if input == "jsonl" {
@@ -179,18 +142,12 @@ func runImport(c *cobra.Command, f *Factory, args []string, o *importOptions) er
 	err = f.Write(c.Context(), func(b store.Backend) error {
 		res, err = b.Load(c.Context(), table, kind, wrapped, store.LoadOptions{
 			OnReject: func(n int64, e *odata.Entity, err error) error {
-				line := lines.line(n)
 				if o.continueOnError {
-					reject(line, err)
+					reject(lines.line(n), err)
 					return nil
 				}
 				badRow = true
-				code, msg := odata.CodeInvalidInput, err.Error()
-				var se *odata.Error
-				if errors.As(err, &se) {
-					code, msg = se.Code, se.Message
-				}
-				return odata.Errorf(code, "%s line %d (%s, %s): %s; --continue-on-error skips bad rows", name, line, e.PartitionKey, e.RowKey, msg)
+				return importRefusal(name, lines.line(n), e, err)
 			},
 		})
 		return err
@@ -204,23 +161,7 @@ func runImport(c *cobra.Command, f *Factory, args []string, o *importOptions) er
 		written = res.Written
 	}
 	if err != nil {
-		var ce *store.CommitError
-		switch {
-		case errors.As(err, &ce) && ce.FromKey != nil:
-			fmt.Fprintf(f.IO.ErrOut, "imported %s into %s; storing the rest failed: rows are stored in key order, and none from (%s, %s) on is stored; fix the cause below (free some space, say), then import again (upsert writes the rows already stored again, unchanged)\n", countLine(written), table, ce.FromKey.PartitionKey, ce.FromKey.RowKey)
-		case errors.As(err, &ce):
-			fmt.Fprintf(f.IO.ErrOut, "imported %s into %s; storing the rest failed\n", countLine(written), table)
-		case odata.IsCode(err, odata.CodeDatabaseLocked) && written > 0:
-			fmt.Fprintf(f.IO.ErrOut, "imported %s into %s before the file could not be had back; the rest was not imported (run the import again when it is free)\n", countLine(written), table)
-		case badRow && written == 0:
-			fmt.Fprintf(f.IO.ErrOut, "nothing was imported into %s: a bad row stops the import before anything is written\n", table)
-		case badRow:
-			fmt.Fprintf(f.IO.ErrOut, "imported %s into %s before the import stopped at a bad row\n", countLine(written), table)
-		case c.Context().Err() != nil:
-			fmt.Fprintf(f.IO.ErrOut, "imported %s into %s before the import was interrupted\n", countLine(written), table)
-		case written > 0:
-			fmt.Fprintf(f.IO.ErrOut, "imported %s into %s before the import stopped\n", countLine(written), table)
-		}
+		sayImportStopped(f.IO.ErrOut, err, table, written, badRow, c.Context().Err() != nil)
 		return err
 	}
 	if written == 0 && rejected == 0 {
@@ -239,6 +180,104 @@ func runImport(c *cobra.Command, f *Factory, args []string, o *importOptions) er
 		return &silentError{status: ExitFailed}
 	}
 	return nil
+}
+
+// importKind is the operation --mode and --replace ask for.
+func importKind(c *cobra.Command, o *importOptions) (store.OpKind, error) {
+	var kind store.OpKind
+	switch o.mode {
+	case "upsert":
+		kind = store.OpInsertOrMerge
+		if o.replace {
+			kind = store.OpInsertOrReplace
+		}
+	case "merge":
+		kind = store.OpMerge
+	case "insert":
+		kind = store.OpInsert
+	case "replace":
+		kind = store.OpReplace
+	default:
+		return kind, usageErrorf(c, "--mode must be upsert, insert, merge or replace; got %q", o.mode)
+	}
+	if o.replace && o.mode != "upsert" {
+		return kind, usageErrorf(c, "--replace goes with --mode upsert (Insert Or Replace); --mode %s has no replacing form", o.mode)
+	}
+	return kind, nil
+}
+
+// importFormat is the import's input format: --format, else by the
+// file's extension, else jsonl.
+func importFormat(c *cobra.Command, o *importOptions, args []string) (string, error) {
+	input := o.format // the input's format, not the output's
+	if input == "" {
+		input = "jsonl"
+		if len(args) > 1 && strings.EqualFold(strings.TrimPrefix(extOf(args[1]), "."), "csv") {
+			input = "csv"
+		}
+	}
+	if input != "jsonl" && input != "csv" {
+		return "", usageErrorf(c, "--format must be jsonl or csv; got %q", input)
+	}
+	return input, nil
+}
+
+// inputSize is the size of a regular file's input, for the progress bar;
+// -1 when it is not known.
+func inputSize(r io.Reader) int64 {
+	if fh, ok := r.(*os.File); ok {
+		if st, err := fh.Stat(); err == nil && st.Mode().IsRegular() {
+			return st.Size()
+		}
+	}
+	return -1
+}
+
+// importRowError is the error that stops an import at a row that does not
+// parse, at line of the input name.
+func importRowError(name string, line int64, err error) error {
+	code, hint := odata.CodeInvalidInput, "; --continue-on-error skips bad rows"
+	var long *rowTooLong
+	if errors.As(err, &long) {
+		code = odata.CodeRequestBodyTooLarge
+		if long.final {
+			hint = ""
+		}
+	}
+	return odata.Errorf(code, "%s line %d: %v%s", name, line, err, hint)
+}
+
+// importRefusal is the error that stops an import at an entity the store
+// refused, at line of the input name.
+func importRefusal(name string, line int64, e *odata.Entity, err error) error {
+	code, msg := odata.CodeInvalidInput, err.Error()
+	var se *odata.Error
+	if errors.As(err, &se) {
+		code, msg = se.Code, se.Message
+	}
+	return odata.Errorf(code, "%s line %d (%s, %s): %s; --continue-on-error skips bad rows", name, line, e.PartitionKey, e.RowKey, msg)
+}
+
+// sayImportStopped says, before the error that stopped an import, what
+// the table holds of it: written entities, committed before err.
+func sayImportStopped(w io.Writer, err error, table string, written int64, badRow, interrupted bool) {
+	var ce *store.CommitError
+	switch {
+	case errors.As(err, &ce) && ce.FromKey != nil:
+		fmt.Fprintf(w, "imported %s into %s; storing the rest failed: rows are stored in key order, and none from (%s, %s) on is stored; fix the cause below (free some space, say), then import again (upsert writes the rows already stored again, unchanged)\n", countLine(written), table, ce.FromKey.PartitionKey, ce.FromKey.RowKey)
+	case errors.As(err, &ce):
+		fmt.Fprintf(w, "imported %s into %s; storing the rest failed\n", countLine(written), table)
+	case odata.IsCode(err, odata.CodeDatabaseLocked) && written > 0:
+		fmt.Fprintf(w, "imported %s into %s before the file could not be had back; the rest was not imported (run the import again when it is free)\n", countLine(written), table)
+	case badRow && written == 0:
+		fmt.Fprintf(w, "nothing was imported into %s: a bad row stops the import before anything is written\n", table)
+	case badRow:
+		fmt.Fprintf(w, "imported %s into %s before the import stopped at a bad row\n", countLine(written), table)
+	case interrupted:
+		fmt.Fprintf(w, "imported %s into %s before the import was interrupted\n", countLine(written), table)
+	case written > 0:
+		fmt.Fprintf(w, "imported %s into %s before the import stopped\n", countLine(written), table)
+	}
 }
 
 func extOf(path string) string {
