@@ -22,7 +22,10 @@ the key ranges read, how many entities were scanned and returned, in how
 many pages, and what a table designer could do about it.
 
 With -o json (or jsonl) the explanation is one object:
-{"class":"range","ranges":[…],"scanned":12,"returned":12,"pages":1,"density":1,"reason":"…","advice":"…"}`,
+{"class":"range","ranges":[…],"scanned":12,"returned":12,"pages":1,"density":1,"diagnosis":"row-range","reason":"…","advice":"…"}
+"diagnosis" is a stable id of why the class is what it is (row-range,
+partition-filtered, key-not-string, …): scripts match on it, not on the
+words of "reason".`,
 		Example: `  tstable explain Employees --filter "PartitionKey eq 'Sales' and Age gt 30"`,
 		RunE: func(c *cobra.Command, args []string) error {
 			p, err := parseQuery(c, args[0], o)
@@ -54,9 +57,9 @@ With -o json (or jsonl) the explanation is one object:
 			return f.printer.Report(Report{
 				JSON: x,
 				CSV: [][]string{
-					{"class", "ranges", "scanned", "returned", "pages", "density", "reason", "advice"},
+					{"class", "ranges", "scanned", "returned", "pages", "density", "diagnosis", "reason", "advice"},
 					{string(x.Class), strings.Join(x.Ranges, "; "), strconv.FormatInt(x.Scanned, 10),
-						strconv.FormatInt(x.Returned, 10), strconv.Itoa(x.Pages), density, x.Reason, x.Advice},
+						strconv.FormatInt(x.Returned, 10), strconv.Itoa(x.Pages), density, string(x.Diagnosis), x.Reason, x.Advice},
 				},
 				Text: func(w io.Writer) error {
 					_, err := io.WriteString(w, x.Text())

@@ -10,8 +10,9 @@
 // # Queries
 //
 // ParseFilter reads a $filter and Filter.Match evaluates it; PlanQuery says
-// which keys a store must read and which of the guide's four classes the
-// query is; Explain turns a plan and its counts into what "explain" shows.
+// which keys a store must read, which of the guide's four classes the
+// query is and why (a Diagnosis, with a stable id); Explain turns a plan
+// and its counts into what "explain" shows.
 // ParseSelect, Project and ParseTop handle $select and $top, and
 // EncodeContinuation/DecodeContinuation the paging tokens.
 //
@@ -25,7 +26,8 @@
 //     literal.go.
 //   - Comparing across types, missing properties, not, NaN, ordering of
 //     Boolean and Guid: eval.go.
-//   - Query classes, key ranges and contradictions: plan.go.
+//   - Query classes, key ranges and contradictions: plan.go; what each
+//     diagnosis says to people: diagnosis.go.
 //   - The JSON wire format: jsonformat.go; which JSON value becomes which
 //     Edm type: jsontypes.go; the text forms CSV uses: valuetext.go.
 //   - $select keeps PartitionKey, RowKey and Timestamp: select.go.

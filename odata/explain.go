@@ -17,8 +17,11 @@ type Explanation struct {
 	Returned int64      `json:"returned"`          // entities returned
 	Pages    int        `json:"pages"`             // pages (requests) it took
 	Density  float64    `json:"density,omitempty"` // returned/scanned; omitted when unknown (see MarshalJSON)
-	Reason   string     `json:"reason"`            // why the class is what it is
-	Advice   string     `json:"advice"`            // what a table designer could do
+	// Diagnosis is the stable id of why the class is what it is
+	// (diagnosis.go): scripts match on it, not on Reason's words.
+	Diagnosis Diagnosis `json:"diagnosis"`
+	Reason    string    `json:"reason"` // why the class is what it is
+	Advice    string    `json:"advice"` // what a table designer could do
 }
 
 // Explain builds the explanation of a plan that scanned and returned the
@@ -30,13 +33,14 @@ func Explain(p *Plan, scanned, returned int64, pages int) *Explanation {
 		p = PlanQuery(nil)
 	}
 	x := &Explanation{
-		Class:    p.Class,
-		Ranges:   []string{},
-		Scanned:  scanned,
-		Returned: returned,
-		Pages:    pages,
-		Reason:   p.Reason,
-		Advice:   p.Advice,
+		Class:     p.Class,
+		Ranges:    []string{},
+		Scanned:   scanned,
+		Returned:  returned,
+		Pages:     pages,
+		Diagnosis: p.Diagnosis,
+		Reason:    p.Reason,
+		Advice:    p.Advice,
 	}
 	for _, r := range p.Ranges {
 		x.Ranges = append(x.Ranges, r.String())

@@ -56,12 +56,12 @@ func TestExplainJSON(t *testing.T) {
 	if err := json.Unmarshal(b, &m); err != nil {
 		t.Fatal(err)
 	}
-	for _, key := range []string{"class", "ranges", "scanned", "returned", "pages", "density", "reason", "advice"} {
+	for _, key := range []string{"class", "ranges", "scanned", "returned", "pages", "density", "diagnosis", "reason", "advice"} {
 		if _, ok := m[key]; !ok {
 			t.Errorf("JSON lacks %q: %s", key, b)
 		}
 	}
-	if m["class"] != "range" || m["density"] != 0.25 || m["scanned"] != 40.0 {
+	if m["class"] != "range" || m["diagnosis"] != "row-range" || m["density"] != 0.25 || m["scanned"] != 40.0 {
 		t.Errorf("JSON values: %s", b)
 	}
 

@@ -100,8 +100,8 @@ func FuzzParseFilter(f *testing.F) {
 			}
 		}
 		p, q := PlanQuery(flt), PlanQuery(again)
-		if p.Class != q.Class || len(p.Ranges) != len(q.Ranges) {
-			t.Fatalf("%q and %q plan differently: %s %v, %s %v", src, text, p.Class, p.Ranges, q.Class, q.Ranges)
+		if p.Class != q.Class || len(p.Ranges) != len(q.Ranges) || p.Diagnosis != q.Diagnosis {
+			t.Fatalf("%q and %q plan differently: %s %v (%s), %s %v (%s)", src, text, p.Class, p.Ranges, p.Diagnosis, q.Class, q.Ranges, q.Diagnosis)
 		}
 		for _, e := range fuzzEntities {
 			if flt.Match(e) && !anyContains(p.Ranges, Key{e.PartitionKey, e.RowKey}) {

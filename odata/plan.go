@@ -1,9 +1,6 @@
 package odata
 
-import (
-	"slices"
-	"strings"
-)
+import "slices"
 
 // Planning rules (each is a case of TestPlanQuery in plan_test.go). The planner models what
 // the service reads, because tstable teaches table design; the local store
@@ -98,155 +95,161 @@ func conjuncts(n *node, out []*node) []*node {
 }
 
 // PlanQuery derives the query class and the key ranges to read from a
-// filter. A nil filter reads the whole table.
+// filter, with the diagnosis that says why, in words (diagnosis.go). A nil
+// filter reads the whole table.
 func PlanQuery(f *Filter) *Plan {
-	if f == nil || f.root == nil {
-		return &Plan{
-			Class:  ClassTableScan,
-			Ranges: []KeyRange{FullRange()},
-			Reason: "There is no filter, so every entity of every partition is read.",
-			Advice: "Query by PartitionKey (and RowKey) to read a part of the table; a full read is fine only for export and batch work.",
-		}
+	p := &Plan{Class: ClassTableScan, Ranges: []KeyRange{FullRange()}, Diagnosis: DiagNoFilter}
+	var facts *filterFacts
+	if f != nil && f.root != nil {
+		facts = factsOf(f.root)
+		p.Class, p.Ranges, p.Diagnosis = facts.classify()
 	}
-	var pk, rk keyInterval
-	var never []string   // conditions that can never hold
-	var others []string  // non-key properties filtered at top level
-	var rowKeyOr bool    // RowKey conditions under 'or': they do not narrow
-	var rowKeyNot bool   // RowKey under 'not' or compared by ne: no narrowing either
-	var partitionOr bool // PartitionKey appears under or/not
-	for _, c := range conjuncts(f.root, nil) {
-		if c.kind != nodeCompare {
-			for _, p := range propsOf(c, nil) {
-				switch p {
-				case PartitionKey:
-					partitionOr = true
-				case RowKey:
-					if c.kind == nodeNot {
-						rowKeyNot = true
-					} else {
-						rowKeyOr = true
-					}
-				default:
-					others = append(others, p)
-				}
-			}
-			continue
-		}
-		switch c.prop {
-		case PartitionKey, RowKey:
-			if c.lit.Type != EdmString {
-				never = append(never, c.prop+" is an Edm.String and never equals or orders against "+c.lit.Type.String()+" "+formatLiteral(c.lit))
-				continue
-			}
-			if c.prop == PartitionKey {
-				pk.add(c.op, c.lit.Str)
-			} else {
-				if c.op == opNe {
-					rowKeyNot = true
-				}
-				rk.add(c.op, c.lit.Str)
-			}
-		case Timestamp:
-			if c.lit.Type != EdmDateTime {
-				never = append(never, "Timestamp is an Edm.DateTime and never compares with "+c.lit.Type.String()+" "+formatLiteral(c.lit))
-			}
-			others = append(others, c.prop)
-		default:
-			others = append(others, c.prop)
-		}
-	}
-	others = dedupe(others)
-
-	p := &Plan{}
-	if pk.eq {
-		x := pk.lo
-		switch {
-		case rk.single():
-			p.Class = ClassPoint
-			p.Ranges = []KeyRange{PointRange(x, rk.lo)}
-			p.Reason = "PartitionKey and RowKey are both fixed by eq, so the service reads one entity."
-			p.Advice = "Nothing to improve: a point query is the cheapest read there is."
-		case rk.bounded:
-			p.Class = ClassRange
-			p.Ranges = []KeyRange{rowRange(x, &rk)}
-			p.Reason = "PartitionKey is fixed by eq and RowKey is bounded, so the service reads one run of keys inside partition " + formatLiteral(String(x)) + "."
-			p.Advice = "Good shape: keep the RowKey range as tight as the question allows; RowKey prefixes (such as 'email_') let one range read just one kind of entity."
-		default:
-			p.Class = ClassPartitionScan
-			p.Ranges = []KeyRange{PartitionRange(x)}
-			switch {
-			case rowKeyOr:
-				p.Reason = "PartitionKey is fixed by eq, but the RowKey conditions are joined by 'or', which the service does not turn into ranges: it reads the whole partition " + formatLiteral(String(x)) + "."
-				p.Advice = "Run one point query per RowKey value instead (in parallel if you like): each reads one entity, where this reads the partition."
-			case rowKeyNot:
-				p.Reason = "PartitionKey is fixed by eq, but RowKey is only excluded (ne or not), which narrows nothing: the service reads the whole partition " + formatLiteral(String(x)) + "."
-				p.Advice = "An exclusion cannot shrink a read; if the wanted rows share a RowKey prefix or range, ask for that range (ge … and lt …) instead."
-			case len(others) > 0:
-				p.Reason = "PartitionKey is fixed by eq but RowKey is not, so the service reads every entity of partition " + formatLiteral(String(x)) + " and checks " + strings.Join(others, ", ") + " on each."
-				p.Advice = "If you look entities up by " + others[0] + " often, store a copy under a RowKey such as '" + strings.ToLower(others[0]) + "_<value>' in the same partition (intra-partition secondary index), or build " + others[0] + " into a compound RowKey, to make this a point or range query."
-				if others[0] == Timestamp {
-					p.Advice = timeAdvice
-				}
-			default:
-				p.Reason = "PartitionKey is fixed by eq and nothing narrows RowKey, so the service reads the whole partition " + formatLiteral(String(x)) + "."
-				p.Advice = "Reading a whole partition is fine when you need all of it; add RowKey bounds to read less."
-			}
-		}
-		if pk.empty() {
-			p.Ranges = nil
-			p.Reason = "The PartitionKey conditions exclude each other, so the filter matches nothing and nothing is read."
-			p.Advice = "Check the PartitionKey conditions: a key has one value, so two different eq values (or an eq outside the bounds) can never hold together."
-		} else if rk.empty() {
-			p.Ranges = nil
-			p.Reason = "The RowKey conditions exclude each other, so the filter matches nothing and nothing is read."
-			p.Advice = "Check the RowKey bounds: the lower one lies above the upper one."
-		}
-	} else {
-		p.Class = ClassTableScan
-		p.Ranges = []KeyRange{partitionSpan(&pk)}
-		switch {
-		case pk.bounded && !pk.eq:
-			p.Reason = "PartitionKey is only bounded, not fixed by eq: a table scan in the guide's terms, but it reads only the partitions in " + p.Ranges[0].String() + ", each one after the other."
-			p.Advice = "Fine for batch and export work; for interactive queries fix PartitionKey with eq, since every partition in the range is a separate server hop."
-		case partitionOr:
-			p.Reason = "PartitionKey is compared under 'or' (or 'not'), so no single partition is named and the service scans every partition."
-			p.Advice = "Run one query per partition instead (in parallel if you like), each with PartitionKey eq, and merge the results."
-		case rk.bounded || rowKeyOr || rowKeyNot:
-			p.Reason = "RowKey is filtered but PartitionKey is not fixed, so the service looks for the RowKey in every partition: a table scan."
-			p.Advice = "Add PartitionKey eq to the query: with both keys it becomes a point or range query."
-		case len(others) > 0:
-			p.Reason = "No PartitionKey eq condition, so the service reads every partition and checks " + strings.Join(others, ", ") + " on each entity."
-			p.Advice = "If you look entities up by " + others[0] + " often, keep copies keyed by it in other partitions (inter-partition secondary index) or an index entity per value listing the matching keys (index entities pattern)."
-			if others[0] == Timestamp {
-				p.Advice = timeAdvice
-			}
-		default:
-			p.Reason = "No PartitionKey eq condition, so the service reads every partition."
-			p.Advice = "Query by PartitionKey (and RowKey) to read a part of the table."
-		}
-		if pk.empty() {
-			p.Ranges = nil
-			p.Reason = "The PartitionKey bounds exclude each other, so the filter matches nothing and nothing is read."
-			p.Advice = "Check the PartitionKey bounds: the lower one lies above the upper one."
-		} else if rk.empty() {
-			p.Ranges = nil
-			p.Reason = "The RowKey conditions exclude each other, so the filter matches nothing and nothing is read."
-			p.Advice = "Check the RowKey bounds: the lower one lies above the upper one."
-		}
-	}
-	if len(never) > 0 {
-		p.Ranges = nil
-		p.Reason = never[0] + ", so the filter matches nothing and nothing is read."
-		p.Advice = "Write the key as a string literal, e.g. RowKey eq '00010' (pad numbers to a fixed width so they sort right)."
-		if strings.HasPrefix(never[0], Timestamp) {
-			p.Advice = "Compare Timestamp with a datetime literal, e.g. Timestamp ge datetime'2014-08-22T00:00:00Z'."
-		}
-	}
+	p.Reason, p.Advice = p.Diagnosis.words(facts, p.Ranges)
 	return p
 }
 
-// timeAdvice is the advice for filtering on Timestamp, which no index covers.
-const timeAdvice = "Timestamp is not indexed: to read recent entities cheaply, put the time in the RowKey (the log tail pattern uses inverted ticks so the newest sort first) and read a RowKey range."
+// filterFacts is what the top-level conjunction of a filter says about
+// the keys: the decision is taken from these alone.
+type filterFacts struct {
+	pk, rk      keyInterval
+	never       *node     // the first comparison that can never hold, if any
+	neverDiag   Diagnosis // and why it cannot
+	others      []string  // non-key properties filtered at top level, each once
+	rowKeyOr    bool      // RowKey conditions under 'or': they do not narrow
+	rowKeyNot   bool      // RowKey under 'not' or compared by ne: no narrowing either
+	partitionOr bool      // PartitionKey appears under or/not
+}
+
+// factsOf gathers the facts of the conjunction at root.
+func factsOf(root *node) *filterFacts {
+	ff := &filterFacts{}
+	for _, c := range conjuncts(root, nil) {
+		if c.kind == nodeCompare {
+			ff.addComparison(c)
+		} else {
+			ff.addNested(c)
+		}
+	}
+	ff.others = dedupe(ff.others)
+	return ff
+}
+
+// addNested notes the properties a condition under or/not names: they
+// narrow nothing.
+func (ff *filterFacts) addNested(c *node) {
+	for _, p := range propsOf(c, nil) {
+		switch {
+		case p == PartitionKey:
+			ff.partitionOr = true
+		case p == RowKey && c.kind == nodeNot:
+			ff.rowKeyNot = true
+		case p == RowKey:
+			ff.rowKeyOr = true
+		default:
+			ff.others = append(ff.others, p)
+		}
+	}
+}
+
+// addComparison adds a top-level comparison: a key bound, or a property
+// checked on each entity read.
+func (ff *filterFacts) addComparison(c *node) {
+	switch c.prop {
+	case PartitionKey, RowKey:
+		if c.lit.Type != EdmString {
+			ff.addNever(c, DiagKeyNotString)
+			return
+		}
+		if c.prop == PartitionKey {
+			ff.pk.add(c.op, c.lit.Str)
+			return
+		}
+		if c.op == opNe {
+			ff.rowKeyNot = true
+		}
+		ff.rk.add(c.op, c.lit.Str)
+	case Timestamp:
+		if c.lit.Type != EdmDateTime {
+			ff.addNever(c, DiagTimestampNotDateTime)
+		}
+		ff.others = append(ff.others, c.prop)
+	default:
+		ff.others = append(ff.others, c.prop)
+	}
+}
+
+// addNever records a comparison that can never hold; the first one names
+// the diagnosis.
+func (ff *filterFacts) addNever(c *node, d Diagnosis) {
+	if ff.never == nil {
+		ff.never, ff.neverDiag = c, d
+	}
+}
+
+// classify decides the class, the ranges and the diagnosis. The class is
+// the one the filter's shape has; a filter that can match nothing then
+// reads nothing, and its diagnosis says why.
+func (ff *filterFacts) classify() (QueryClass, []KeyRange, Diagnosis) {
+	class, ranges, d := ff.shape()
+	switch {
+	case ff.never != nil:
+		return class, nil, ff.neverDiag
+	case ff.pk.empty() && ff.pk.eq:
+		return class, nil, DiagPartitionKeysConflict
+	case ff.pk.empty():
+		return class, nil, DiagPartitionBoundsCrossed
+	case ff.rk.empty():
+		return class, nil, DiagRowKeyBoundsCrossed
+	}
+	return class, ranges, d
+}
+
+// shape is the class and ranges the key conditions give, and why.
+func (ff *filterFacts) shape() (QueryClass, []KeyRange, Diagnosis) {
+	if !ff.pk.eq {
+		return ClassTableScan, []KeyRange{partitionSpan(&ff.pk)}, ff.tableScanDiagnosis()
+	}
+	x := ff.pk.lo
+	switch {
+	case ff.rk.single():
+		return ClassPoint, []KeyRange{PointRange(x, ff.rk.lo)}, DiagPoint
+	case ff.rk.bounded:
+		return ClassRange, []KeyRange{rowRange(x, &ff.rk)}, DiagRowRange
+	}
+	return ClassPartitionScan, []KeyRange{PartitionRange(x)}, ff.partitionScanDiagnosis()
+}
+
+// partitionScanDiagnosis says why a partition named by eq is read whole.
+func (ff *filterFacts) partitionScanDiagnosis() Diagnosis {
+	switch {
+	case ff.rowKeyOr:
+		return DiagRowKeyOr
+	case ff.rowKeyNot:
+		return DiagRowKeyExcluded
+	case len(ff.others) > 0 && ff.others[0] == Timestamp:
+		return DiagPartitionTimestamp
+	case len(ff.others) > 0:
+		return DiagPartitionFiltered
+	}
+	return DiagWholePartition
+}
+
+// tableScanDiagnosis says why no single partition is named.
+func (ff *filterFacts) tableScanDiagnosis() Diagnosis {
+	switch {
+	case ff.pk.bounded:
+		return DiagPartitionRange
+	case ff.partitionOr:
+		return DiagPartitionOr
+	case ff.rk.bounded || ff.rowKeyOr || ff.rowKeyNot:
+		return DiagRowKeyWithoutPartition
+	case len(ff.others) > 0 && ff.others[0] == Timestamp:
+		return DiagTableTimestamp
+	case len(ff.others) > 0:
+		return DiagTableFiltered
+	}
+	return DiagNoKeyCondition
+}
 
 // rowRange is the run of keys of partition x allowed by rk.
 func rowRange(x string, rk *keyInterval) KeyRange {

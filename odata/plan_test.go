@@ -15,190 +15,178 @@ func TestPlanQuery(t *testing.T) {
 		src     string
 		class   QueryClass
 		nranges int
-		in      []Key    // keys the plan must read
-		out     []Key    // keys it must not read
-		reason  string   // substring of Reason
-		advice  string   // substring of Advice
+		in      []Key // keys the plan must read
+		out     []Key // keys it must not read
+		diag    Diagnosis
 		ranges  []string // KeyRange.String of each range, when given
 	}{
 		{
 			rule: "guide: both keys by eq is a point query", src: "PartitionKey eq 'Sales' and RowKey eq '00010'",
-			class: ClassPoint, nranges: 1,
+			class: ClassPoint, diag: DiagPoint, nranges: 1,
 			in:     []Key{k("Sales", "00010")},
 			out:    []Key{k("Sales", "00011"), k("Sales", "0001"), k("Sales", ""), k("Salet", "00010"), k("Sale", "00010")},
-			reason: "one entity", advice: "Nothing to improve",
 			ranges: []string{"PartitionKey = 'Sales', RowKey = '00010'"},
 		},
 		{
 			rule: "point query with more conditions still reads one entity", src: "RowKey eq '2' and Age gt 30 and PartitionKey eq 'Sales'",
-			class: ClassPoint, nranges: 1, in: []Key{k("Sales", "2")}, out: []Key{k("Sales", "3")},
+			class: ClassPoint, diag: DiagPoint, nranges: 1, in: []Key{k("Sales", "2")}, out: []Key{k("Sales", "3")},
 		},
 		{
 			rule: "operands in either order", src: "'Sales' eq PartitionKey and '2' eq RowKey",
-			class: ClassPoint, nranges: 1, in: []Key{k("Sales", "2")},
+			class: ClassPoint, diag: DiagPoint, nranges: 1, in: []Key{k("Sales", "2")},
 		},
 		{
 			rule: "guide: PartitionKey eq and a RowKey range is a range query", src: "PartitionKey eq 'Sales' and RowKey ge 'S' and RowKey lt 'T'",
-			class: ClassRange, nranges: 1,
+			class: ClassRange, diag: DiagRowRange, nranges: 1,
 			in:     []Key{k("Sales", "S"), k("Sales", "Smith"), k("Sales", "Sz")},
 			out:    []Key{k("Sales", "T"), k("Sales", "R"), k("Sales", "s"), k("Sale", "S"), k("Sales2", "S")},
 			ranges: []string{"PartitionKey = 'Sales', RowKey in ['S', 'T')"},
-			advice: "tight",
 		},
 		{
 			rule: "one RowKey bound is a range to the end of the partition", src: "PartitionKey eq 'Sales' and RowKey gt 'M'",
-			class: ClassRange, nranges: 1,
+			class: ClassRange, diag: DiagRowRange, nranges: 1,
 			in:     []Key{k("Sales", "N"), k("Sales", "zzz")},
 			out:    []Key{k("Sales", "M"), k("Sales", "A"), k("Salesx", "N")},
 			ranges: []string{"PartitionKey = 'Sales', RowKey > 'M'"},
 		},
 		{
 			rule: "upper bound only", src: "PartitionKey eq 'Sales' and RowKey le 'M'",
-			class: ClassRange, nranges: 1,
+			class: ClassRange, diag: DiagRowRange, nranges: 1,
 			in:     []Key{k("Sales", ""), k("Sales", "M")},
 			out:    []Key{k("Sales", "Ma"), k("Sale", "A")},
 			ranges: []string{"PartitionKey = 'Sales', RowKey <= 'M'"},
 		},
 		{
 			rule: "several bounds intersect", src: "PartitionKey eq 'P' and RowKey ge 'b' and RowKey gt 'c' and RowKey lt 'x' and RowKey le 'm'",
-			class: ClassRange, nranges: 1,
+			class: ClassRange, diag: DiagRowRange, nranges: 1,
 			in:     []Key{k("P", "ca"), k("P", "m")},
 			out:    []Key{k("P", "c"), k("P", "b"), k("P", "ma"), k("P", "n")},
 			ranges: []string{"PartitionKey = 'P', RowKey in ('c', 'm']"},
 		},
 		{
 			rule: "a RowKey eq inside bounds is a point", src: "PartitionKey eq 'P' and RowKey ge 'a' and RowKey eq 'k'",
-			class: ClassPoint, nranges: 1, in: []Key{k("P", "k")}, out: []Key{k("P", "a")},
+			class: ClassPoint, diag: DiagPoint, nranges: 1, in: []Key{k("P", "k")}, out: []Key{k("P", "a")},
 		},
 		{
 			rule: "range query with a non-key condition stays a range", src: "PartitionKey eq 'P' and RowKey lt 'm' and Age gt 3",
-			class: ClassRange, nranges: 1,
+			class: ClassRange, diag: DiagRowRange, nranges: 1,
 		},
 		{
 			rule: "guide: PartitionKey eq and another property is a partition scan", src: "PartitionKey eq 'Sales' and LastName eq 'Smith'",
-			class: ClassPartitionScan, nranges: 1,
+			class: ClassPartitionScan, diag: DiagPartitionFiltered, nranges: 1,
 			in:     []Key{k("Sales", ""), k("Sales", "zzz")},
 			out:    []Key{k("Sale", "a"), k("Salesx", "a"), k("Support", "a")},
 			ranges: []string{"PartitionKey = 'Sales'"},
-			reason: "LastName", advice: "secondary index",
 		},
 		{
 			rule: "guide: RowKey under or is a partition scan", src: "PartitionKey eq 'Sales' and (RowKey eq '121' or RowKey eq '322')",
-			class: ClassPartitionScan, nranges: 1,
-			in:     []Key{k("Sales", "121"), k("Sales", "322"), k("Sales", "200")},
-			out:    []Key{k("Other", "121")},
-			reason: "'or'", advice: "point query per RowKey",
+			class: ClassPartitionScan, diag: DiagRowKeyOr, nranges: 1,
+			in:  []Key{k("Sales", "121"), k("Sales", "322"), k("Sales", "200")},
+			out: []Key{k("Other", "121")},
 		},
 		{
 			rule: "RowKey ne narrows nothing", src: "PartitionKey eq 'P' and RowKey ne 'a'",
-			class: ClassPartitionScan, nranges: 1, in: []Key{k("P", "a"), k("P", "b")},
-			reason: "only excluded", advice: "cannot shrink",
+			class: ClassPartitionScan, diag: DiagRowKeyExcluded, nranges: 1, in: []Key{k("P", "a"), k("P", "b")},
 		},
 		{
 			rule: "not over RowKey narrows nothing", src: "PartitionKey eq 'P' and not (RowKey ge 'a' and RowKey lt 'b')",
-			class: ClassPartitionScan, nranges: 1, in: []Key{k("P", "a"), k("P", "c")},
-			reason: "only excluded",
+			class: ClassPartitionScan, diag: DiagRowKeyExcluded, nranges: 1, in: []Key{k("P", "a"), k("P", "c")},
 		},
 		{
 			rule: "PartitionKey alone is a partition scan", src: "PartitionKey eq 'P'",
-			class: ClassPartitionScan, nranges: 1, in: []Key{k("P", "a")}, out: []Key{k("Q", "a")},
-			advice: "when you need all of it",
+			class: ClassPartitionScan, diag: DiagWholePartition, nranges: 1, in: []Key{k("P", "a")}, out: []Key{k("Q", "a")},
 		},
 		{
 			rule: "guide: no PartitionKey is a table scan", src: "LastName eq 'Jones'",
-			class: ClassTableScan, nranges: 1,
+			class: ClassTableScan, diag: DiagTableFiltered, nranges: 1,
 			in:     []Key{k("", ""), k("Sales", "x"), k("zzz", "zzz")},
 			ranges: []string{"the whole table"},
-			reason: "every partition", advice: "inter-partition secondary index",
 		},
 		{
 			rule: "RowKey alone is a table scan", src: "RowKey eq '00010'",
-			class: ClassTableScan, nranges: 1, in: []Key{k("A", "00010"), k("Z", "00010")},
-			reason: "RowKey", advice: "Add PartitionKey",
+			class: ClassTableScan, diag: DiagRowKeyWithoutPartition, nranges: 1, in: []Key{k("A", "00010"), k("Z", "00010")},
 		},
 		{
 			rule: "or between partitions is a table scan", src: "PartitionKey eq 'A' or PartitionKey eq 'B'",
-			class: ClassTableScan, nranges: 1, in: []Key{k("A", "x"), k("C", "x")},
-			advice: "one query per partition",
+			class: ClassTableScan, diag: DiagPartitionOr, nranges: 1, in: []Key{k("A", "x"), k("C", "x")},
 		},
 		{
 			rule: "a PartitionKey eq under or does not fix the partition", src: "PartitionKey eq 'A' and Age eq 1 or Name eq 'x'",
-			class: ClassTableScan, nranges: 1, in: []Key{k("B", "x")},
+			class: ClassTableScan, diag: DiagPartitionOr, nranges: 1, in: []Key{k("B", "x")},
 		},
 		{
 			rule: "not PartitionKey eq is a table scan", src: "not (PartitionKey eq 'A')",
-			class: ClassTableScan, nranges: 1, in: []Key{k("B", "x")},
+			class: ClassTableScan, diag: DiagPartitionOr, nranges: 1, in: []Key{k("B", "x")},
 		},
 		{
 			rule: "PartitionKey range: a table scan that reads only those partitions", src: "PartitionKey ge 'A' and PartitionKey lt 'C'",
-			class: ClassTableScan, nranges: 1,
+			class: ClassTableScan, diag: DiagPartitionRange, nranges: 1,
 			in:     []Key{k("A", ""), k("B", "x"), k("Bzzz", "zzz")},
 			out:    []Key{k("C", ""), k("", "x"), k("@", "x"), k("c", "x")},
 			ranges: []string{"PartitionKey in ['A', 'C')"},
-			reason: "only the partitions", advice: "server hop",
 		},
 		{
 			rule: "PartitionKey range, open above", src: "PartitionKey gt 'M' and Age eq 1",
-			class: ClassTableScan, nranges: 1,
+			class: ClassTableScan, diag: DiagPartitionRange, nranges: 1,
 			in: []Key{k("Ma", "")}, out: []Key{k("M", "zzz")},
 			ranges: []string{"PartitionKey > 'M'"},
 		},
 		{
 			rule: "PartitionKey range with RowKey bounds reads the partitions", src: "PartitionKey le 'B' and RowKey eq 'x'",
-			class: ClassTableScan, nranges: 1,
+			class: ClassTableScan, diag: DiagPartitionRange, nranges: 1,
 			in: []Key{k("A", "y"), k("B", "x")}, out: []Key{k("Ba", "x")},
 		},
 		{
 			rule: "contradiction: two PartitionKey values", src: "PartitionKey eq 'A' and PartitionKey eq 'B'",
-			class: ClassPartitionScan, nranges: 0, reason: "matches nothing",
+			class: ClassPartitionScan, diag: DiagPartitionKeysConflict, nranges: 0,
 		},
 		{
 			rule: "contradiction: PartitionKey eq outside its bounds", src: "PartitionKey eq 'A' and PartitionKey gt 'A'",
-			class: ClassPartitionScan, nranges: 0, reason: "matches nothing",
+			class: ClassPartitionScan, diag: DiagPartitionKeysConflict, nranges: 0,
 		},
 		{
 			rule: "contradiction: crossed PartitionKey bounds", src: "PartitionKey gt 'C' and PartitionKey lt 'A'",
-			class: ClassTableScan, nranges: 0, reason: "matches nothing",
+			class: ClassTableScan, diag: DiagPartitionBoundsCrossed, nranges: 0,
 		},
 		{
 			rule: "contradiction: empty RowKey range", src: "PartitionKey eq 'P' and RowKey ge 'T' and RowKey lt 'S'",
-			class: ClassRange, nranges: 0, reason: "matches nothing",
+			class: ClassRange, diag: DiagRowKeyBoundsCrossed, nranges: 0,
 		},
 		{
 			rule: "contradiction: half-open empty RowKey range", src: "PartitionKey eq 'P' and RowKey gt 'S' and RowKey le 'S'",
-			class: ClassRange, nranges: 0, reason: "matches nothing",
+			class: ClassRange, diag: DiagRowKeyBoundsCrossed, nranges: 0,
 		},
 		{
 			rule: "contradiction: two RowKey values", src: "PartitionKey eq 'P' and RowKey eq 'a' and RowKey eq 'b'",
-			class: ClassRange, nranges: 0, reason: "matches nothing",
+			class: ClassRange, diag: DiagRowKeyBoundsCrossed, nranges: 0,
 		},
 		{
 			rule: "contradiction: nothing sorts before ''", src: "PartitionKey eq 'P' and RowKey lt ''",
-			class: ClassRange, nranges: 0, reason: "matches nothing",
+			class: ClassRange, diag: DiagRowKeyBoundsCrossed, nranges: 0,
 		},
 		{
 			rule: "contradiction: empty RowKey range without a partition", src: "RowKey gt 'b' and RowKey lt 'a'",
-			class: ClassTableScan, nranges: 0, reason: "matches nothing",
+			class: ClassTableScan, diag: DiagRowKeyBoundsCrossed, nranges: 0,
 		},
 		{
 			rule: "a key compared with a number matches nothing", src: "PartitionKey eq 'P' and RowKey eq 10",
-			class: ClassPartitionScan, nranges: 0, reason: "Edm.String", advice: "string literal",
+			class: ClassPartitionScan, diag: DiagKeyNotString, nranges: 0,
 		},
 		{
 			rule: "Timestamp compared with a string matches nothing", src: "Timestamp gt '2014'",
-			class: ClassTableScan, nranges: 0, reason: "Edm.DateTime",
+			class: ClassTableScan, diag: DiagTimestampNotDateTime, nranges: 0,
 		},
 		{
 			rule: "Timestamp filters get the log tail advice", src: "Timestamp ge datetime'2014-08-22T00:00:00Z'",
-			class: ClassTableScan, nranges: 1, advice: "log tail",
+			class: ClassTableScan, diag: DiagTableTimestamp, nranges: 1,
 		},
 		{
 			rule: "Timestamp within a partition, too", src: "PartitionKey eq 'P' and Timestamp ge datetime'2014-08-22T00:00:00Z'",
-			class: ClassPartitionScan, nranges: 1, advice: "log tail",
+			class: ClassPartitionScan, diag: DiagPartitionTimestamp, nranges: 1,
 		},
 		{
 			rule: "the empty string is a valid key", src: "PartitionKey eq '' and RowKey eq ''",
-			class: ClassPoint, nranges: 1, in: []Key{k("", "")}, out: []Key{k("", "a"), k("a", "")},
+			class: ClassPoint, diag: DiagPoint, nranges: 1, in: []Key{k("", "")}, out: []Key{k("", "a"), k("a", "")},
 		},
 	}
 	for _, tt := range tests {
@@ -208,8 +196,8 @@ func TestPlanQuery(t *testing.T) {
 				t.Fatalf("ParseFilter(%q): %v", tt.src, err)
 			}
 			p := PlanQuery(f)
-			if p.Class != tt.class || len(p.Ranges) != tt.nranges {
-				t.Fatalf("%q: class %s with %d ranges, want %s with %d\nreason: %s", tt.src, p.Class, len(p.Ranges), tt.class, tt.nranges, p.Reason)
+			if p.Class != tt.class || len(p.Ranges) != tt.nranges || p.Diagnosis != tt.diag {
+				t.Fatalf("%q: class %s with %d ranges (%s), want %s with %d (%s)", tt.src, p.Class, len(p.Ranges), p.Diagnosis, tt.class, tt.nranges, tt.diag)
 			}
 			for _, key := range tt.in {
 				if !anyContains(p.Ranges, key) {
@@ -230,15 +218,6 @@ func TestPlanQuery(t *testing.T) {
 					t.Errorf("%q: ranges %q, want %q", tt.src, got, tt.ranges)
 				}
 			}
-			if !strings.Contains(p.Reason, tt.reason) {
-				t.Errorf("%q: reason %q should mention %q", tt.src, p.Reason, tt.reason)
-			}
-			if !strings.Contains(p.Advice, tt.advice) {
-				t.Errorf("%q: advice %q should mention %q", tt.src, p.Advice, tt.advice)
-			}
-			if p.Reason == "" || p.Advice == "" {
-				t.Errorf("%q: empty reason or advice", tt.src)
-			}
 		})
 	}
 }
@@ -254,7 +233,7 @@ func anyContains(rs []KeyRange, key Key) bool {
 
 func TestPlanNilFilter(t *testing.T) {
 	p := PlanQuery(nil)
-	if p.Class != ClassTableScan || len(p.Ranges) != 1 || p.Ranges[0].Lower != nil || p.Ranges[0].Upper != nil {
+	if p.Class != ClassTableScan || p.Diagnosis != DiagNoFilter || len(p.Ranges) != 1 || p.Ranges[0].Lower != nil || p.Ranges[0].Upper != nil {
 		t.Errorf("PlanQuery(nil) = %s %v, want a table scan of one full range", p.Class, p.Ranges)
 	}
 }

@@ -35,13 +35,15 @@ type Query struct {
 	Top    int
 }
 
-// Plan is what the planner derives from a filter: the query class, the key
-// ranges a store must read (sorted, disjoint; a store reads nothing outside
-// them), and a sentence each on why the class is what it is and what a
-// table designer could do about it.
+// Plan is what the planner derives from a filter: the decision — the query
+// class, the key ranges a store must read (sorted, disjoint; a store reads
+// nothing outside them) and the diagnosis that says why — and its words: a
+// sentence each on why the class is what it is and what a table designer
+// could do about it, taken from the diagnosis (diagnosis.go).
 type Plan struct {
-	Class  QueryClass
-	Ranges []KeyRange
-	Reason string
-	Advice string
+	Class     QueryClass
+	Ranges    []KeyRange
+	Diagnosis Diagnosis
+	Reason    string
+	Advice    string
 }
