@@ -4,10 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/tstable/tstable/store"
 )
 
 // canonical is an export with Timestamps and ETags dropped and each
@@ -38,15 +41,9 @@ func TestCopyInterruptedAndResumed(t *testing.T) {
 	dst := filepath.Join(t.TempDir(), "dst.db")
 	mustRun(t, src, "", "sample", "load", "logs", "--size", "12000")
 
-	// Stop after the second page, as an interruption would.
-	stop := errors.New("interrupted")
-	hook := func(copied int64) error {
-		if copied >= 1 {
-			return stop
-		}
-		return nil
-	}
-	_, errOut, status := runWith(context.Background(), &Factory{copyHook: hook}, src, "", "copy", "LogsByDate", "--to-db", dst)
+	// The destination fails to take the second chunk, as an interruption
+	// would stop it.
+	_, errOut, status := runWith(context.Background(), failSecondLoad(), src, "", "copy", "LogsByDate", "--to-db", dst)
 	if status != 1 || !strings.Contains(errOut, "copy stopped after 5000 entities; run the same command with --resume to continue") {
 		t.Fatalf("interrupted copy: exit %d, stderr %q", status, errOut)
 	}
@@ -66,6 +63,34 @@ func TestCopyInterruptedAndResumed(t *testing.T) {
 	if !strings.Contains(errOut, "no interrupted copy to resume") {
 		t.Errorf("stderr %q", errOut)
 	}
+}
+
+// failSecondLoad is a Factory whose storage refuses every load for
+// writing after the first one: a copy stops after its first chunk.
+func failSecondLoad() *Factory {
+	f := &Factory{}
+	loads := 0
+	f.Opener = func(ctx context.Context, t Target, write bool) (store.Backend, error) {
+		b, err := (&Factory{IO: f.IO}).Open(ctx, t, write)
+		if err != nil || !write {
+			return b, err
+		}
+		return &loadLimit{Backend: b, loads: &loads}, nil
+	}
+	return f
+}
+
+// loadLimit is a backend whose loads fail after the first.
+type loadLimit struct {
+	store.Backend
+	loads *int
+}
+
+func (b *loadLimit) Load(ctx context.Context, table string, kind store.OpKind, src store.EntitySource, opts store.LoadOptions) (*store.LoadResult, error) {
+	if *b.loads++; *b.loads > 1 {
+		return &store.LoadResult{}, errors.New("interrupted")
+	}
+	return b.Backend.Load(ctx, table, kind, src, opts)
 }
 
 func TestCopyFilterAndRename(t *testing.T) {
@@ -94,5 +119,19 @@ func TestCopyUsage(t *testing.T) {
 		if _, errOut, status := run(context.Background(), db, "", args...); status != 2 {
 			t.Errorf("%q: exit %d, stderr %q; want a usage error", args, status, errOut)
 		}
+	}
+}
+
+// A destination whose folder cannot be made is said to be so, before
+// anything is read.
+func TestCopyToAFolderThatCannotBeMade(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	db := filepath.Join(t.TempDir(), "t.db")
+	seed(t, db)
+	notDir := filepath.Join(t.TempDir(), "file")
+	os.WriteFile(notDir, nil, 0o644)
+	_, errOut, status := run(context.Background(), db, "", "copy", "People", "--to-db", filepath.Join(notDir, "sub", "dst.db"))
+	if status != ExitFailed || !strings.Contains(errOut, "cannot create the folder for the database") {
+		t.Fatalf("exit %d, stderr %q", status, errOut)
 	}
 }

@@ -11,14 +11,12 @@ import (
 	"github.com/tstable/tstable/iostreams"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store"
+	"github.com/tstable/tstable/transfer"
 )
 
 // maxEntityInput bounds what a write command reads for one entity (from
-// standard input, a line of a batch, a line or CSV row of an import):
-// well above the service's 1 MiB entity limit, so the store can say what
-// is too large, and low enough that a runaway line does not take the
-// machine's memory.
-const maxEntityInput = 8 << 20
+// standard input, a line of a batch): the bound of a row of an import.
+const maxEntityInput = transfer.MaxRowBytes
 
 // readEntityArg decodes the entity given as the argument at index i, or
 // read from standard input when the argument is "-" or absent.

@@ -35,10 +35,9 @@ type Factory struct {
 	connFlag       string
 	accountURLFlag string
 
-	target   *Target       // resolved once, by Target
-	wait     time.Duration // --wait, resolved before the command runs
-	printer  *Printer
-	copyHook func(copied int64) error // tests: called after each committed copy chunk
+	target  *Target       // resolved once, by Target
+	wait    time.Duration // --wait, resolved before the command runs
+	printer *Printer
 }
 
 // Opener opens the storage a target names, for writing or for reading
@@ -154,16 +153,25 @@ func (f *Factory) Write(ctx context.Context, fn func(store.Backend) error) error
 	if t.IsRemote() || exists(t.Path) {
 		return f.with(ctx, t, true, fn)
 	}
-	if dir := filepath.Dir(t.Path); dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return store.FileError(err, "cannot create the folder for the database %s", t.Path)
-		}
+	if err := makeFolderFor(t.Path); err != nil {
+		return err
 	}
 	err = f.with(ctx, t, true, fn)
 	if err != nil {
 		os.Remove(t.Path)
 	}
 	return err
+}
+
+// makeFolderFor creates the folder of the database file at path, when
+// missing, before the file is created.
+func makeFolderFor(path string) error {
+	if dir := filepath.Dir(path); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return store.FileError(err, "cannot create the folder for the database %s", path)
+		}
+	}
+	return nil
 }
 
 // with opens t, runs fn and closes it, reporting a failure to close.

@@ -6,13 +6,13 @@ import (
 	"io"
 	"os"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/tstable/tstable/cmdspec"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store"
+	"github.com/tstable/tstable/transfer"
 )
 
 type importOptions struct {
@@ -81,12 +81,13 @@ reported on standard error, with a progress bar when it is a terminal.`,
 	return c
 }
 
+// runImport reads the input and loads it, then says what was imported.
 func runImport(c *cobra.Command, f *Factory, args []string, o *importOptions) error {
 	kind, err := importKind(c, o)
 	if err != nil {
 		return err
 	}
-	input, err := importFormat(c, o, args)
+	format, err := importFormat(c, o, args)
 	if err != nil {
 		return err
 	}
@@ -96,119 +97,59 @@ func runImport(c *cobra.Command, f *Factory, args []string, o *importOptions) er
 		return err
 	}
 	defer closeIn()
-	bar, r := f.IO.StartByteProgress("importing "+table, inputSize(r), r)
-	var (
-		lines    lineIndex
-		rejected int64
-		srcErr   error
-		badRow   bool       // the import stopped at a row, not for another reason
-		rejectMu sync.Mutex // the store may report rejects from its own goroutine
-	)
-	reject := func(line int64, err error) {
-		rejectMu.Lock()
-		defer rejectMu.Unlock()
-		rejected++
-		fmt.Fprintf(f.IO.ErrOut, "reject: %s line %d: %v\n", name, line, err)
+	bar, r := f.IO.StartByteProgress("importing "+table, regularSize(r), r)
+	im, err := transfer.NewImport(r, transfer.ImportOptions{
+		Format: format, Name: name, KeepGoing: o.continueOnError,
+		OnReject: func(line int64, err error) { f.printer.Note("reject: %s line %d: %v", name, line, err) },
+	})
+	if err != nil {
+		return err
 	}
-	// rowError stops the import at a row that does not parse.
-	rowError := func(line int64, err error) error {
-		badRow = true
-		return importRowError(name, line, err)
-	}
-	var src store.EntitySource
-	if input == "jsonl" {
-		var stop func()
-		src, stop = jsonlSource(r, &lines, o.continueOnError, reject, rowError)
-		defer stop()
-	} else {
-		src, err = csvSource(r, name, &lines, o.continueOnError, reject, rowError)
-		if err != nil {
-			return err
-		}
-	}
-	wrapped := func() (*odata.Entity, error) {
-		e, err := src()
-		if err != nil && !errors.Is(err, io.EOF) {
-			if odata.CodeOf(err) == "" {
-				err = store.FileError(err, "cannot read %s", name)
-			}
-			srcErr = err
-		}
-		return e, err
-	}
+	defer im.Close()
 	began := time.Now()
 	defer collectLess(200)() // about 15% off a large import's time, for a heap about half again as large
-	var res *store.LoadResult
+	var out *transfer.ImportOutcome
 	err = f.Write(c.Context(), func(b store.Backend) error {
-		res, err = b.Load(c.Context(), table, kind, wrapped, store.LoadOptions{
-			OnReject: func(n int64, e *odata.Entity, err error) error {
-				if o.continueOnError {
-					reject(lines.line(n), err)
-					return nil
-				}
-				badRow = true
-				return importRefusal(name, lines.line(n), e, err)
-			},
-		})
+		out, err = im.Into(c.Context(), b, table, kind)
 		return err
 	})
 	bar.Finish()
-	if srcErr != nil && err != nil && !errors.Is(err, srcErr) {
-		err = srcErr // the backend wrapped our error; report ours
-	}
-	written := int64(0)
-	if res != nil {
-		written = res.Written
-	}
-	if err != nil {
-		sayImportStopped(f.IO.ErrOut, err, table, written, badRow, c.Context().Err() != nil)
+	if out == nil { // the storage did not open
 		return err
 	}
-	if written == 0 && rejected == 0 {
-		return odata.Errorf(odata.CodeInvalidInput, "%s holds no entities; nothing was imported", name)
+	if err != nil {
+		if msg := importStopped(out, table); msg != "" {
+			f.printer.Note("%s", msg)
+		}
+		return rowErrorWithHint(err)
 	}
-	summary := fmt.Sprintf("imported %s into %s", countLine(written), table)
-	if rejected > 0 {
-		summary += fmt.Sprintf(", %d rejected", rejected)
-	}
-	if f.IO.ErrTTY {
-		secs := time.Since(began).Seconds()
-		summary += fmt.Sprintf(" in %.1fs (%.0f entities/s)", secs, float64(written)/max(secs, 1e-9))
-	}
-	fmt.Fprintln(f.IO.ErrOut, summary)
-	if rejected > 0 {
+	f.printer.Note("%s", importDone(out, table, time.Since(began), f.IO.ErrTTY))
+	if out.Rejected > 0 {
 		return &silentError{status: ExitFailed}
 	}
 	return nil
 }
 
-// importKind is the operation --mode and --replace ask for.
+// importKinds are the store's operations for --mode.
+var importKinds = map[string]store.OpKind{"upsert": store.OpInsertOrMerge, "insert": store.OpInsert, "merge": store.OpMerge, "replace": store.OpReplace}
+
+// importKind is the store's operation for --mode (and --replace).
 func importKind(c *cobra.Command, o *importOptions) (store.OpKind, error) {
-	var kind store.OpKind
-	switch o.mode {
-	case "upsert":
-		kind = store.OpInsertOrMerge
-		if o.replace {
-			kind = store.OpInsertOrReplace
-		}
-	case "merge":
-		kind = store.OpMerge
-	case "insert":
-		kind = store.OpInsert
-	case "replace":
-		kind = store.OpReplace
-	default:
-		return kind, usageErrorf(c, "--mode must be upsert, insert, merge or replace; got %q", o.mode)
-	}
-	if o.replace && o.mode != "upsert" {
-		return kind, usageErrorf(c, "--replace goes with --mode upsert (Insert Or Replace); --mode %s has no replacing form", o.mode)
+	kind, ok := importKinds[o.mode]
+	switch {
+	case !ok:
+		return 0, usageErrorf(c, "--mode must be upsert, insert, merge or replace; got %q", o.mode)
+	case o.replace && o.mode != "upsert":
+		return 0, usageErrorf(c, "--replace goes with --mode upsert (Insert Or Replace); --mode %s has no replacing form", o.mode)
+	case o.replace:
+		return store.OpInsertOrReplace, nil
 	}
 	return kind, nil
 }
 
-// importFormat is the import's input format: --format, else by the
-// file's extension, else jsonl.
-func importFormat(c *cobra.Command, o *importOptions, args []string) (string, error) {
+// importFormat is the input's format: --format, else csv for a .csv
+// file, else jsonl.
+func importFormat(c *cobra.Command, o *importOptions, args []string) (transfer.Format, error) {
 	input := o.format // the input's format, not the output's
 	if input == "" {
 		input = "jsonl"
@@ -216,15 +157,16 @@ func importFormat(c *cobra.Command, o *importOptions, args []string) (string, er
 			input = "csv"
 		}
 	}
-	if input != "jsonl" && input != "csv" {
-		return "", usageErrorf(c, "--format must be jsonl or csv; got %q", input)
+	switch transfer.Format(input) {
+	case transfer.FormatJSONL, transfer.FormatCSV:
+		return transfer.Format(input), nil
 	}
-	return input, nil
+	return "", usageErrorf(c, "--format must be jsonl or csv; got %q", input)
 }
 
-// inputSize is the size of a regular file's input, for the progress bar;
-// -1 when it is not known.
-func inputSize(r io.Reader) int64 {
+// regularSize is the size of r when it is a regular file, else -1 (a
+// pipe, a terminal): the progress bar's total.
+func regularSize(r io.Reader) int64 {
 	if fh, ok := r.(*os.File); ok {
 		if st, err := fh.Stat(); err == nil && st.Mode().IsRegular() {
 			return st.Size()
@@ -233,51 +175,55 @@ func inputSize(r io.Reader) int64 {
 	return -1
 }
 
-// importRowError is the error that stops an import at a row that does not
-// parse, at line of the input name.
-func importRowError(name string, line int64, err error) error {
-	code, hint := odata.CodeInvalidInput, "; --continue-on-error skips bad rows"
-	var long *rowTooLong
-	if errors.As(err, &long) {
-		code = odata.CodeRequestBodyTooLarge
-		if long.final {
-			hint = ""
-		}
-	}
-	return odata.Errorf(code, "%s line %d: %v%s", name, line, err, hint)
-}
-
-// importRefusal is the error that stops an import at an entity the store
-// refused, at line of the input name.
-func importRefusal(name string, line int64, e *odata.Entity, err error) error {
-	code, msg := odata.CodeInvalidInput, err.Error()
-	var se *odata.Error
-	if errors.As(err, &se) {
-		code, msg = se.Code, se.Message
-	}
-	return odata.Errorf(code, "%s line %d (%s, %s): %s; --continue-on-error skips bad rows", name, line, e.PartitionKey, e.RowKey, msg)
-}
-
-// sayImportStopped says, before the error that stopped an import, what
-// the table holds of it: written entities, committed before err.
-func sayImportStopped(w io.Writer, err error, table string, written int64, badRow, interrupted bool) {
-	var ce *store.CommitError
+// rowErrorWithHint turns the row an import stopped at into the error
+// line, with the flag that skips such rows (unless none could be skipped).
+func rowErrorWithHint(err error) error {
+	var re *transfer.RowError
 	switch {
-	case errors.As(err, &ce) && ce.FromKey != nil:
-		fmt.Fprintf(w, "imported %s into %s; storing the rest failed: rows are stored in key order, and none from (%s, %s) on is stored; fix the cause below (free some space, say), then import again (upsert writes the rows already stored again, unchanged)\n", countLine(written), table, ce.FromKey.PartitionKey, ce.FromKey.RowKey)
-	case errors.As(err, &ce):
-		fmt.Fprintf(w, "imported %s into %s; storing the rest failed\n", countLine(written), table)
-	case odata.IsCode(err, odata.CodeDatabaseLocked) && written > 0:
-		fmt.Fprintf(w, "imported %s into %s before the file could not be had back; the rest was not imported (run the import again when it is free)\n", countLine(written), table)
-	case badRow && written == 0:
-		fmt.Fprintf(w, "nothing was imported into %s: a bad row stops the import before anything is written\n", table)
-	case badRow:
-		fmt.Fprintf(w, "imported %s into %s before the import stopped at a bad row\n", countLine(written), table)
-	case interrupted:
-		fmt.Fprintf(w, "imported %s into %s before the import was interrupted\n", countLine(written), table)
-	case written > 0:
-		fmt.Fprintf(w, "imported %s into %s before the import stopped\n", countLine(written), table)
+	case !errors.As(err, &re):
+		return err
+	case re.Final:
+		return odata.Errorf(re.Code, "%v", re)
 	}
+	return odata.Errorf(re.Code, "%v; --continue-on-error skips bad rows", re)
+}
+
+// importStopped says what an import that stopped early imported: only
+// what was committed, and of a bad row only when a row was bad ("" when
+// there is nothing to add to the error).
+func importStopped(out *transfer.ImportOutcome, table string) string {
+	n := countLine(out.Written)
+	switch {
+	case out.Stop == transfer.StopCommit && out.FromKey != nil:
+		return fmt.Sprintf("imported %s into %s; storing the rest failed: rows are stored in key order, and none from (%s, %s) on is stored; fix the cause below (free some space, say), then import again (upsert writes the rows already stored again, unchanged)", n, table, out.FromKey.PartitionKey, out.FromKey.RowKey)
+	case out.Stop == transfer.StopCommit:
+		return fmt.Sprintf("imported %s into %s; storing the rest failed", n, table)
+	case out.Stop == transfer.StopLocked && out.Written > 0:
+		return fmt.Sprintf("imported %s into %s before the file could not be had back; the rest was not imported (run the import again when it is free)", n, table)
+	case out.Stop == transfer.StopBadRow && out.Written == 0:
+		return fmt.Sprintf("nothing was imported into %s: a bad row stops the import before anything is written", table)
+	case out.Stop == transfer.StopBadRow:
+		return fmt.Sprintf("imported %s into %s before the import stopped at a bad row", n, table)
+	case out.Stop == transfer.StopInterrupted:
+		return fmt.Sprintf("imported %s into %s before the import was interrupted", n, table)
+	case out.Written > 0:
+		return fmt.Sprintf("imported %s into %s before the import stopped", n, table)
+	}
+	return ""
+}
+
+// importDone is the summary of an import that read all its input; on a
+// terminal with its time and rate.
+func importDone(out *transfer.ImportOutcome, table string, took time.Duration, tty bool) string {
+	summary := fmt.Sprintf("imported %s into %s", countLine(out.Written), table)
+	if out.Rejected > 0 {
+		summary += fmt.Sprintf(", %d rejected", out.Rejected)
+	}
+	if tty {
+		secs := took.Seconds()
+		summary += fmt.Sprintf(" in %.1fs (%.0f entities/s)", secs, float64(out.Written)/max(secs, 1e-9))
+	}
+	return summary
 }
 
 func extOf(path string) string {
@@ -285,22 +231,4 @@ func extOf(path string) string {
 		return path[i:]
 	}
 	return ""
-}
-
-// rowTooLong is a row of an import's input longer than maxEntityInput,
-// refused as soon as the cap is passed: the rest of it is not read.
-type rowTooLong struct {
-	from, line int64 // the line the row begins on, and the one where it passed the cap
-	final      bool  // the import cannot go on past it: where the next row begins is not known (CSV)
-}
-
-func (e *rowTooLong) Error() string {
-	msg := fmt.Sprintf("the line is longer than %d bytes, the most tstable reads for one row (an entity is at most 1 MiB)", maxEntityInput)
-	if e.line != e.from {
-		msg = fmt.Sprintf("the row that begins on this line is longer than %d bytes by line %d (a quoted field left open?), the most tstable reads for one row", maxEntityInput, e.line)
-	}
-	if e.final {
-		msg += ", and the import cannot go on past it"
-	}
-	return msg
 }

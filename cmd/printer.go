@@ -15,6 +15,7 @@ import (
 	"github.com/tstable/tstable/iostreams"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store"
+	"github.com/tstable/tstable/transfer"
 )
 
 // Output shapes, chosen once per run from -o and the terminal (see
@@ -176,7 +177,7 @@ type EntityList struct {
 	n     int64
 	rows  []*odata.Entity // table: the chunk not drawn yet; csv: all, until the columns are known
 	drawn bool
-	csv   *csvWriter
+	csv   *transfer.Writer
 	json  *jsonList
 	buf   []byte
 }
@@ -184,11 +185,11 @@ type EntityList struct {
 // SetColumns gives the CSV columns before the first Write, so that rows
 // stream instead of waiting for the end (a caller that read the entities
 // once already knows them).
-func (l *EntityList) SetColumns(cols []column) error {
+func (l *EntityList) SetColumns(cols []transfer.Column) error {
 	if l.p.Format != FormatCSV {
 		return nil
 	}
-	cw, err := newCSVWriter(l.p.out, cols)
+	cw, err := transfer.NewWriter(l.p.out, cols)
 	l.csv = cw
 	return err
 }
@@ -205,7 +206,7 @@ func (l *EntityList) Write(e *odata.Entity) error {
 		return err
 	case FormatCSV:
 		if l.csv != nil {
-			return l.csv.write(e)
+			return l.csv.Write(e)
 		}
 		l.rows = append(l.rows, e)
 		return nil
@@ -274,16 +275,16 @@ func (l *EntityList) Close(members ...string) error {
 		l.json.end(members...)
 	case FormatCSV:
 		if l.csv == nil {
-			if err := l.SetColumns(csvColumns(l.rows)); err != nil {
+			if err := l.SetColumns(transfer.Columns(l.rows)); err != nil {
 				return err
 			}
 			for _, e := range l.rows {
-				if err := l.csv.write(e); err != nil {
+				if err := l.csv.Write(e); err != nil {
 					return err
 				}
 			}
 		}
-		if err := l.csv.flush(); err != nil {
+		if err := l.csv.Flush(); err != nil {
 			return err
 		}
 	case FormatTable:

@@ -13,6 +13,7 @@ import (
 	"github.com/tstable/tstable/cmdspec"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store"
+	"github.com/tstable/tstable/transfer"
 )
 
 // queryOptions are the flags of query (and, in part, explain and export).
@@ -221,13 +222,13 @@ func topOr(top, def int) int {
 
 // scanColumns reads a query's entities once for their typed CSV columns,
 // so that the rows can then stream under a complete header.
-func scanColumns(ctx context.Context, b store.Backend, table string, req store.QueryRequest) ([]column, error) {
-	var cols csvColumnSet
+func scanColumns(ctx context.Context, b store.Backend, table string, req store.QueryRequest) ([]transfer.Column, error) {
+	var cols transfer.ColumnSet
 	_, err := b.Query(ctx, table, req, func(e *odata.Entity) error {
-		cols.add(e)
+		cols.Add(e)
 		return nil
 	})
-	return cols.cols, err
+	return cols.Columns(), err
 }
 
 // footerText is the shell's one-line summary under a query's result:

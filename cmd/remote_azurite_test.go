@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"context"
-	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -22,14 +21,7 @@ func TestRemoteAzuriteRoundTrip(t *testing.T) {
 	back := filepath.Join(t.TempDir(), "back.db")
 	mustRun(t, src, "", "sample", "load", "employees", "--size", "3000")
 
-	stop := errors.New("interrupted")
-	hook := func(n int64) error {
-		if n >= 1 {
-			return stop
-		}
-		return nil
-	}
-	_, errOut, status := runWith(context.Background(), &Factory{copyHook: hook}, src, "", "copy", "Employees", "--to-connection-string", cs)
+	_, errOut, status := runWith(context.Background(), failSecondLoad(), src, "", "copy", "Employees", "--to-connection-string", cs)
 	if status != 1 || !strings.Contains(errOut, "--resume") {
 		t.Fatalf("interrupted copy: exit %d, %s", status, errOut)
 	}

@@ -1,4 +1,4 @@
-package cmd
+package transfer
 
 import (
 	"errors"
@@ -26,13 +26,13 @@ func TestJSONLSourceKeepsOrderAcrossChunks(t *testing.T) {
 		var lines lineIndex
 		var rejected []int64
 		stopAt := errors.New("bad row")
-		src, stop := jsonlSource(strings.NewReader(b.String()), &lines, keepGoing,
-			func(line int64, err error) { rejected = append(rejected, line) },
-			func(line int64, err error) error { return fmt.Errorf("line %d: %w", line, stopAt) })
+		src := newJSONLSource(strings.NewReader(b.String()), &lines, &rowFaults{keepGoing: keepGoing,
+			reject: func(line int64, err error) { rejected = append(rejected, line) },
+			stop:   func(line int64, err error) error { return fmt.Errorf("line %d: %w", line, stopAt) }})
 		got := 0
 		var err error
 		for {
-			e, serr := src()
+			e, serr := src.next()
 			if serr != nil {
 				err = serr
 				break
@@ -49,7 +49,7 @@ func TestJSONLSourceKeepsOrderAcrossChunks(t *testing.T) {
 			}
 			got++
 		}
-		stop()
+		src.stop()
 		const badLine = 4321 + 4321/700 + 1 + 1 + 1
 		if keepGoing {
 			if !errors.Is(err, io.EOF) || got != n || len(rejected) != 1 || rejected[0] != badLine {
