@@ -1,7 +1,6 @@
 package server
 
 import (
-	"errors"
 	"net/http"
 	"time"
 
@@ -28,28 +27,18 @@ func (a keyAuthorizer) Authorize(r *http.Request) (Grant, error) {
 // keyGrant is an auth.Grant as the server asks it.
 type keyGrant struct{ g *auth.Grant }
 
-var authOps = map[Op]auth.Op{
-	OpQueryTables: auth.OpQueryTables, OpCreateTable: auth.OpCreateTable, OpDeleteTable: auth.OpDeleteTable,
-	OpRead: auth.OpRead, OpAdd: auth.OpAdd, OpUpdate: auth.OpUpdate, OpDelete: auth.OpDelete,
-	OpServiceProperties: auth.OpServiceProperties,
+func (k keyGrant) Allows(op auth.Op, table, pk, rk string) bool {
+	return k.Check(op, table, pk, rk) == nil
 }
-
-func (k keyGrant) Allows(op Op, table, pk, rk string) bool { return k.Check(op, table, pk, rk) == nil }
 
 // Check says why an operation is refused, in the service's words.
-func (k keyGrant) Check(op Op, table, pk, rk string) error {
-	a, ok := authOps[op]
-	if !ok {
-		return errors.New("unknown operation")
-	}
-	return k.g.Check(a, table, pk, rk)
-}
+func (k keyGrant) Check(op auth.Op, table, pk, rk string) error { return k.g.Check(op, table, pk, rk) }
 
 func (k keyGrant) KeyRange() (string, string, string, string, bool) { return k.g.KeyRange() }
 
 // checker is a Grant that can say why it refuses.
 type checker interface {
-	Check(op Op, table, pk, rk string) error
+	Check(op auth.Op, table, pk, rk string) error
 }
 
 // inRange reports whether the entity (pk, rk) lies inside the grant's key

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/server/auth"
 	"github.com/tstable/tstable/store"
 )
 
@@ -91,15 +92,15 @@ func (q *request) allowWrite(op store.Operation, table string) error {
 	pk, rk := op.Entity.PartitionKey, op.Entity.RowKey
 	switch op.Kind {
 	case store.OpInsert:
-		return q.allow(OpAdd, table, pk, rk)
+		return q.allow(auth.OpAdd, table, pk, rk)
 	case store.OpDelete:
-		return q.allow(OpDelete, table, pk, rk)
+		return q.allow(auth.OpDelete, table, pk, rk)
 	case store.OpInsertOrMerge, store.OpInsertOrReplace:
-		if err := q.allow(OpAdd, table, pk, rk); err != nil {
+		if err := q.allow(auth.OpAdd, table, pk, rk); err != nil {
 			return err
 		}
 	}
-	return q.allow(OpUpdate, table, pk, rk)
+	return q.allow(auth.OpUpdate, table, pk, rk)
 }
 
 // readChangeset reads the batch body: one changeset of operations.

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/server/auth"
 	"github.com/tstable/tstable/store"
 )
 
@@ -90,7 +91,7 @@ func (q *request) insertEntity(table string) error {
 	if err != nil {
 		return err
 	}
-	if err := q.allow(OpAdd, table, e.PartitionKey, e.RowKey); err != nil {
+	if err := q.allow(auth.OpAdd, table, e.PartitionKey, e.RowKey); err != nil {
 		return err
 	}
 	stored, err := q.s.b.Write(q.r.Context(), table, store.Operation{Kind: store.OpInsert, Entity: e})
@@ -132,11 +133,11 @@ func (q *request) updateEntity(table string, key odata.Key, merge bool) error {
 	}
 	ifMatch := q.r.Header.Get("If-Match")
 	kind := updateKind(merge, ifMatch)
-	if err := q.allow(OpUpdate, table, key.PartitionKey, key.RowKey); err != nil {
+	if err := q.allow(auth.OpUpdate, table, key.PartitionKey, key.RowKey); err != nil {
 		return err
 	}
 	if ifMatch == "" {
-		if err := q.allow(OpAdd, table, key.PartitionKey, key.RowKey); err != nil {
+		if err := q.allow(auth.OpAdd, table, key.PartitionKey, key.RowKey); err != nil {
 			return err
 		}
 	}
@@ -157,7 +158,7 @@ func (q *request) deleteEntity(table string, key odata.Key) error {
 	if ifMatch == "" {
 		return errorf(odata.CodeMissingRequiredHeader, "Delete Entity needs an If-Match header: the entity's ETag, or * to delete whatever version is stored")
 	}
-	if err := q.allow(OpDelete, table, key.PartitionKey, key.RowKey); err != nil {
+	if err := q.allow(auth.OpDelete, table, key.PartitionKey, key.RowKey); err != nil {
 		return err
 	}
 	e := &odata.Entity{PartitionKey: key.PartitionKey, RowKey: key.RowKey}
@@ -170,7 +171,7 @@ func (q *request) deleteEntity(table string, key odata.Key) error {
 
 // getEntity answers GET /T(PartitionKey='a',RowKey='b'), with $select.
 func (q *request) getEntity(table string, key odata.Key) error {
-	if err := q.allow(OpRead, table, key.PartitionKey, key.RowKey); err != nil {
+	if err := q.allow(auth.OpRead, table, key.PartitionKey, key.RowKey); err != nil {
 		return err
 	}
 	if !inRange(q.grant, key.PartitionKey, key.RowKey) {
@@ -196,7 +197,7 @@ func (q *request) getEntity(table string, key odata.Key) error {
 // continued with the x-ms-continuation-* headers. It is explained in the
 // x-tstable-* headers and on the log.
 func (q *request) queryEntities(table string) error {
-	if err := q.allow(OpRead, table, "", ""); err != nil {
+	if err := q.allow(auth.OpRead, table, "", ""); err != nil {
 		return err
 	}
 	params := q.r.URL.Query()

@@ -214,7 +214,7 @@ func (q *request) badVerb(what, allowed string) error {
 }
 
 // allow checks the grant, answering 403 AuthorizationPermissionMismatch.
-func (q *request) allow(op Op, table, pk, rk string) error {
+func (q *request) allow(op auth.Op, table, pk, rk string) error {
 	if c, ok := q.grant.(checker); ok {
 		return c.Check(op, table, pk, rk)
 	}

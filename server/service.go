@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/server/auth"
 	"github.com/tstable/tstable/store"
 )
 
@@ -87,7 +88,7 @@ func (q *request) readXML(v any) ([]byte, error) {
 
 // serviceProperties answers GET and PUT ?restype=service&comp=properties.
 func (q *request) serviceProperties() error {
-	if err := q.allow(OpServiceProperties, "", "", ""); err != nil {
+	if err := q.allow(auth.OpServiceProperties, "", "", ""); err != nil {
 		return err
 	}
 	switch q.r.Method {
@@ -148,7 +149,7 @@ func orDefault(doc []byte) []byte {
 // serviceStats answers GET ?restype=service&comp=stats: a live replica,
 // synchronized now (there is only one copy, always current).
 func (q *request) serviceStats() error {
-	if err := q.allow(OpServiceProperties, "", "", ""); err != nil {
+	if err := q.allow(auth.OpServiceProperties, "", "", ""); err != nil {
 		return err
 	}
 	if q.r.Method != http.MethodGet && q.r.Method != http.MethodHead {
@@ -175,9 +176,9 @@ type signedIdentifiers struct {
 
 // tableACL answers GET and PUT /T?comp=acl.
 func (q *request) tableACL(table string) error {
-	op := OpRead
+	op := auth.OpRead
 	if q.r.Method == http.MethodPut {
-		op = OpServiceProperties
+		op = auth.OpServiceProperties
 	}
 	if err := q.allow(op, table, "", ""); err != nil {
 		return err

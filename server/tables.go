@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/server/auth"
 )
 
 // tablesOp answers /Tables and /Tables('name').
@@ -67,7 +68,7 @@ func (q *request) createTable() error {
 		return errorf(odata.CodeInvalidInput, "the body of Create Table has no TableName; send {\"TableName\":\"name\"}")
 	}
 	name := *doc.TableName
-	if err := q.allow(OpCreateTable, name, "", ""); err != nil {
+	if err := q.allow(auth.OpCreateTable, name, "", ""); err != nil {
 		return err
 	}
 	if err := q.s.b.CreateTable(q.r.Context(), name); err != nil {
@@ -96,7 +97,7 @@ func (q *request) answerWrite(status int, body func() []byte) error {
 
 // deleteTable answers DELETE /Tables('name').
 func (q *request) deleteTable(name string) error {
-	if err := q.allow(OpDeleteTable, name, "", ""); err != nil {
+	if err := q.allow(auth.OpDeleteTable, name, "", ""); err != nil {
 		return err
 	}
 	if err := q.s.b.DeleteTable(q.r.Context(), name); err != nil {
@@ -111,7 +112,7 @@ func (q *request) deleteTable(name string) error {
 
 // getTable answers GET /Tables('name').
 func (q *request) getTable(name string) error {
-	if err := q.allow(OpQueryTables, name, "", ""); err != nil {
+	if err := q.allow(auth.OpQueryTables, name, "", ""); err != nil {
 		return err
 	}
 	names, err := q.s.b.ListTables(q.r.Context())
@@ -141,7 +142,7 @@ func (t tableRecord) Get(name string) (odata.Value, bool) {
 // $filter on TableName, at most $top (and 1000) a page, continued with
 // x-ms-continuation-NextTableName.
 func (q *request) queryTables() error {
-	if err := q.allow(OpQueryTables, "", "", ""); err != nil {
+	if err := q.allow(auth.OpQueryTables, "", "", ""); err != nil {
 		return err
 	}
 	params := q.r.URL.Query()

@@ -4,18 +4,19 @@ package auth
 // mirror what a shared access signature can grant.
 type Op int
 
-// The operations of the table service, as the server names them to Allows.
+// The operations of the table service, as the server asks a Grant (and
+// package server's Grant interface) about them.
 // An upsert (insert-or-replace, insert-or-merge) is both OpAdd and OpUpdate:
 // ask for both.
 const (
 	OpQueryTables       Op = iota + 1 // list the tables
 	OpCreateTable                     // create a table
 	OpDeleteTable                     // delete a table
-	OpRead                            // get or query entities
+	OpRead                            // get or query entities; get a table's ACL
 	OpAdd                             // insert an entity
 	OpUpdate                          // replace or merge an entity
 	OpDelete                          // delete an entity
-	OpServiceProperties               // get or set the service's properties, get its stats; table ACLs (?comp=acl)
+	OpServiceProperties               // get or set the service's properties, get its stats; set a table's ACL
 )
 
 var opNames = [...]string{
