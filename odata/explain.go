@@ -24,6 +24,15 @@ type Explanation struct {
 	Advice    string    `json:"advice"` // what a table designer could do
 }
 
+// The headers in which tstable serve explains a query to its client: its
+// class, how many entities the store read to answer it, and how many it
+// returned. The server writes them; the remote backend reads them.
+const (
+	HeaderQueryClass = "x-tstable-query-class"
+	HeaderScanned    = "x-tstable-scanned"
+	HeaderReturned   = "x-tstable-returned"
+)
+
 // Explain builds the explanation of a plan that scanned and returned the
 // given numbers of entities in the given number of pages. Pass scanned -1
 // when the count is unknown (the service does not report it); Density is

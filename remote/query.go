@@ -9,7 +9,6 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
 	"github.com/tstable/tstable/odata"
-	"github.com/tstable/tstable/server"
 	"github.com/tstable/tstable/store"
 )
 
@@ -114,7 +113,7 @@ func (b *Backend) Query(ctx context.Context, table string, req store.QueryReques
 // scannedOf reads how many entities a page scanned, from tstable serve's
 // x-tstable-scanned header; ok is false when the response has none.
 func scannedOf(h http.Header) (int64, bool) {
-	v := h.Get(server.HeaderScanned)
+	v := h.Get(odata.HeaderScanned)
 	if v == "" {
 		return 0, false
 	}

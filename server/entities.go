@@ -261,9 +261,9 @@ func (q *request) queryEntities(table string) error {
 	}
 	x := Explained{Method: q.r.Method, Table: table, Filter: filterText, Class: res.Plan.Class,
 		Scanned: res.Scanned, Returned: int64(n), Elapsed: timeSince(q.start)}
-	h.Set(HeaderQueryClass, string(x.Class))
-	h.Set(HeaderScanned, strconv.FormatInt(x.Scanned, 10))
-	h.Set(HeaderReturned, strconv.FormatInt(x.Returned, 10))
+	h.Set(odata.HeaderQueryClass, string(x.Class))
+	h.Set(odata.HeaderScanned, strconv.FormatInt(x.Scanned, 10))
+	h.Set(odata.HeaderReturned, strconv.FormatInt(x.Returned, 10))
 	q.s.log.Write(x)
 	q.writeJSON(http.StatusOK, body)
 	return nil

@@ -11,14 +11,6 @@ import (
 	"github.com/tstable/tstable/odata"
 )
 
-// The headers that explain a query to the client: its class, how many
-// entities the store read to answer it, and how many it returned.
-const (
-	HeaderQueryClass = "x-tstable-query-class"
-	HeaderScanned    = "x-tstable-scanned"
-	HeaderReturned   = "x-tstable-returned"
-)
-
 // Explained is one query as the server ran it.
 type Explained struct {
 	Method   string
