@@ -32,7 +32,7 @@ type Problem struct {
 	// header, its list of free pages, the list of tables.
 	Table string
 	// Keys is the range of the table's keys it concerns, or nil.
-	Keys *KeyRange
+	Keys *ProblemKeys
 	// Page is the page it concerns, or -1.
 	Page int64
 	// What says what is wrong.
@@ -62,11 +62,12 @@ func (p Problem) String() string {
 	return strings.Join(where, ", ") + ": " + p.What
 }
 
-// KeyRange is a range of a table's keys: from First (inclusive) up to Next
-// (exclusive), or, when Last is set, to Last (inclusive). A nil First is
-// the table's start, a nil Next (and Last) its end; Next equal to First is
-// that one key.
-type KeyRange struct {
+// ProblemKeys is the run of a table's keys a problem concerns: from First
+// (inclusive) up to Next (exclusive), or, when Last is set, to Last
+// (inclusive). A nil First is the table's start, a nil Next (and Last) its
+// end; Next equal to First is that one key. (A query's ranges are
+// odata.KeyRange; these are keys found in a file, said to people.)
+type ProblemKeys struct {
 	First, Next *odata.Key
 	Last        *odata.Key
 }
@@ -74,7 +75,7 @@ type KeyRange struct {
 // String renders the range: `key ("p", "r")`, `keys from ("p", "a") up to
 // ("p", "m")`, `keys from ("p", "a") to ("p", "k")` (Last), `keys from the
 // start up to …`, `keys from … to the end`, or "all keys".
-func (r KeyRange) String() string {
+func (r ProblemKeys) String() string {
 	k := func(k *odata.Key) string { return fmt.Sprintf("(%q, %q)", k.PartitionKey, k.RowKey) }
 	switch {
 	case r.First != nil && r.Next != nil && *r.First == *r.Next:
@@ -100,8 +101,8 @@ func keyOf(k []byte) *odata.Key {
 	return &odata.Key{PartitionKey: string(pk), RowKey: string(rk)}
 }
 
-func keySpan(lo, hi []byte) *KeyRange { return &KeyRange{First: keyOf(lo), Next: keyOf(hi)} }
-func single(k []byte) *KeyRange       { kk := keyOf(k); return &KeyRange{First: kk, Next: kk} }
+func keysBetween(lo, hi []byte) *ProblemKeys { return &ProblemKeys{First: keyOf(lo), Next: keyOf(hi)} }
+func oneKey(k []byte) *ProblemKeys           { kk := keyOf(k); return &ProblemKeys{First: kk, Next: kk} }
 
 // CheckReport is what Check found.
 type CheckReport struct {
@@ -162,11 +163,11 @@ func checkFile(ctx context.Context, f io.ReaderAt, size int64, path string, prog
 			var count int64
 			whole := w.tree(t.root, t.inline, t.at, nil, nil, func(page uint64, e elem) bool {
 				if e.bucket {
-					w.problem(Problem{Page: int64(page), Keys: single(e.key), What: "the table holds a nested bucket, which tstable never writes", Lost: true})
+					w.problem(Problem{Page: int64(page), Keys: oneKey(e.key), What: "the table holds a nested bucket, which tstable never writes", Lost: true})
 					return true
 				}
 				if what, lost := checkEntity(e.key, e.value, sv.clock); what != "" {
-					w.problem(Problem{Page: int64(page), Keys: single(e.key), What: what, Lost: lost})
+					w.problem(Problem{Page: int64(page), Keys: oneKey(e.key), What: what, Lost: lost})
 					if lost {
 						return true
 					}
@@ -200,7 +201,7 @@ func checkFile(ctx context.Context, f io.ReaderAt, size int64, path string, prog
 
 // lostEntities records a part of a table that cannot be read.
 func (w *walker) lostEntities(page uint64, lo, hi []byte, why string) {
-	w.problem(Problem{Page: int64(page), Keys: keySpan(lo, hi), What: why + "; the entities there cannot be read", Lost: true})
+	w.problem(Problem{Page: int64(page), Keys: keysBetween(lo, hi), What: why + "; the entities there cannot be read", Lost: true})
 }
 
 // checkEntity checks one stored entity: its keys, its encoding and the

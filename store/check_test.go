@@ -22,7 +22,7 @@ func mustCheck(t *testing.T, path string) *CheckReport {
 }
 
 // inRange reports whether key "pk/rk" lies in r.
-func inRange(r *KeyRange, key string) bool {
+func inRange(r *ProblemKeys, key string) bool {
 	pk, rk, _ := strings.Cut(key, "/")
 	k := entityKey(pk, rk)
 	if r.First != nil && bytes.Compare(k, entityKey(r.First.PartitionKey, r.First.RowKey)) < 0 {

@@ -171,12 +171,12 @@ func (w *walker) recoverTable(ctx context.Context, out *DB, t fileTable, gaps *[
 	entities := func(yield func(*odata.Entity) bool) {
 		whole = w.tree(t.root, t.inline, t.at, nil, nil, func(pg uint64, e elem) bool {
 			if e.bucket {
-				w.problem(Problem{Page: int64(pg), Keys: single(e.key), What: "the table holds a nested bucket, which tstable never writes; it was not saved", Lost: true})
+				w.problem(Problem{Page: int64(pg), Keys: oneKey(e.key), What: "the table holds a nested bucket, which tstable never writes; it was not saved", Lost: true})
 				return true
 			}
 			ent, err := decodeEntity(e.key, e.value)
 			if err != nil {
-				w.problem(Problem{Page: int64(pg), Keys: single(e.key), What: "the stored entity cannot be decoded; it was not saved", Lost: true})
+				w.problem(Problem{Page: int64(pg), Keys: oneKey(e.key), What: "the stored entity cannot be decoded; it was not saved", Lost: true})
 				return true
 			}
 			page = pg
@@ -190,7 +190,7 @@ func (w *walker) recoverTable(ctx context.Context, out *DB, t fileTable, gaps *[
 	defer stop()
 	res, err := out.load(ctx, t.name, OpInsert, src, LoadOptions{
 		OnReject: func(n int64, e *odata.Entity, err error) error {
-			w.problem(Problem{Page: int64(page), Keys: single(entityKey(e.PartitionKey, e.RowKey)), What: "the entity was not saved: " + messageOf(err), Lost: true})
+			w.problem(Problem{Page: int64(page), Keys: oneKey(entityKey(e.PartitionKey, e.RowKey)), What: "the entity was not saved: " + messageOf(err), Lost: true})
 			return nil
 		},
 	}, true)
@@ -534,7 +534,7 @@ func (w *walker) recoverUnlinked(ctx context.Context, out *DB, sv *survey, gaps 
 			return found[keys[n-1]], nil
 		}, LoadOptions{OnReject: func(_ int64, e *odata.Entity, err error) error {
 			if !odata.IsCode(err, odata.CodeEntityAlreadyExists) { // the tree's copy is the current one
-				w.problem(Problem{Page: -1, Keys: single(entityKey(e.PartitionKey, e.RowKey)), What: "the entity, found on an unlinked page, was not saved: " + messageOf(err), Lost: true})
+				w.problem(Problem{Page: -1, Keys: oneKey(entityKey(e.PartitionKey, e.RowKey)), What: "the entity, found on an unlinked page, was not saved: " + messageOf(err), Lost: true})
 			}
 			return nil
 		}}, true)

@@ -9,7 +9,7 @@ import (
 	"github.com/tstable/tstable/odata"
 )
 
-// span is a KeyRange translated to stored keys: start is where to seek,
+// span is an odata.KeyRange translated to stored keys: start is where to seek,
 // skip tells whether a key equal to start is excluded, and a key at or past
 // end (or past it, when endIncl) leaves the range. A nil end is the table's end.
 type span struct {
@@ -22,7 +22,7 @@ type span struct {
 func partitionStart(pk string) []byte { return append([]byte(pk), 0) }
 func partitionEnd(pk string) []byte   { return append([]byte(pk), 1) }
 
-// spanOf translates a KeyRange. A whole-partition bound uses the fact that
+// spanOf translates an odata.KeyRange. A whole-partition bound uses the fact that
 // every key of partition P lies in [P 0x00, P 0x01).
 func spanOf(r odata.KeyRange) span {
 	var s span

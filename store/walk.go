@@ -295,7 +295,7 @@ func (w *walker) page(id uint64, lo, hi []byte, depth int, visit visitFn, lost l
 func (w *walker) leaf(id uint64, es []elem, lo, hi []byte, visit visitFn, lost lostFn) bool {
 	for i, e := range es {
 		if (i > 0 && bytes.Compare(e.key, es[i-1].key) <= 0) || (lo != nil && bytes.Compare(e.key, lo) < 0) || (hi != nil && bytes.Compare(e.key, hi) >= 0) {
-			w.problem(Problem{Page: int64(id), Keys: single(e.key), What: "the key is out of order on its page, so lookups may not find it", Lost: false})
+			w.problem(Problem{Page: int64(id), Keys: oneKey(e.key), What: "the key is out of order on its page, so lookups may not find it", Lost: false})
 		}
 		if !visit(id, e) {
 			return false
