@@ -69,6 +69,6 @@ words of "reason".`,
 		},
 	}
 	cmdspec.Args(c, "TABLE")
-	addQueryFlags(c, o)
+	addFilterFlag(c, o)
 	return c
 }

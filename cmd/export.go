@@ -45,6 +45,6 @@ for exact copies).`,
 	}
 	cmdspec.Args(c, "TABLE")
 	onlyFormats(c, FormatJSONL, FormatCSV)
-	addQueryFlags(c, o)
+	addFilterFlag(c, o)
 	return c
 }

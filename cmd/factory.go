@@ -15,9 +15,11 @@ import (
 	"github.com/tstable/tstable/store"
 )
 
-// Factory is what every command of one tree shares: its streams, the
-// session when it runs inside the shell, the global flags, and the way to
-// reach storage. Commands open the backend per run and close it when they
+// Factory is what every command of one tree depends on: its streams, the
+// shell's session when it runs inside the shell, and the way to reach
+// storage — given by whoever builds the tree — and this run's settings,
+// which the global flags decide before the command runs (globalFlags.apply
+// in flags.go). Commands open the backend per run and close it when they
 // end, so the shell never holds the database between commands.
 type Factory struct {
 	IO *iostreams.IOStreams
@@ -28,16 +30,10 @@ type Factory struct {
 	// service. Tests set it to put another backend behind the commands.
 	Opener Opener
 
-	dbFlag         string
-	outputFlag     string
-	expandFlag     string
-	waitFlag       string
-	connFlag       string
-	accountURLFlag string
-
-	target  *Target       // resolved once, by Target
-	wait    time.Duration // --wait, resolved before the command runs
-	printer *Printer
+	// This run's settings, from the global flags:
+	target  func() (Target, error) // where the storage is, decided once on first use
+	wait    time.Duration          // how long to wait for a file another process holds
+	printer *Printer               // the only writer of the command's output
 }
 
 // Opener opens the storage a target names, for writing or for reading
@@ -47,14 +43,10 @@ type Opener func(ctx context.Context, t Target, write bool) (store.Backend, erro
 // Target returns where this run's storage is, deciding it from the
 // global flags and the environment on first use.
 func (f *Factory) Target() (Target, error) {
-	if f.target == nil {
-		t, err := f.resolveTarget()
-		if err != nil {
-			return Target{}, err
-		}
-		f.target = &t
+	if f.target == nil { // not run through the tree: the environment alone decides
+		return (&globalFlags{}).resolveTarget()
 	}
-	return *f.target, nil
+	return f.target()
 }
 
 // Open opens t, through f.Opener when set: the bbolt file (waiting for

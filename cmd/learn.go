@@ -48,8 +48,8 @@ straight through. Each lesson ends with a variation to try on your own.`,
 			if !ok {
 				return usageErrorf(c, "no lesson named %q; tstable learn lists them", args[0])
 			}
-			if f.outputFlag != "" && f.outputFlag != FormatTable {
-				return usageErrorf(c, "a lesson prints a transcript for people; -o %s applies only to the list of lessons (tstable learn -o %s)", f.outputFlag, f.outputFlag)
+			if o := c.Flag("output"); o.Changed && o.Value.String() != FormatTable {
+				return usageErrorf(c, "a lesson prints a transcript for people; -o %s applies only to the list of lessons (tstable learn -o %s)", o.Value, o.Value)
 			}
 			return runLesson(c, f, l)
 		},

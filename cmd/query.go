@@ -86,7 +86,8 @@ func parseQuery(c *cobra.Command, table string, o *queryOptions) (*parsedQuery, 
 	return p, nil
 }
 
-func addQueryFlags(c *cobra.Command, o *queryOptions) {
+// addFilterFlag adds --filter, which query, explain and export share.
+func addFilterFlag(c *cobra.Command, o *queryOptions) {
 	fl := c.Flags()
 	fl.StringVar(&o.filter, "filter", "", "OData $filter `expression`, e.g. \"PartitionKey eq 'Sales' and Age gt 30\"")
 }
@@ -114,7 +115,7 @@ object as "explain", and on standard error in jsonl and csv output.`,
 		},
 	}
 	cmdspec.Args(c, "TABLE")
-	addQueryFlags(c, o)
+	addFilterFlag(c, o)
 	fl := c.Flags()
 	fl.StringVar(&o.sel, "select", "", "properties to return, comma-separated (`a,b`)")
 	fl.IntVar(&o.top, "top", 0, "return at most `N` entities (1-1000)")

@@ -22,10 +22,10 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	"github.com/tstable/tstable/appdirs"
 	"github.com/tstable/tstable/cmdspec"
 	"github.com/tstable/tstable/iostreams"
 	"github.com/tstable/tstable/odata"
@@ -164,26 +164,12 @@ transactions, and an explanation of what every query reads.`,
 		Version:       "(see version template)",
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		// The output format is decided once, before any command runs.
-		PersistentPreRunE: func(c *cobra.Command, args []string) error {
-			p, err := newPrinter(c, f.outputFlag, f.IO)
-			if err != nil {
-				return err
-			}
-			expand := f.expandFlag
-			if expand == "" && f.Session != nil {
-				expand = f.Session.Expanded()
-			}
-			if p.expand, err = parseExpand(expand); err != nil {
-				return usageErrorf(c, "%v", err)
-			}
-			if f.wait, err = parseWait(f.waitFlag); err != nil {
-				return usageErrorf(c, "%v", err)
-			}
-			f.printer = p
-			return nil
-		},
 	}
+	// The run's settings (the output format among them) are decided once,
+	// before any command runs.
+	var g globalFlags
+	g.bind(root)
+	root.PersistentPreRunE = func(c *cobra.Command, args []string) error { return g.apply(c, f) }
 	// With no command, a terminal gets the shell and anything else help.
 	root.RunE = func(c *cobra.Command, args []string) error {
 		if len(args) > 0 {
@@ -200,21 +186,13 @@ transactions, and an explanation of what every query reads.`,
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageErrorf(c, "%s", err.Error())
 	})
-	pf := root.PersistentFlags()
-	pf.StringVar(&f.dbFlag, "db", "", "database `file` (default $TSTABLE_DB, else "+appdirs.DefaultDB+")")
-	pf.StringVarP(&f.outputFlag, "output", "o", "", "output `format`: table, json, jsonl or csv (default table on a terminal, jsonl otherwise)")
-	pf.StringVarP(&f.expandFlag, "expanded", "x", "", "entities one property per line, `mode` on (-x alone), off or auto (auto: when the keys would not fit a table on the terminal)")
-	pf.Lookup("expanded").NoOptDefVal = "on"
-	pf.StringVar(&f.waitFlag, "wait", "", "how long to wait (a `duration`, 10s or 2m) for another process to release the database (default $TSTABLE_WAIT, else 5s; 0: do not wait)")
-	pf.StringVar(&f.connFlag, "connection-string", "", "use the remote account of this connection `string` (default $AZURE_STORAGE_CONNECTION_STRING); not with --db")
-	pf.StringVar(&f.accountURLFlag, "account-url", "", "use the remote table endpoint at this `URL`, signed in with Azure AD (the Azure SDK's default credentials)")
 
 	if whole {
 		for _, c := range topCommands() {
 			root.AddCommand(c.build(f))
 		}
 	}
-	cobra.AddTemplateFunc("tstableVersion", version)
+	addTemplateFuncs()
 	root.SetVersionTemplate("tstable {{tstableVersion}}\n")
 	if !whole {
 		// Only one command runs: no completion command and no dynamic
@@ -243,6 +221,11 @@ transactions, and an explanation of what every query reads.`,
 	}
 	return root
 }
+
+// addTemplateFuncs adds tstable's functions to cobra's templates. cobra
+// keeps them in one map for the process: they are added once, not for
+// every tree the shell builds.
+var addTemplateFuncs = sync.OnceFunc(func() { cobra.AddTemplateFunc("tstableVersion", version) })
 
 // Execute runs root with args under ctx and returns the exit status. An
 // error is written to ios.ErrOut as one line, "error: <Code>: <what and

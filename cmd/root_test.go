@@ -58,7 +58,7 @@ func TestDefaultOutputFollowsTheTerminal(t *testing.T) {
 // The database path: --db, else $TSTABLE_DB, else tstable.db in the data
 // folder (appdirs: $XDG_DATA_HOME/tstable, on Windows %LOCALAPPDATA%\tstable).
 func TestDBPath(t *testing.T) {
-	path := func(f *Factory) string {
+	path := func(f *globalFlags) string {
 		t.Helper()
 		tg, err := f.resolveTarget()
 		if err != nil || tg.IsRemote() {
@@ -66,7 +66,7 @@ func TestDBPath(t *testing.T) {
 		}
 		return tg.Path
 	}
-	f := &Factory{}
+	f := &globalFlags{}
 	t.Setenv("TSTABLE_DB", "")
 	t.Setenv(envConnectionString, "")
 	data := t.TempDir()
@@ -80,7 +80,7 @@ func TestDBPath(t *testing.T) {
 	if got := path(f); got != env {
 		t.Errorf("env: %s", got)
 	}
-	f.dbFlag = flag
+	f.db = flag
 	if got := path(f); got != flag {
 		t.Errorf("flag: %s", got)
 	}

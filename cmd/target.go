@@ -51,19 +51,19 @@ func (t Target) Label() string {
 // else $AZURE_STORAGE_CONNECTION_STRING, else $TSTABLE_DB or the default
 // file. --db with a remote flag is a usage error, and so is setting both
 // variables with no flag to decide.
-func (f *Factory) resolveTarget() (Target, error) {
-	remoteFlag := f.connFlag != "" || f.accountURLFlag != ""
+func (g *globalFlags) resolveTarget() (Target, error) {
+	remoteFlag := g.conn != "" || g.accountURL != ""
 	switch {
-	case f.dbFlag != "" && remoteFlag:
+	case g.db != "" && remoteFlag:
 		return Target{}, cmdspec.Usagef("tstable", "--db chooses the local database and --connection-string/--account-url a remote account; give one of them")
-	case f.connFlag != "" && f.accountURLFlag != "":
+	case g.conn != "" && g.accountURL != "":
 		return Target{}, cmdspec.Usagef("tstable", "give --connection-string or --account-url, not both")
-	case f.connFlag != "":
-		return Target{Remote: &remote.Config{ConnectionString: f.connFlag}}, nil
-	case f.accountURLFlag != "":
-		return Target{Remote: &remote.Config{AccountURL: f.accountURLFlag}}, nil
-	case f.dbFlag != "":
-		return localTarget(f.dbFlag), nil
+	case g.conn != "":
+		return Target{Remote: &remote.Config{ConnectionString: g.conn}}, nil
+	case g.accountURL != "":
+		return Target{Remote: &remote.Config{AccountURL: g.accountURL}}, nil
+	case g.db != "":
+		return localTarget(g.db), nil
 	}
 	if cs := os.Getenv(envConnectionString); cs != "" {
 		if os.Getenv(envDB) != "" {
