@@ -21,27 +21,34 @@ import (
 // TokenKind identifies the kind of a $filter token.
 type TokenKind int
 
-// The token kinds.
+// The token kinds. The reserved words come between the unexported
+// sentinels keywordsBegin and keywordsEnd, and the comparison operators
+// among them between comparisonsBegin and comparisonsEnd, so that a kind
+// added elsewhere never joins either class by accident.
 const (
-	TokenError      TokenKind = iota // lexing failed; Text holds the message
-	TokenEOF                         // the end of the filter
-	TokenLeftParen                   // (
-	TokenRightParen                  // )
-	TokenIdentifier                  // a property name
-	TokenString                      // 'text' (Text is the raw text, quotes included)
-	TokenNumber                      // 42, -7, 42L, 4.5, 1e10
-	TokenTyped                       // datetime'…', guid'…', X'…', binary'…' (raw text)
-	TokenAnd                         // and
-	TokenOr                          // or
-	TokenNot                         // not
-	TokenEq                          // eq
-	TokenNe                          // ne
-	TokenGt                          // gt
-	TokenGe                          // ge
-	TokenLt                          // lt
-	TokenLe                          // le
-	TokenTrue                        // true
-	TokenFalse                       // false
+	TokenError       TokenKind = iota // lexing failed; Text holds the message
+	TokenEOF                          // the end of the filter
+	TokenLeftParen                    // (
+	TokenRightParen                   // )
+	TokenIdentifier                   // a property name
+	TokenString                       // 'text' (Text is the raw text, quotes included)
+	TokenNumber                       // 42, -7, 42L, 4.5, 1e10
+	TokenTyped                        // datetime'…', guid'…', X'…', binary'…' (raw text)
+	keywordsBegin                     // sentinel: the reserved words follow
+	TokenAnd                          // and
+	TokenOr                           // or
+	TokenNot                          // not
+	comparisonsBegin                  // sentinel: the comparison operators follow
+	TokenEq                           // eq
+	TokenNe                           // ne
+	TokenGt                           // gt
+	TokenGe                           // ge
+	TokenLt                           // lt
+	TokenLe                           // le
+	comparisonsEnd                    // sentinel: the comparison operators end
+	TokenTrue                         // true
+	TokenFalse                        // false
+	keywordsEnd                       // sentinel: the reserved words end
 )
 
 var tokenKindNames = [...]string{
@@ -53,7 +60,7 @@ var tokenKindNames = [...]string{
 
 // String names the kind: "identifier", "string", "(", "and", ….
 func (k TokenKind) String() string {
-	if k >= 0 && int(k) < len(tokenKindNames) {
+	if k >= 0 && int(k) < len(tokenKindNames) && tokenKindNames[k] != "" {
 		return tokenKindNames[k]
 	}
 	return fmt.Sprintf("TokenKind(%d)", int(k))
@@ -120,7 +127,11 @@ func (t Token) StringValue() string {
 }
 
 // isComparison reports whether the token is one of eq ne gt ge lt le.
-func (t Token) isComparison() bool { return t.Kind >= TokenEq && t.Kind <= TokenLe }
+func (t Token) isComparison() bool { return t.Kind > comparisonsBegin && t.Kind < comparisonsEnd }
+
+// isKeyword reports whether the token is a reserved word: an operator,
+// true or false.
+func (t Token) isKeyword() bool { return t.Kind > keywordsBegin && t.Kind < keywordsEnd }
 
 // describe names the token the way an error message quotes it.
 func (t Token) describe() string {
@@ -171,7 +182,7 @@ func LexPartial(src string) (tokens []Token, partial Token) {
 	}
 	if n := len(tokens); n > 0 {
 		last := tokens[n-1]
-		extendable := last.Kind == TokenIdentifier || last.Kind == TokenNumber || last.Kind >= TokenAnd
+		extendable := last.Kind == TokenIdentifier || last.Kind == TokenNumber || last.isKeyword()
 		if last.Pos+len(last.Text) == len(src) && (extendable || l.open) {
 			return tokens[:n-1], last
 		}

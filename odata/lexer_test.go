@@ -121,6 +121,9 @@ func TestLexerCoversEveryKind(t *testing.T) {
 		}
 	}
 	for k := TokenError; k <= TokenFalse; k++ {
+		if sentinel(k) {
+			continue
+		}
 		if !seen[k] {
 			t.Errorf("no token of kind %v", k)
 		}
@@ -263,4 +266,40 @@ func FuzzLexPartial(f *testing.F) {
 		}
 		checkPrefixesLex(t, src)
 	})
+}
+
+// The sentinels bracket exactly the reserved words and, among them, the
+// comparison operators: every word keyword knows, and nothing else.
+func TestTokenKindClasses(t *testing.T) {
+	words := map[TokenKind]string{}
+	for _, w := range []string{"and", "or", "not", "eq", "ne", "gt", "ge", "lt", "le", "true", "false"} {
+		k, ok := keyword(w)
+		if !ok {
+			t.Fatalf("%q is not a keyword", w)
+		}
+		words[k] = w
+	}
+	for k := TokenError; k <= keywordsEnd+2; k++ {
+		if sentinel(k) {
+			continue
+		}
+		tok := Token{Kind: k}
+		_, isWord := words[k]
+		if tok.isKeyword() != isWord {
+			t.Errorf("%v: isKeyword %v, a reserved word %v", k, tok.isKeyword(), isWord)
+		}
+		isOp := k == TokenEq || k == TokenNe || k == TokenGt || k == TokenGe || k == TokenLt || k == TokenLe
+		if tok.isComparison() != isOp {
+			t.Errorf("%v: isComparison %v", k, tok.isComparison())
+		}
+		if isWord && k.String() != words[k] {
+			t.Errorf("%v is named %q, want %q", k, k.String(), words[k])
+		}
+	}
+}
+
+// sentinel reports whether k marks where a class of kinds begins or ends,
+// rather than being a kind of token.
+func sentinel(k TokenKind) bool {
+	return k == keywordsBegin || k == keywordsEnd || k == comparisonsBegin || k == comparisonsEnd
 }
