@@ -73,28 +73,48 @@ func describeError(ctx context.Context, err error, inShell bool) (string, int) {
 	case ctx.Err() != nil || errors.Is(err, context.Canceled):
 		return "error: interrupted", ExitInterrupted
 	}
-	// Cobra's own errors for commands and arguments are usage errors.
-	m := err.Error()
-	if first, rest, ok := strings.Cut(m, "\n"); ok { // "unknown command … Did you mean this?\n\tquery"
-		var sugg []string
-		for _, l := range strings.Split(rest, "\n") {
-			if strings.HasPrefix(l, "\t") {
-				sugg = append(sugg, strings.TrimSpace(l))
-			}
-		}
-		m = first
-		if len(sugg) > 0 {
-			m += "; did you mean " + strings.Join(sugg, " or ") + "?"
-		}
-	}
-	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand flag", "accepts ", "requires ", "invalid argument", "flag needs an argument"} {
-		if strings.HasPrefix(m, p) {
-			return "error: usage: " + m + helpHint("tstable", inShell), ExitUsage
-		}
-	}
 	// An error without a code is a failure of the system (the disk, a
 	// file) or of tstable's own: coded as the service would code it.
 	return "error: " + store.Coded(err).Error(), ExitFailed
+}
+
+// usageArgs makes every argument error of the tree under c a usage error
+// by its type, not by its words: cobra's own checks (a command's Args, the
+// unknown command under the root) are wrapped as cmdspec.UsageError, as
+// its flag errors are by the root's flag error function.
+func usageArgs(c *cobra.Command) {
+	for _, sub := range c.Commands() {
+		usageArgs(sub)
+	}
+	check := c.Args
+	if check == nil {
+		check = unknownCommand
+	}
+	c.Args = func(c *cobra.Command, args []string) error {
+		err := check(c, args)
+		var ue *cmdspec.UsageError
+		if err == nil || errors.As(err, &ue) {
+			return err
+		}
+		return usageErrorf(c, "%v", err)
+	}
+}
+
+// unknownCommand is cobra's check of a command given no Args: a word
+// under the root that names none of its commands is an unknown command,
+// with the likely one when there is one.
+func unknownCommand(c *cobra.Command, args []string) error {
+	if c.HasParent() || !c.HasSubCommands() || len(args) == 0 {
+		return nil
+	}
+	msg := fmt.Sprintf("unknown command %q for %q", args[0], c.CommandPath())
+	if c.SuggestionsMinimumDistance <= 0 {
+		c.SuggestionsMinimumDistance = 2
+	}
+	if sugg := c.SuggestionsFor(args[0]); len(sugg) > 0 {
+		msg += "; did you mean " + strings.Join(sugg, " or ") + "?"
+	}
+	return cmdspec.Usagef(c.CommandPath(), "%s", msg)
 }
 
 // helpHint points at a command's help: " (see 'tstable get --help')", or

@@ -127,6 +127,7 @@ func newRootFor(f *Factory, args []string) *cobra.Command {
 		// cobra's own reading of args must find that command: else the
 		// whole tree.
 		if found, _, err := root.Find(args); err == nil && found != root {
+			usageArgs(root)
 			return root
 		}
 		break
@@ -204,6 +205,7 @@ transactions, and an explanation of what every query reads.`,
 	addDynamicCompletion(root, f)
 	root.InitDefaultCompletionCmd()
 	root.InitDefaultHelpCmd()
+	defer usageArgs(root)
 	for _, c := range root.Commands() {
 		switch c.Name() {
 		case "completion":

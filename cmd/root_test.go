@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -236,4 +237,30 @@ func isolateState(t *testing.T) {
 	d := t.TempDir()
 	t.Setenv("XDG_STATE_HOME", d)
 	t.Setenv("LOCALAPPDATA", d)
+}
+
+// Usage errors are told by their type, not by the words of a message: a
+// failure that happens to begin as cobra's messages do ("requires …",
+// "unknown flag …") is a failure (exit 1), and cobra's own argument
+// checks are usage errors (exit 2) wherever they come from.
+func TestUsageErrorsByType(t *testing.T) {
+	for _, m := range []string{"requires a server that is not running", "unknown flag in the stored file", "invalid argument to the disk"} {
+		if msg, st := describeError(context.Background(), errors.New(m), false); st != ExitFailed || strings.HasPrefix(msg, "error: usage") || !strings.HasSuffix(msg, m) {
+			t.Errorf("%q: %q, exit %d; want a failure", m, msg, st)
+		}
+	}
+	db := filepath.Join(t.TempDir(), "t.db")
+	for _, args := range [][]string{
+		{"quarry"},                       // unknown command under the root
+		{"completion", "bash", "extra"},  // cobra's NoArgs
+		{"query", "People", "--filer=x"}, // unknown flag
+		{"query", "People", "--top"},     // flag needs an argument
+		{"query", "People", "--top", "x"},
+		{"table", "createl"},
+	} {
+		_, errOut, st := run(context.Background(), db, "", args...)
+		if st != ExitUsage || !strings.HasPrefix(errOut, "error: usage: ") {
+			t.Errorf("%q: exit %d, %q; want a usage error", args, st, errOut)
+		}
+	}
 }
