@@ -22,202 +22,231 @@ import (
 // Run runs the contract against the backend open returns. Each subtest
 // uses its own table, named with prefix.
 func Run(t *testing.T, prefix string, open func(t *testing.T) store.Backend) {
-	ctx := context.Background()
-	table := func(t *testing.T, b store.Backend, name string) string {
-		n := prefix + name
-		b.DeleteTable(ctx, n)
-		if err := b.CreateTable(ctx, n); err != nil {
-			t.Fatalf("create %s: %v", n, err)
-		}
-		t.Cleanup(func() { b.DeleteTable(ctx, n) })
-		return n
+	c := &contract{prefix: prefix, open: open}
+	for _, s := range []struct {
+		name string
+		test func(t *testing.T)
+	}{
+		{"Tables", c.tables},
+		{"EveryTypeRoundTrips", c.everyTypeRoundTrips},
+		{"ETagsAndUpdates", c.etagsAndUpdates},
+		{"OrderedPagedQueries", c.orderedPagedQueries},
+		{"BatchIsAtomic", c.batchIsAtomic},
+		{"Load", c.load},
+	} {
+		t.Run(s.name, s.test)
 	}
+}
 
-	t.Run("Tables", func(t *testing.T) {
-		b := open(t)
-		n := table(t, b, "Tables")
-		wantCode(t, b.CreateTable(ctx, n), odata.CodeTableAlreadyExists)
-		names, err := b.ListTables(ctx)
-		if err != nil || !contains(names, n) {
-			t.Fatalf("ListTables = %v, %v; want %s in it", names, err, n)
-		}
-		// The service answers 404 ResourceNotFound to deleting a missing
-		// table (Azurite says TableNotFound); both are a 404.
-		if err := b.DeleteTable(ctx, prefix+"Missing"); !odata.IsCode(err, odata.CodeResourceNotFound) && !odata.IsCode(err, odata.CodeTableNotFound) {
-			t.Errorf("deleting a missing table: %v, want a 404", err)
-		}
-		wantCode(t, b.CreateTable(ctx, "bad-name"), odata.CodeInvalidResourceName)
-	})
+// contract is the suite over one backend.
+type contract struct {
+	prefix string
+	open   func(t *testing.T) store.Backend
+}
 
-	t.Run("EveryTypeRoundTrips", func(t *testing.T) {
-		b := open(t)
-		n := table(t, b, "Types")
-		e := everyType("p", "r")
-		if _, err := b.Write(ctx, n, store.Operation{Kind: store.OpInsert, Entity: e}); err != nil {
+var ctx = context.Background()
+
+// table creates a fresh table of b for one subtest, deleted when it ends.
+func (c *contract) table(t *testing.T, b store.Backend, name string) string {
+	n := c.prefix + name
+	b.DeleteTable(ctx, n)
+	if err := b.CreateTable(ctx, n); err != nil {
+		t.Fatalf("create %s: %v", n, err)
+	}
+	t.Cleanup(func() { b.DeleteTable(ctx, n) })
+	return n
+}
+
+// tables checks tables: create (twice), list, delete a missing one, a bad name.
+func (c *contract) tables(t *testing.T) {
+	b := c.open(t)
+	n := c.table(t, b, "Tables")
+	wantCode(t, b.CreateTable(ctx, n), odata.CodeTableAlreadyExists)
+	names, err := b.ListTables(ctx)
+	if err != nil || !contains(names, n) {
+		t.Fatalf("ListTables = %v, %v; want %s in it", names, err, n)
+	}
+	// The service answers 404 ResourceNotFound to deleting a missing
+	// table (Azurite says TableNotFound); both are a 404.
+	if err := b.DeleteTable(ctx, c.prefix+"Missing"); !odata.IsCode(err, odata.CodeResourceNotFound) && !odata.IsCode(err, odata.CodeTableNotFound) {
+		t.Errorf("deleting a missing table: %v, want a 404", err)
+	}
+	wantCode(t, b.CreateTable(ctx, "bad-name"), odata.CodeInvalidResourceName)
+}
+
+// everyTypeRoundTrips checks every Edm type reads back as written, with the write's Timestamp.
+func (c *contract) everyTypeRoundTrips(t *testing.T) {
+	b := c.open(t)
+	n := c.table(t, b, "Types")
+	e := everyType("p", "r")
+	if _, err := b.Write(ctx, n, store.Operation{Kind: store.OpInsert, Entity: e}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := b.Get(ctx, n, "p", "r")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range e.Properties {
+		v, ok := got.Get(p.Name)
+		if !ok || !sameValue(v, p.Value) {
+			t.Errorf("%s: got %+v (present %v), want %+v", p.Name, v, ok, p.Value)
+		}
+	}
+	if got.Timestamp.IsZero() || time.Since(got.Timestamp) > time.Hour {
+		t.Errorf("Timestamp %v: want the time of the write", got.Timestamp)
+	}
+	_, err = b.Write(ctx, n, store.Operation{Kind: store.OpInsert, Entity: e})
+	wantCode(t, err, odata.CodeEntityAlreadyExists)
+}
+
+// etagsAndUpdates checks merge, replace, upsert and delete under ETag conditions.
+func (c *contract) etagsAndUpdates(t *testing.T) {
+	b := c.open(t)
+	n := c.table(t, b, "ETags")
+	first, err := b.Write(ctx, n, store.Operation{Kind: store.OpInsert, Entity: ent("p", "r", "A", odata.Int32(1), "B", odata.String("b"))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stale := first.ETag()
+	time.Sleep(2 * time.Millisecond)
+	if _, err := b.Write(ctx, n, store.Operation{Kind: store.OpMerge, Entity: ent("p", "r", "A", odata.Int32(2)), IfMatch: stale}); err != nil {
+		t.Fatalf("merge with the current ETag: %v", err)
+	}
+	_, err = b.Write(ctx, n, store.Operation{Kind: store.OpReplace, Entity: ent("p", "r", "C", odata.Bool(true)), IfMatch: stale})
+	wantCode(t, err, odata.CodeUpdateConditionNotSatisfied)
+	got, _ := b.Get(ctx, n, "p", "r")
+	if v, _ := got.Get("A"); v.Int != 2 {
+		t.Errorf("merge: A = %+v, want 2", v)
+	}
+	if _, ok := got.Get("B"); !ok {
+		t.Error("merge dropped B")
+	}
+	if _, err := b.Write(ctx, n, store.Operation{Kind: store.OpReplace, Entity: ent("p", "r", "C", odata.Bool(true)), IfMatch: "*"}); err != nil {
+		t.Fatal(err)
+	}
+	got, _ = b.Get(ctx, n, "p", "r")
+	if _, ok := got.Get("A"); ok || len(got.Properties) != 1 {
+		t.Errorf("replace kept old properties: %+v", got.Properties)
+	}
+	_, err = b.Write(ctx, n, store.Operation{Kind: store.OpReplace, Entity: ent("p", "missing"), IfMatch: "*"})
+	wantCode(t, err, odata.CodeResourceNotFound)
+	_, err = b.Write(ctx, n, store.Operation{Kind: store.OpDelete, Entity: ent("p", "missing"), IfMatch: "*"})
+	wantCode(t, err, odata.CodeResourceNotFound)
+	if _, err := b.Write(ctx, n, store.Operation{Kind: store.OpInsertOrMerge, Entity: ent("p", "new", "X", odata.Int32(1))}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Write(ctx, n, store.Operation{Kind: store.OpDelete, Entity: ent("p", "new"), IfMatch: "*"}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = b.Get(ctx, n, "p", "new")
+	wantCode(t, err, odata.CodeResourceNotFound)
+}
+
+// orderedPagedQueries checks key order, pages that follow one another, typed filters, $select and $top.
+func (c *contract) orderedPagedQueries(t *testing.T) {
+	b := c.open(t)
+	n := c.table(t, b, "Pages")
+	keys := []string{"b/2", "a/10", "c/1", "a/9", "b/1", "a/1"}
+	for i, k := range keys {
+		pk, rk, _ := strings.Cut(k, "/")
+		if _, err := b.Write(ctx, n, store.Operation{Kind: store.OpInsert, Entity: ent(pk, rk, "Age", odata.Int32(int32(20+i*5)))}); err != nil {
 			t.Fatal(err)
 		}
-		got, err := b.Get(ctx, n, "p", "r")
+	}
+	all := queryKeys(t, b, n, store.QueryRequest{})
+	if want := "a/1 a/10 a/9 b/1 b/2 c/1"; all != want {
+		t.Fatalf("order %q, want %q (PartitionKey then RowKey, ordinal)", all, want)
+	}
+	var pages []string
+	var start *odata.Key
+	for i := 0; i < 10; i++ {
+		var got []string
+		res, err := b.Query(ctx, n, store.QueryRequest{PageSize: 2, Start: start}, func(e *odata.Entity) error {
+			got = append(got, e.PartitionKey+"/"+e.RowKey)
+			return nil
+		})
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, p := range e.Properties {
-			v, ok := got.Get(p.Name)
-			if !ok || !sameValue(v, p.Value) {
-				t.Errorf("%s: got %+v (present %v), want %+v", p.Name, v, ok, p.Value)
-			}
+		if len(got) > 2 {
+			t.Fatalf("a page of 2 held %d", len(got))
 		}
-		if got.Timestamp.IsZero() || time.Since(got.Timestamp) > time.Hour {
-			t.Errorf("Timestamp %v: want the time of the write", got.Timestamp)
+		pages = append(pages, got...)
+		if res.Next == nil {
+			break
 		}
-		_, err = b.Write(ctx, n, store.Operation{Kind: store.OpInsert, Entity: e})
-		wantCode(t, err, odata.CodeEntityAlreadyExists)
-	})
+		start = res.Next
+	}
+	if strings.Join(pages, " ") != all {
+		t.Errorf("pages %q, want %q", pages, all)
+	}
+	flt, _ := odata.ParseFilter("PartitionKey eq 'a' and Age ge 30")
+	if got := queryKeys(t, b, n, store.QueryRequest{Query: odata.Query{Filter: flt}}); got != "a/1 a/9" {
+		t.Errorf("typed filter: %q", got)
+	}
+	flt, _ = odata.ParseFilter("RowKey ge '10' and RowKey lt '9'")
+	if got := queryKeys(t, b, n, store.QueryRequest{Query: odata.Query{Filter: flt}}); got != "a/10 b/2" {
+		t.Errorf("RowKey range across partitions: %q", got)
+	}
+	var sel *odata.Entity
+	b.Query(ctx, n, store.QueryRequest{Query: odata.Query{Select: []string{"Age"}, Top: 1}}, func(e *odata.Entity) error { sel = e; return nil })
+	if sel == nil || sel.PartitionKey != "a" || len(sel.Properties) != 1 {
+		t.Errorf("select Age top 1: %+v", sel)
+	}
+}
 
-	t.Run("ETagsAndUpdates", func(t *testing.T) {
-		b := open(t)
-		n := table(t, b, "ETags")
-		first, err := b.Write(ctx, n, store.Operation{Kind: store.OpInsert, Entity: ent("p", "r", "A", odata.Int32(1), "B", odata.String("b"))})
-		if err != nil {
-			t.Fatal(err)
-		}
-		stale := first.ETag()
-		time.Sleep(2 * time.Millisecond)
-		if _, err := b.Write(ctx, n, store.Operation{Kind: store.OpMerge, Entity: ent("p", "r", "A", odata.Int32(2)), IfMatch: stale}); err != nil {
-			t.Fatalf("merge with the current ETag: %v", err)
-		}
-		_, err = b.Write(ctx, n, store.Operation{Kind: store.OpReplace, Entity: ent("p", "r", "C", odata.Bool(true)), IfMatch: stale})
-		wantCode(t, err, odata.CodeUpdateConditionNotSatisfied)
-		got, _ := b.Get(ctx, n, "p", "r")
-		if v, _ := got.Get("A"); v.Int != 2 {
-			t.Errorf("merge: A = %+v, want 2", v)
-		}
-		if _, ok := got.Get("B"); !ok {
-			t.Error("merge dropped B")
-		}
-		if _, err := b.Write(ctx, n, store.Operation{Kind: store.OpReplace, Entity: ent("p", "r", "C", odata.Bool(true)), IfMatch: "*"}); err != nil {
-			t.Fatal(err)
-		}
-		got, _ = b.Get(ctx, n, "p", "r")
-		if _, ok := got.Get("A"); ok || len(got.Properties) != 1 {
-			t.Errorf("replace kept old properties: %+v", got.Properties)
-		}
-		_, err = b.Write(ctx, n, store.Operation{Kind: store.OpReplace, Entity: ent("p", "missing"), IfMatch: "*"})
-		wantCode(t, err, odata.CodeResourceNotFound)
-		_, err = b.Write(ctx, n, store.Operation{Kind: store.OpDelete, Entity: ent("p", "missing"), IfMatch: "*"})
-		wantCode(t, err, odata.CodeResourceNotFound)
-		if _, err := b.Write(ctx, n, store.Operation{Kind: store.OpInsertOrMerge, Entity: ent("p", "new", "X", odata.Int32(1))}); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := b.Write(ctx, n, store.Operation{Kind: store.OpDelete, Entity: ent("p", "new"), IfMatch: "*"}); err != nil {
-			t.Fatal(err)
-		}
-		_, err = b.Get(ctx, n, "p", "new")
-		wantCode(t, err, odata.CodeResourceNotFound)
-	})
+// batchIsAtomic checks a batch is all or nothing, on one partition.
+func (c *contract) batchIsAtomic(t *testing.T) {
+	b := c.open(t)
+	n := c.table(t, b, "Batch")
+	if _, err := b.Write(ctx, n, store.Operation{Kind: store.OpInsert, Entity: ent("p", "2")}); err != nil {
+		t.Fatal(err)
+	}
+	ops := []store.Operation{
+		{Kind: store.OpInsert, Entity: ent("p", "1")},
+		{Kind: store.OpInsert, Entity: ent("p", "2")}, // exists
+		{Kind: store.OpInsert, Entity: ent("p", "3")},
+	}
+	_, err := b.Batch(ctx, n, ops)
+	var se *odata.Error
+	if !errors.As(err, &se) || se.Code != odata.CodeEntityAlreadyExists || se.Index != 1 {
+		t.Fatalf("batch error %v, want EntityAlreadyExists at operation 1", err)
+	}
+	if got := queryKeys(t, b, n, store.QueryRequest{}); got != "p/2" {
+		t.Errorf("after a failed batch the table holds %q, want only p/2", got)
+	}
+	_, err = b.Batch(ctx, n, []store.Operation{{Kind: store.OpInsert, Entity: ent("p", "5")}, {Kind: store.OpInsert, Entity: ent("q", "5")}})
+	if !errors.As(err, &se) || se.Code != odata.CodeCommandsInBatchActOnDifferentPartitions || se.Index != 1 {
+		t.Errorf("two partitions: %v", err)
+	}
+	ops[1] = store.Operation{Kind: store.OpDelete, Entity: ent("p", "2"), IfMatch: "*"}
+	if _, err := b.Batch(ctx, n, ops); err != nil {
+		t.Fatal(err)
+	}
+	if got := queryKeys(t, b, n, store.QueryRequest{}); got != "p/1 p/3" {
+		t.Errorf("after the batch: %q", got)
+	}
+}
 
-	t.Run("OrderedPagedQueries", func(t *testing.T) {
-		b := open(t)
-		n := table(t, b, "Pages")
-		keys := []string{"b/2", "a/10", "c/1", "a/9", "b/1", "a/1"}
-		for i, k := range keys {
-			pk, rk, _ := strings.Cut(k, "/")
-			if _, err := b.Write(ctx, n, store.Operation{Kind: store.OpInsert, Entity: ent(pk, rk, "Age", odata.Int32(int32(20+i*5)))}); err != nil {
-				t.Fatal(err)
-			}
+// load checks a bulk load writes every entity.
+func (c *contract) load(t *testing.T) {
+	b := c.open(t)
+	n := c.table(t, b, "Load")
+	const total = 450
+	i := 0
+	res, err := b.Load(ctx, n, store.OpInsertOrReplace, func() (*odata.Entity, error) {
+		if i == total {
+			return nil, io.EOF
 		}
-		all := queryKeys(t, b, n, store.QueryRequest{})
-		if want := "a/1 a/10 a/9 b/1 b/2 c/1"; all != want {
-			t.Fatalf("order %q, want %q (PartitionKey then RowKey, ordinal)", all, want)
-		}
-		var pages []string
-		var start *odata.Key
-		for i := 0; i < 10; i++ {
-			var got []string
-			res, err := b.Query(ctx, n, store.QueryRequest{PageSize: 2, Start: start}, func(e *odata.Entity) error {
-				got = append(got, e.PartitionKey+"/"+e.RowKey)
-				return nil
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(got) > 2 {
-				t.Fatalf("a page of 2 held %d", len(got))
-			}
-			pages = append(pages, got...)
-			if res.Next == nil {
-				break
-			}
-			start = res.Next
-		}
-		if strings.Join(pages, " ") != all {
-			t.Errorf("pages %q, want %q", pages, all)
-		}
-		flt, _ := odata.ParseFilter("PartitionKey eq 'a' and Age ge 30")
-		if got := queryKeys(t, b, n, store.QueryRequest{Query: odata.Query{Filter: flt}}); got != "a/1 a/9" {
-			t.Errorf("typed filter: %q", got)
-		}
-		flt, _ = odata.ParseFilter("RowKey ge '10' and RowKey lt '9'")
-		if got := queryKeys(t, b, n, store.QueryRequest{Query: odata.Query{Filter: flt}}); got != "a/10 b/2" {
-			t.Errorf("RowKey range across partitions: %q", got)
-		}
-		var sel *odata.Entity
-		b.Query(ctx, n, store.QueryRequest{Query: odata.Query{Select: []string{"Age"}, Top: 1}}, func(e *odata.Entity) error { sel = e; return nil })
-		if sel == nil || sel.PartitionKey != "a" || len(sel.Properties) != 1 {
-			t.Errorf("select Age top 1: %+v", sel)
-		}
-	})
-
-	t.Run("BatchIsAtomic", func(t *testing.T) {
-		b := open(t)
-		n := table(t, b, "Batch")
-		if _, err := b.Write(ctx, n, store.Operation{Kind: store.OpInsert, Entity: ent("p", "2")}); err != nil {
-			t.Fatal(err)
-		}
-		ops := []store.Operation{
-			{Kind: store.OpInsert, Entity: ent("p", "1")},
-			{Kind: store.OpInsert, Entity: ent("p", "2")}, // exists
-			{Kind: store.OpInsert, Entity: ent("p", "3")},
-		}
-		_, err := b.Batch(ctx, n, ops)
-		var se *odata.Error
-		if !errors.As(err, &se) || se.Code != odata.CodeEntityAlreadyExists || se.Index != 1 {
-			t.Fatalf("batch error %v, want EntityAlreadyExists at operation 1", err)
-		}
-		if got := queryKeys(t, b, n, store.QueryRequest{}); got != "p/2" {
-			t.Errorf("after a failed batch the table holds %q, want only p/2", got)
-		}
-		_, err = b.Batch(ctx, n, []store.Operation{{Kind: store.OpInsert, Entity: ent("p", "5")}, {Kind: store.OpInsert, Entity: ent("q", "5")}})
-		if !errors.As(err, &se) || se.Code != odata.CodeCommandsInBatchActOnDifferentPartitions || se.Index != 1 {
-			t.Errorf("two partitions: %v", err)
-		}
-		ops[1] = store.Operation{Kind: store.OpDelete, Entity: ent("p", "2"), IfMatch: "*"}
-		if _, err := b.Batch(ctx, n, ops); err != nil {
-			t.Fatal(err)
-		}
-		if got := queryKeys(t, b, n, store.QueryRequest{}); got != "p/1 p/3" {
-			t.Errorf("after the batch: %q", got)
-		}
-	})
-
-	t.Run("Load", func(t *testing.T) {
-		b := open(t)
-		n := table(t, b, "Load")
-		const total = 450
-		i := 0
-		res, err := b.Load(ctx, n, store.OpInsertOrReplace, func() (*odata.Entity, error) {
-			if i == total {
-				return nil, io.EOF
-			}
-			i++
-			return ent(fmt.Sprintf("p%d", (i-1)/200), fmt.Sprintf("%04d", i-1), "N", odata.Int32(int32(i))), nil
-		}, store.LoadOptions{})
-		if err != nil || res.Written != total {
-			t.Fatalf("Load: %+v, %v", res, err)
-		}
-		if got := strings.Count(queryKeys(t, b, n, store.QueryRequest{}), " ") + 1; got != total {
-			t.Errorf("%d entities after loading %d", got, total)
-		}
-	})
+		i++
+		return ent(fmt.Sprintf("p%d", (i-1)/200), fmt.Sprintf("%04d", i-1), "N", odata.Int32(int32(i))), nil
+	}, store.LoadOptions{})
+	if err != nil || res.Written != total {
+		t.Fatalf("Load: %+v, %v", res, err)
+	}
+	if got := strings.Count(queryKeys(t, b, n, store.QueryRequest{}), " ") + 1; got != total {
+		t.Errorf("%d entities after loading %d", got, total)
+	}
 }
 
 func queryKeys(t *testing.T, b store.Backend, table string, req store.QueryRequest) string {
