@@ -61,22 +61,16 @@ proposal, the share of the workload's scanned entities it would remove.
 			if err != nil {
 				return err
 			}
-			rows := [][]string{{"line", "filter", "class", "scanned", "returned", "proposal", "prefix", "proposedQuery", "proposedClass", "proposedScanned"}}
-			for _, q := range a.Queries {
-				row := []string{strconv.Itoa(q.Line), q.Filter, string(q.Class), strconv.FormatInt(q.Scanned, 10), strconv.FormatInt(q.Returned, 10), "", "", "", "", ""}
-				if p := q.Proposal; p != nil {
-					row[5], row[6], row[7], row[8], row[9] = p.Kind, p.Prefix, p.Query, string(p.Class), strconv.FormatInt(p.Scanned, 10)
-				}
-				rows = append(rows, row)
-			}
-			return f.printer.Report(Report{
-				JSON: a,
-				CSV:  rows,
-				Text: func(w io.Writer) error { return design.WriteAdvice(w, a) },
-			})
+			return f.printer.Print(adviceResult{a}, func(w io.Writer) error { return design.WriteAdvice(w, a) })
 		},
 	}
 	cmdspec.Args(c, "TABLE")
 	c.Flags().StringVar(&queries, "queries", "", "`FILE` of $filter lines (- for standard input)")
 	return c
 }
+
+// adviceResult is what advise prints; its queries are the lines of jsonl
+// and the rows of csv.
+type adviceResult struct{ *design.Advice }
+
+func (r adviceResult) items() []any { return anys(r.Queries) }

@@ -69,13 +69,7 @@ counts) with exit status 1.`,
 			for _, e := range results {
 				list.Write(e)
 			}
-			if err := list.Close(); err != nil {
-				return err
-			}
-			if f.printer.Table() {
-				return f.printer.Line(fmt.Sprintf("batch committed: %d operations", len(ops)))
-			}
-			return nil
+			return list.Close(ListEnd{Summary: fmt.Sprintf("batch committed: %d operations", len(ops))})
 		},
 	}
 	cmdspec.Args(c, "TABLE", "[FILE|-]")

@@ -10,7 +10,6 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/tstable/tstable/cmdspec"
-	"github.com/tstable/tstable/iostreams"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store"
 )
@@ -36,13 +35,13 @@ be read into a new file.`,
 			if err != nil {
 				return err
 			}
-			bar := f.IO.StartProgress("checking "+path, -1, "pages")
+			bar := f.printer.Progress("checking "+path, -1, "pages")
 			rep, err := store.Check(c.Context(), path, f.scanOptions(path, bar))
 			bar.Finish()
 			if err != nil {
 				return err
 			}
-			if err := f.printer.Report(checkReport(rep)); err != nil {
+			if err := printCheck(f.printer, rep); err != nil {
 				return err
 			}
 			if !rep.OK() {
@@ -91,12 +90,12 @@ func databaseFile(path, what string) error {
 
 // scanOptions waits for the file as every command does (--wait), and
 // feeds the progress bar.
-func (f *Factory) scanOptions(path string, bar *iostreams.Progress) *store.ScanOptions {
-	o := f.storeOptions(path, false, bar)
+func (f *Factory) scanOptions(path string, bar *Bar) *store.ScanOptions {
+	o := f.storeOptions(path, false)
 	return &store.ScanOptions{Wait: o.Wait, OnWait: o.OnWait, Progress: bar.SetOf}
 }
 
-// problemJSON is a problem as -o json and jsonl write it.
+// problemJSON is a problem as check and recover print it.
 type problemJSON struct {
 	Table string   `json:"table,omitempty"`
 	Keys  string   `json:"keys,omitempty"`
@@ -113,8 +112,9 @@ type keyJSON struct {
 	RowKey       string
 }
 
-func problemsJSON(ps []store.Problem) []any {
-	out := []any{}
+// problemsJSON is the problems as printed (never nil: an empty list).
+func problemsJSON(ps []store.Problem) []problemJSON {
+	out := []problemJSON{}
 	for _, p := range ps {
 		j := problemJSON{Table: p.Table, What: p.What, Lost: p.Lost}
 		if p.Keys != nil {
@@ -130,54 +130,58 @@ func problemsJSON(ps []store.Problem) []any {
 	return out
 }
 
-// problemRows are problems as csv rows: table, keys, page, problem.
-func problemRows(ps []store.Problem) [][]string {
-	var rows [][]string
-	for _, p := range ps {
-		keys, page := "", ""
-		if p.Keys != nil {
-			keys = p.Keys.String()
-		}
-		if p.Page >= 0 {
-			page = strconv.FormatInt(p.Page, 10)
-		}
-		rows = append(rows, []string{p.Table, keys, page, p.What})
-	}
-	return rows
+// checkResult is what check prints: the file and what is in it; its
+// problems are the lines of jsonl and the rows of csv.
+type checkResult struct {
+	OK       bool          `json:"ok"`
+	PageSize int           `json:"pageSize"`
+	Pages    int64         `json:"pages"`
+	Path     string        `json:"path"`
+	Problems []problemJSON `json:"problems"`
+	Tables   []tableCount  `json:"tables"`
 }
 
-// checkReport is what check prints.
-func checkReport(r *store.CheckReport) Report {
+// tableCount is a table and its entities.
+type tableCount struct {
+	Entities int64  `json:"entities"`
+	Name     string `json:"name"`
+}
+
+func (r checkResult) items() []any { return anys(r.Problems) }
+
+// anys is a list as a list of any.
+func anys[T any](list []T) []any {
+	out := make([]any, len(list))
+	for i, x := range list {
+		out[i] = x
+	}
+	return out
+}
+
+// printCheck prints what check found.
+func printCheck(p *Printer, r *store.CheckReport) error {
+	res := checkResult{OK: r.OK(), PageSize: r.PageSize, Pages: r.Pages, Path: r.Path, Problems: problemsJSON(r.Problems), Tables: []tableCount{}}
 	entities := int64(0)
-	var tables []any
 	for _, t := range r.Tables {
 		entities += t.Entities
-		tables = append(tables, map[string]any{"name": t.Name, "entities": t.Entities})
+		res.Tables = append(res.Tables, tableCount{Entities: t.Entities, Name: t.Name})
 	}
-	return Report{
-		JSON: map[string]any{
-			"path": r.Path, "pageSize": r.PageSize, "pages": r.Pages, "ok": r.OK(),
-			"tables": append([]any{}, tables...), "problems": problemsJSON(r.Problems),
-		},
-		Lines: problemsJSON(r.Problems),
-		CSV:   append([][]string{{"table", "keys", "page", "problem"}}, problemRows(r.Problems)...),
-		Text: func(w io.Writer) error {
-			fmt.Fprintf(w, "checked %s: %s, %s in %s\n", r.Path, plural(r.Pages, "page"), plural(entities, "entity"), plural(int64(len(r.Tables)), "table"))
-			if r.OK() {
-				_, err := fmt.Fprintln(w, "no problems")
-				return err
-			}
-			fmt.Fprintf(w, "%s:\n", plural(int64(len(r.Problems)), "problem"))
-			for _, p := range r.Problems {
-				fmt.Fprintf(w, "  %s\n", p)
-			}
-			if r.PageSize == 0 {
-				return nil // no database to recover from
-			}
-			_, err := fmt.Fprintf(w, "tstable recover %s NEW copies what can still be read into a new file\n", r.Path)
+	return p.Print(res, func(w io.Writer) error {
+		fmt.Fprintf(w, "checked %s: %s, %s in %s\n", r.Path, plural(r.Pages, "page"), plural(entities, "entity"), plural(int64(len(r.Tables)), "table"))
+		if r.OK() {
+			_, err := fmt.Fprintln(w, "no problems")
 			return err
-		},
-	}
+		}
+		fmt.Fprintf(w, "%s:\n", plural(int64(len(r.Problems)), "problem"))
+		for _, p := range r.Problems {
+			fmt.Fprintf(w, "  %s\n", p)
+		}
+		if r.PageSize == 0 {
+			return nil // no database to recover from
+		}
+		_, err := fmt.Fprintf(w, "tstable recover %s NEW copies what can still be read into a new file\n", r.Path)
+		return err
+	})
 }
 
 // keyOfJSON is a key for JSON, or nil.

@@ -43,13 +43,10 @@ compacting, so other commands wait or fail with DatabaseLocked meanwhile.`,
 			if err != nil {
 				return err
 			}
-			return f.printer.Report(Report{
-				JSON: map[string]any{"path": t.Path, "before": res.Before, "after": res.After},
-				CSV:  [][]string{{"path", "before", "after"}, {t.Path, strconv.FormatInt(res.Before, 10), strconv.FormatInt(res.After, 10)}},
-				Text: func(w io.Writer) error {
-					_, err := fmt.Fprintf(w, "compacted %s: %s → %s\n", t.Path, byteSize(res.Before), byteSize(res.After))
-					return err
-				},
+			r := compactResult{After: res.After, Before: res.Before, Path: t.Path}
+			return f.printer.Print(r, func(w io.Writer) error {
+				_, err := fmt.Fprintf(w, "compacted %s: %s → %s\n", t.Path, byteSize(res.Before), byteSize(res.After))
+				return err
 			})
 		},
 	}
@@ -70,4 +67,11 @@ func byteSize(n int64) string {
 		exp++
 	}
 	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
+}
+
+// compactResult is what compact prints: the file's size before and after.
+type compactResult struct {
+	After  int64  `json:"after"`
+	Before int64  `json:"before"`
+	Path   string `json:"path"`
 }

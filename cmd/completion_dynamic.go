@@ -19,7 +19,7 @@ func addDynamicCompletion(root *cobra.Command, f *Factory) {
 	src := completions.NewCache(func(ctx context.Context, fn func(store.Backend) error) error {
 		return f.Read(ctx, "", fn)
 	})
-	root.RegisterFlagCompletionFunc("output", cobra.FixedCompletions([]string{"table\ta readable table", "json\tone JSON object", "jsonl\tone entity per line", "csv\tcomma-separated, typed header"}, cobra.ShellCompDirectiveNoFileComp))
+	root.RegisterFlagCompletionFunc("output", cobra.FixedCompletions(formatCompletions(), cobra.ShellCompDirectiveNoFileComp))
 	root.RegisterFlagCompletionFunc("expanded", cobra.FixedCompletions([]string{"on\tone property per line", "off\ta table", "auto\tone property per line when the keys would not fit"}, cobra.ShellCompDirectiveNoFileComp))
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {

@@ -82,7 +82,7 @@ func runCopy(c *cobra.Command, f *Factory, table string, o *copyOptions) error {
 			f.printer.Note("no interrupted copy to resume; copying from the start")
 		}
 	}
-	bar := f.IO.StartProgress("copying "+table, -1, "entities")
+	bar := f.printer.Progress("copying "+table, -1, "entities")
 	req.Progress = bar.Set
 	out, err := transfer.Copy(c.Context(), req)
 	bar.Finish()

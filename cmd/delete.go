@@ -33,10 +33,7 @@ except in table format ("deleted …").`,
 			if err != nil {
 				return err
 			}
-			if f.printer.Table() {
-				return f.printer.Line(fmt.Sprintf("deleted (%s, %s) from %s", args[1], args[2], args[0]))
-			}
-			return nil
+			return f.printer.Tell(fmt.Sprintf("deleted (%s, %s) from %s", args[1], args[2], args[0]))
 		},
 	}
 	cmdspec.Args(c, "TABLE", "PK", "RK")

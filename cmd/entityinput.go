@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"bytes"
-	"fmt"
 	"io"
 	"strings"
 
@@ -58,7 +57,7 @@ func (f *Factory) stdin(c *cobra.Command, what string, limit int64) (io.Reader, 
 	if !f.IO.InTTY {
 		return f.IO.In, nil
 	}
-	fmt.Fprintf(f.IO.ErrOut, iostreams.TerminalHint+"\n", what)
+	f.printer.Note(iostreams.TerminalHint, what)
 	b, err := f.IO.ReadTerminal(c.Context(), limit)
 	if err != nil {
 		return nil, err

@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/tstable/tstable/cmdspec"
+	"github.com/tstable/tstable/iostreams"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store"
 )
@@ -39,16 +39,14 @@ type silentError struct{ status int }
 
 func (e *silentError) Error() string { return fmt.Sprintf("exit status %d", e.status) }
 
-// reportError writes err to w as tstable reports every error — one line,
-// "error: <Code>: <what and where>", with a caret block under a syntax
-// error — and returns the exit status. It is the one formatter of error
-// lines, for the command line and the shell alike.
+// reportError writes err to standard error as tstable reports every
+// error — one line, "error: <Code>: <what and where>", with a caret block
+// under a syntax error — and returns the exit status. It is the one
+// formatter of error lines, for the command line and the shell alike.
 // In the shell (inShell), help hints name the shell's help command.
-func reportError(ctx context.Context, w io.Writer, err error, inShell bool) int {
+func reportError(ctx context.Context, ios *iostreams.IOStreams, err error, inShell bool) int {
 	msg, status := describeError(ctx, err, inShell)
-	if msg != "" {
-		fmt.Fprintln(w, msg)
-	}
+	writeError(ios, msg, nil)
 	return status
 }
 

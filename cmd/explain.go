@@ -2,8 +2,6 @@ package cmd
 
 import (
 	"io"
-	"strconv"
-	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/tstable/tstable/cmdspec"
@@ -50,21 +48,9 @@ words of "reason".`,
 				pages = int((res.Returned + odata.MaxTop - 1) / odata.MaxTop)
 			}
 			x := odata.Explain(plan, res.Scanned, res.Returned, pages)
-			density := ""
-			if x.Scanned > 0 {
-				density = strconv.FormatFloat(x.Density, 'g', -1, 64)
-			}
-			return f.printer.Report(Report{
-				JSON: x,
-				CSV: [][]string{
-					{"class", "ranges", "scanned", "returned", "pages", "density", "diagnosis", "reason", "advice"},
-					{string(x.Class), strings.Join(x.Ranges, "; "), strconv.FormatInt(x.Scanned, 10),
-						strconv.FormatInt(x.Returned, 10), strconv.Itoa(x.Pages), density, string(x.Diagnosis), x.Reason, x.Advice},
-				},
-				Text: func(w io.Writer) error {
-					_, err := io.WriteString(w, x.Text())
-					return err
-				},
+			return f.printer.Print(x, func(w io.Writer) error {
+				_, err := io.WriteString(w, x.Text())
+				return err
 			})
 		},
 	}

@@ -25,22 +25,14 @@ for exact copies).`,
 			}
 			list := f.printer.Entities(Columns{})
 			err = f.Read(c.Context(), p.table, func(b store.Backend) error {
-				req := store.QueryRequest{Query: p.query}
-				if f.printer.Format == FormatCSV {
-					cols, err := scanColumns(c.Context(), b, p.table, req)
-					if err != nil {
-						return err
-					}
-					list.SetColumns(cols)
-				}
-				_, err := list.Query(c.Context(), b, p.table, req)
+				_, err := queryInto(c.Context(), b, p.table, store.QueryRequest{Query: p.query}, list)
 				return err
 			})
 			if err != nil {
 				list.Abandon()
 				return err
 			}
-			return list.Close()
+			return list.Close(ListEnd{})
 		},
 	}
 	cmdspec.Args(c, "TABLE")

@@ -58,7 +58,7 @@ func (f *Factory) Open(ctx context.Context, t Target, write bool) (store.Backend
 	if t.Remote != nil {
 		return remote.Open(*t.Remote)
 	}
-	db, err := store.OpenContext(ctx, t.Path, f.storeOptions(t.Path, write, nil))
+	db, err := store.OpenContext(ctx, t.Path, f.storeOptions(t.Path, write))
 	if err != nil {
 		return nil, err
 	}
@@ -67,13 +67,11 @@ func (f *Factory) Open(ctx context.Context, t Target, write bool) (store.Backend
 
 // storeOptions opens the file at path for reading or writing, waiting for
 // it as long as --wait (else $TSTABLE_WAIT, else the store's default)
-// says, and saying on a terminal whom it waits for (bar, if drawn, is
-// cleared first).
-func (f *Factory) storeOptions(path string, write bool, bar *iostreams.Progress) *store.Options {
+// says, and saying on a terminal whom it waits for.
+func (f *Factory) storeOptions(path string, write bool) *store.Options {
 	return &store.Options{ReadOnly: !write, Wait: f.wait, OnWait: func(holder string) {
-		if f.IO.ErrTTY {
-			bar.Clear()
-			fmt.Fprintf(f.IO.ErrOut, "waiting for %s to release %s… (up to %s; --wait changes this)\n", holder, filepath.Base(path), waitText(f.wait))
+		if f.IO.ErrTTY && f.printer != nil {
+			f.printer.Note("waiting for %s to release %s… (up to %s; --wait changes this)", holder, filepath.Base(path), waitText(f.wait))
 		}
 	}}
 }

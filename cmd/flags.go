@@ -20,7 +20,7 @@ type globalFlags struct {
 func (g *globalFlags) bind(root *cobra.Command) {
 	pf := root.PersistentFlags()
 	pf.StringVar(&g.db, "db", "", "database `file` (default $TSTABLE_DB, else "+appdirs.DefaultDB+")")
-	pf.StringVarP(&g.output, "output", "o", "", "output `format`: table, json, jsonl or csv (default table on a terminal, jsonl otherwise)")
+	pf.StringVarP(&g.output, "output", "o", "", outputFlagUsage())
 	pf.StringVarP(&g.expanded, "expanded", "x", "", "entities one property per line, `mode` on (-x alone), off or auto (auto: when the keys would not fit a table on the terminal)")
 	pf.Lookup("expanded").NoOptDefVal = "on"
 	pf.StringVar(&g.wait, "wait", "", "how long to wait (a `duration`, 10s or 2m) for another process to release the database (default $TSTABLE_WAIT, else 5s; 0: do not wait)")

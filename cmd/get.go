@@ -48,12 +48,3 @@ func parseSelectFlag(s string) ([]string, error) {
 	}
 	return names, nil
 }
-
-func hasName(names []string, n string) bool {
-	for _, x := range names {
-		if x == n {
-			return true
-		}
-	}
-	return false
-}

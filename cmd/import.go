@@ -97,7 +97,7 @@ func runImport(c *cobra.Command, f *Factory, args []string, o *importOptions) er
 		return err
 	}
 	defer closeIn()
-	bar, r := f.IO.StartByteProgress("importing "+table, regularSize(r), r)
+	bar, r := f.printer.ByteProgress("importing "+table, regularSize(r), r)
 	im, err := transfer.NewImport(r, transfer.ImportOptions{
 		Format: format, Name: name, KeepGoing: o.continueOnError,
 		OnReject: func(line int64, err error) { f.printer.Note("reject: %s line %d: %v", name, line, err) },

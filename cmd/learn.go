@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -48,7 +47,7 @@ straight through. Each lesson ends with a variation to try on your own.`,
 			if !ok {
 				return usageErrorf(c, "no lesson named %q; tstable learn lists them", args[0])
 			}
-			if o := c.Flag("output"); o.Changed && o.Value.String() != FormatTable {
+			if o := c.Flag("output"); o.Changed && !f.printer.ForPeople() {
 				return usageErrorf(c, "a lesson prints a transcript for people; -o %s applies only to the list of lessons (tstable learn -o %s)", o.Value, o.Value)
 			}
 			return runLesson(c, f, l)
@@ -65,22 +64,19 @@ func listLessons(c *cobra.Command, f *Factory) error {
 		Title   string `json:"title"`
 		Summary string `json:"summary"`
 	}
-	var items []any
-	rows := [][]string{{"number", "name", "title", "summary"}}
+	var items []item
 	w := 0
 	for _, l := range lessons.List() {
 		items = append(items, item{l.Order, l.Name, l.Title, l.Summary})
-		rows = append(rows, []string{strconv.Itoa(l.Order), l.Name, l.Title, l.Summary})
 		w = max(w, len(l.Name))
 	}
-	return f.printer.Report(listReport(items, rows, func(out io.Writer) error {
-		for _, x := range items {
-			it := x.(item)
+	return f.printer.Print(items, func(out io.Writer) error {
+		for _, it := range items {
 			fmt.Fprintf(out, "%d  %-*s  %s: %s\n", it.Number, w, it.Name, it.Title, it.Summary)
 		}
 		_, err := fmt.Fprintln(out, "\nRun one with: tstable learn NAME (or its number)")
 		return err
-	}))
+	})
 }
 
 var continuationLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^continuation: (\S+)$`) })
@@ -94,52 +90,66 @@ func runLesson(c *cobra.Command, f *Factory, l *lessons.Lesson) error {
 		return store.FileError(err, "cannot create the lesson's scratch database")
 	}
 	defer os.RemoveAll(dir)
-	db := filepath.Join(dir, "lesson.db")
-	out := f.IO.Out
-	width := f.IO.TermWidth()
-	if width <= 0 {
-		width = lessonWidth
+	r := &lessonRun{c: c, f: f, p: f.printer.Transcript(), db: filepath.Join(dir, "lesson.db"), width: f.IO.TermWidth(), pause: f.IO.InTTY}
+	if r.width <= 0 {
+		r.width = lessonWidth
 	}
-	pause := f.IO.InTTY
-	fmt.Fprintf(out, "Lesson %d: %s\n%s\n(in a scratch database; your own data is not touched)\n", l.Order, l.Title, l.Summary)
-	token := ""
+	r.p.Tell(fmt.Sprintf("Lesson %d: %s\n%s\n(in a scratch database; your own data is not touched)", l.Order, l.Title, l.Summary))
 	for _, s := range l.Steps {
 		switch s.Kind {
 		case lessons.Comment:
-			fmt.Fprintln(out, s.Text)
+			r.p.Tell(s.Text)
 		case lessons.Blank:
-			fmt.Fprintln(out)
+			r.p.Tell("")
 		case lessons.Command:
-			args := lessons.Expand(s.Args, token)
-			fmt.Fprintf(out, "tstable> %s\n", strings.ReplaceAll(s.Text, "$TOKEN", token))
-			if s.Stdin != "" {
-				fmt.Fprint(out, indentLines(s.Stdin, "       | "))
-			}
-			if pause {
-				fmt.Fprint(out, "(Enter runs it) ")
-				if _, err := f.IO.ReadTerminalLine(c.Context()); errors.Is(err, io.EOF) {
-					pause = false // input ended: replay the rest
-				} else if err != nil {
-					return err // Ctrl-C
-				}
-			}
-			var buf bytes.Buffer
-			ios := &iostreams.IOStreams{In: strings.NewReader(s.Stdin), Out: &buf, ErrOut: &buf, OutTTY: true, Width: width}
-			status := Execute(c.Context(), NewRoot(ios), append([]string{"--db", db}, args...), ios)
-			if m := continuationLine().FindSubmatch(buf.Bytes()); m != nil {
-				token = string(m[1])
-			}
-			out.Write(buf.Bytes())
-			if status != ExitOK {
-				fmt.Fprintf(out, "(exit status %d)\n", status)
-			}
-			if c.Context().Err() != nil {
-				return c.Context().Err()
+			if err := r.command(s); err != nil {
+				return err
 			}
 		}
 	}
-	fmt.Fprintf(out, "\nEnd of lesson %d. The scratch database is gone; to go on with your own copy: tstable sample load employees (or logs, orders, bad).\n", l.Order)
-	return nil
+	return r.p.Tell(fmt.Sprintf("\nEnd of lesson %d. The scratch database is gone; to go on with your own copy: tstable sample load employees (or logs, orders, bad).", l.Order))
+}
+
+// lessonRun is a lesson being replayed.
+type lessonRun struct {
+	c     *cobra.Command
+	f     *Factory
+	p     *Printer
+	db    string // the scratch database
+	width int    // of the commands' tables
+	pause bool   // wait for Enter before each command
+	token string // the last continuation token printed, for $TOKEN
+}
+
+// command shows a lesson's command, waits for Enter on a terminal, runs
+// it in a fresh command tree and shows its output and errors in place.
+func (r *lessonRun) command(s lessons.Step) error {
+	ctx := r.c.Context()
+	r.p.Tell("tstable> " + strings.ReplaceAll(s.Text, "$TOKEN", r.token))
+	if s.Stdin != "" {
+		r.p.Tell(indentLines(s.Stdin, "       | "))
+	}
+	if r.pause {
+		r.p.Prompt("(Enter runs it) ")
+		if _, err := r.f.IO.ReadTerminalLine(ctx); errors.Is(err, io.EOF) {
+			r.pause = false // input ended: replay the rest
+		} else if err != nil {
+			return err // Ctrl-C
+		}
+	}
+	var buf bytes.Buffer
+	ios := &iostreams.IOStreams{In: strings.NewReader(s.Stdin), Out: &buf, ErrOut: &buf, OutTTY: true, Width: r.width}
+	status := Execute(ctx, NewRoot(ios), append([]string{"--db", r.db}, lessons.Expand(s.Args, r.token)...), ios)
+	if m := continuationLine().FindSubmatch(buf.Bytes()); m != nil {
+		r.token = string(m[1])
+	}
+	if buf.Len() > 0 {
+		r.p.Tell(buf.String())
+	}
+	if status != ExitOK {
+		r.p.Tell(fmt.Sprintf("(exit status %d)", status))
+	}
+	return ctx.Err()
 }
 
 // indentLines prefixes every line of s.

@@ -3,7 +3,6 @@ package cmd
 import (
 	"io"
 	"strconv"
-	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/tstable/tstable/cmdspec"
@@ -57,22 +56,16 @@ a line; csv one row per finding.`,
 	return c
 }
 
-// writeFindings prints lint's findings: {"table","findings"} in json, a
-// finding a line in jsonl, a row each in csv.
+// lintResult is what lint prints: {"table","findings"} in json; its
+// findings are the lines of jsonl and the rows of csv.
+type lintResult struct {
+	Table    string           `json:"table"`
+	Findings []design.Finding `json:"findings"`
+}
+
+func (r lintResult) items() []any { return anys(r.Findings) }
+
+// writeFindings prints lint's findings.
 func writeFindings(p *Printer, table string, fs []design.Finding) error {
-	lines := make([]any, len(fs))
-	rows := [][]string{{"id", "severity", "title", "evidence", "examples", "pattern", "advice"}}
-	for i, x := range fs {
-		lines[i] = x
-		rows = append(rows, []string{x.ID, string(x.Severity), x.Title, x.Evidence.Summary, strings.Join(x.Evidence.Examples, "; "), x.Pattern, x.Advice})
-	}
-	return p.Report(Report{
-		JSON: struct {
-			Table    string           `json:"table"`
-			Findings []design.Finding `json:"findings"`
-		}{table, fs},
-		Lines: lines,
-		CSV:   rows,
-		Text:  func(w io.Writer) error { return design.WriteFindings(w, table, fs) },
-	})
+	return p.Print(lintResult{table, fs}, func(w io.Writer) error { return design.WriteFindings(w, table, fs) })
 }

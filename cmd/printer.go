@@ -3,38 +3,49 @@ package cmd
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
-	"strconv"
+	"reflect"
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 	"github.com/tstable/tstable/iostreams"
 	"github.com/tstable/tstable/odata"
-	"github.com/tstable/tstable/store"
 	"github.com/tstable/tstable/transfer"
 )
 
-// Output shapes, chosen once per run from -o and the terminal (see
-// newPrinter) and written only by the Printer:
+// The Printer is the only writer of a command's output. Commands hand it
+// values — a result (Print), entities (Entity, Entities), a line for
+// people (Tell), a note (Note), a progress bar (Progress) — and it derives
+// the bytes from them in the run's format, chosen once from -o and the
+// terminal (newPrinter). The formats:
 //
-//   - table: for entities, a table with PartitionKey and RowKey first, then
-//     the union of the entities' property columns in first-seen order;
-//     Timestamp only when selected; long values cut with "…"; for a report,
-//     its text for people.
-//   - json: one object (get, insert, a report), or {"value":[…]} for lists,
-//     with "continuation" beside "value" when there is a next page.
-//   - jsonl: one entity (or one item of a report) per line and nothing else
+//   - table: for people. Entities as a table with PartitionKey and RowKey
+//     first, then the union of their property columns in first-seen order
+//     (Timestamp only when selected, long values cut with "…"), or one
+//     property per line; a result as the command's text for people (else
+//     its rows as a grid, drawn as entities' tables are).
+//   - json: one object (get, insert, a result), or {"value":[…]} for lists,
+//     an item a line, with "continuation" beside "value" when there is a
+//     next page.
+//   - jsonl: one entity (or one item of a result) per line and nothing else
 //     on standard output.
-//   - csv: for entities, a header PartitionKey,RowKey,Timestamp,Name,
-//     Age@Edm.Int32,… (a column is typed Name@Edm.X unless it is a String)
-//     and one row per entity — the header import reads, an empty cell an
-//     absent property; for a report, its rows under a header.
+//   - csv: entities under a header PartitionKey,RowKey,Timestamp,Name,
+//     Age@Edm.Int32,… (the header import reads; an empty cell an absent
+//     property); a result as rows of its items (or itself), its nested
+//     fields flattened into dotted column names (evidence.summary), a list
+//     of plain values joined by "; " in one cell.
+//
+// Each format is a value of the format interface, listed in formats: a new
+// format is one more implementation here, and no command changes (the
+// tests show it with a format of their own).
 
-// Output formats.
+// The names of the formats the printer chooses by itself: table on a
+// terminal, jsonl otherwise.
 const (
 	FormatTable = "table"
 	FormatJSON  = "json"
@@ -42,8 +53,83 @@ const (
 	FormatCSV   = "csv"
 )
 
-// allFormats in the order help names them.
-var allFormats = []string{FormatTable, FormatJSON, FormatJSONL, FormatCSV}
+// formats are the output formats, in the order help names them.
+var formats = []format{tableFormat{}, jsonFormat{}, jsonlFormat{}, csvFormat{}}
+
+// format is one shape of output.
+type format interface {
+	// name is what -o takes; about says what it is, for completion.
+	name() string
+	about() string
+	// forPeople reports whether people read it: then Tell's lines are
+	// written, and a lesson may run.
+	forPeople() bool
+	// result writes one result of a command.
+	result(p *Printer, r result) error
+	// list starts a list of entities shown as v says (v.single: one
+	// entity on its own, as get shows it).
+	list(p *Printer, v tableView) entityWriter
+}
+
+// entityWriter writes one list of entities in a format. A writer that can
+// take entities already written as JSON lines implements lineWriter; one
+// that needs its columns before the first entity, to stream, implements
+// columnWriter.
+type entityWriter interface {
+	write(e *odata.Entity) error
+	end(x ListEnd) error
+}
+
+// lineWriter takes n entities already written as JSON lines.
+type lineWriter interface {
+	writeLines(lines []byte, n int) error
+}
+
+// columnWriter is told the columns before the first entity.
+type columnWriter interface {
+	setColumns(cols []transfer.Column) error
+}
+
+// formatNamed is the format -o names, or nil.
+func formatNamed(name string) format {
+	for _, f := range formats {
+		if f.name() == name {
+			return f
+		}
+	}
+	return nil
+}
+
+// formatNames lists the format names for people: "table, json, jsonl or csv".
+func formatNames(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// allFormatNames are the names of every format, in help's order.
+func allFormatNames() []string {
+	var out []string
+	for _, f := range formats {
+		out = append(out, f.name())
+	}
+	return out
+}
+
+// outputFlagUsage is the help of -o.
+func outputFlagUsage() string {
+	return "output `format`: " + formatNames(allFormatNames()) + " (default " + FormatTable + " on a terminal, " + FormatJSONL + " otherwise)"
+}
+
+// formatCompletions are -o's values with what each is, for completion.
+func formatCompletions() []string {
+	var out []string
+	for _, f := range formats {
+		out = append(out, f.name()+"\t"+f.about())
+	}
+	return out
+}
 
 // formatsKey is the annotation of a command that prints only some
 // formats: their names, comma-separated, the first being its default.
@@ -63,70 +149,181 @@ func onlyFormats(c *cobra.Command, formats ...string) {
 // else table when standard output is a terminal and jsonl when it is not,
 // within what c prints.
 func newPrinter(c *cobra.Command, flag string, ios *iostreams.IOStreams) (*Printer, error) {
-	allowed := allFormats
+	allowed := allFormatNames()
 	if s := c.Annotations[formatsKey]; s != "" {
 		allowed = strings.Split(s, ",")
 	}
-	format := flag
+	name := flag
 	switch {
-	case format == "" && ios.OutTTY:
-		format = FormatTable
-	case format == "":
-		format = FormatJSONL
+	case name == "" && ios.OutTTY:
+		name = FormatTable
+	case name == "":
+		name = FormatJSONL
 	}
-	if !has(allFormats, format) {
-		return nil, usageErrorf(c, "unknown output format %q; use table, json, jsonl or csv", flag)
+	if formatNamed(name) == nil {
+		return nil, usageErrorf(c, "unknown output format %q; use %s", flag, formatNames(allFormatNames()))
 	}
-	if !has(allowed, format) {
+	if !slices.Contains(allowed, name) {
 		if flag != "" {
 			return nil, usageErrorf(c, "%s writes %s; got -o %s", strings.TrimPrefix(c.CommandPath(), "tstable "), strings.Join(allowed, " or "), flag)
 		}
-		format = allowed[0]
+		name = allowed[0]
 	}
-	return &Printer{Format: format, io: ios, out: bufio.NewWriterSize(ios.Out, 64<<10)}, nil
+	return &Printer{format: formatNamed(name), io: ios, out: bufio.NewWriterSize(ios.Out, 64<<10)}, nil
 }
 
-func has(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-// Printer writes a command's results in the run's format. Standard output
+// Printer writes a command's output in the run's format. Standard output
 // is buffered; every method flushes what it wrote before it returns, and
 // before anything goes to standard error, so the two never interleave out
 // of order on a terminal.
 type Printer struct {
-	Format string
+	format format
 	io     *iostreams.IOStreams
 	out    *bufio.Writer
 	expand expandMode
+
+	mu  sync.Mutex // notes may come from another goroutine (a load's rejects, a server's log)
+	bar *Bar       // the bar on the screen, cleared before a note
 }
 
-// Table reports whether the output is for people (the table format).
-func (p *Printer) Table() bool { return p.Format == FormatTable }
+// ForPeople reports whether the output is for people (the table format).
+func (p *Printer) ForPeople() bool { return p.format.forPeople() }
 
-// Line writes text and a newline to standard output.
-func (p *Printer) Line(text string) error {
+// Tell writes text for people — a line, or lines, a final newline added
+// when missing ("" is a blank line) — in a format people read; the others
+// leave it out ("deleted …", a lesson's commentary).
+func (p *Printer) Tell(text string) error {
+	if !p.format.forPeople() {
+		return nil
+	}
 	p.out.WriteString(text)
-	p.out.WriteByte('\n')
+	if !strings.HasSuffix(text, "\n") {
+		p.out.WriteByte('\n')
+	}
 	return p.out.Flush()
 }
 
-// Text writes text as it is to standard output.
-func (p *Printer) Text(text string) error {
+// Transcript is a printer of the same streams for output that people
+// alone read, whatever -o and the terminal chose (a lesson): its Tell
+// always writes.
+func (p *Printer) Transcript() *Printer {
+	return &Printer{format: tableFormat{}, io: p.io, out: p.out, expand: p.expand}
+}
+
+// Prompt writes text for people and no newline: a question whose answer
+// is typed after it.
+func (p *Printer) Prompt(text string) error {
 	p.out.WriteString(text)
 	return p.out.Flush()
 }
 
 // Note writes a line to standard error: counts, continuation tokens,
-// explanations — what is not the data.
+// rejects, explanations — what is not the data. A progress bar on the
+// screen is cleared first; it is drawn again at its next change.
 func (p *Printer) Note(format string, args ...any) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	p.out.Flush()
+	p.bar.clear()
 	fmt.Fprintf(p.io.ErrOut, format+"\n", args...)
+}
+
+// NoteWriter is a writer whose lines are notes, for code that writes its
+// own lines (the server's log of queries).
+func (p *Printer) NoteWriter() io.Writer { return noteWriter{p} }
+
+type noteWriter struct{ p *Printer }
+
+func (w noteWriter) Write(b []byte) (int, error) {
+	w.p.mu.Lock()
+	defer w.p.mu.Unlock()
+	w.p.out.Flush()
+	w.p.bar.clear()
+	return w.p.io.ErrOut.Write(b)
+}
+
+// Bar is a progress bar on standard error, drawn only when it is a
+// terminal (every method of a bar not drawn does nothing).
+type Bar struct {
+	p   *Printer
+	bar *iostreams.Progress
+}
+
+// Progress starts a bar described by desc counting items ("entities")
+// towards total (-1 when unknown).
+func (p *Printer) Progress(desc string, total int64, items string) *Bar {
+	b := &Bar{p: p, bar: p.io.StartProgress(desc, total, items)}
+	p.bar = b
+	return b
+}
+
+// ByteProgress starts a bar counting the bytes read through the returned
+// reader towards total (-1 when unknown).
+func (p *Printer) ByteProgress(desc string, total int64, r io.Reader) (*Bar, io.Reader) {
+	bar, r := p.io.StartByteProgress(desc, total, r)
+	b := &Bar{p: p, bar: bar}
+	p.bar = b
+	return b, r
+}
+
+// Set sets the count to n.
+func (b *Bar) Set(n int64) { b.bar.Set(n) }
+
+// SetOf sets the count to n of total (a total learnt on the way).
+func (b *Bar) SetOf(n, total int64) { b.bar.SetOf(n, total) }
+
+// Finish takes the bar off the screen for good.
+func (b *Bar) Finish() {
+	b.bar.Finish()
+	if b.p.bar == b {
+		b.p.bar = nil
+	}
+}
+
+func (b *Bar) clear() {
+	if b != nil {
+		b.bar.Clear()
+	}
+}
+
+// marshal is a value's JSON, as every format writes it.
+func marshal(v any) ([]byte, error) { return json.Marshal(v) }
+
+// result is what a command hands Print: its value, and how people read it.
+type result struct {
+	v    any
+	text func(w io.Writer) error
+}
+
+// itemized is a result whose items are the lines of jsonl and the rows of
+// csv (lint's findings, check's problems), while json writes it whole.
+type itemized interface{ items() []any }
+
+// Print writes a command's result v: for people with text (when nil, v's
+// rows as a grid); otherwise derived from v itself — json its JSON (a list
+// as {"value":[…]}, an item a line), jsonl an item (or v) a line, csv a
+// row an item with nested fields in dotted columns.
+func (p *Printer) Print(v any, text func(w io.Writer) error) error {
+	if err := p.format.result(p, result{v, text}); err != nil {
+		return err
+	}
+	return p.out.Flush()
+}
+
+// itemsOf is what a result lists: a slice's elements, an itemized value's
+// items, else the value alone; list is true for a slice.
+func itemsOf(v any) (items []any, list bool) {
+	if it, ok := v.(itemized); ok {
+		return it.items(), false
+	}
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Slice {
+		return []any{v}, false
+	}
+	for i := range rv.Len() {
+		items = append(items, rv.Index(i).Interface())
+	}
+	return items, true
 }
 
 // Columns says which system properties a listing shows beside the keys
@@ -138,115 +335,241 @@ type Columns struct {
 
 // selectedColumns shows the system properties a --select names.
 func selectedColumns(sel []string) Columns {
-	return Columns{Timestamp: hasName(sel, odata.Timestamp), ETag: hasName(sel, odata.ETagName)}
+	return Columns{Timestamp: slices.Contains(sel, odata.Timestamp), ETag: slices.Contains(sel, odata.ETagName)}
 }
 
-// Entity writes one entity: for people one property per line with its
-// ETag and Timestamp, else one JSON object (json and jsonl alike), or a
-// CSV header and row.
+// Entity writes one entity on its own: for people one property per line
+// with its ETag and Timestamp, else one JSON object (json and jsonl alike),
+// or a CSV header and row.
 func (p *Printer) Entity(e *odata.Entity) error {
-	switch p.Format {
-	case FormatJSON, FormatJSONL:
-		p.out.Write(append(odata.AppendEntityJSON(nil, e), '\n'))
-		return p.out.Flush()
-	}
-	l := p.Entities(Columns{Timestamp: true, ETag: !e.Timestamp.IsZero()})
-	l.view.expanded, l.view.single = expandOn, true
+	v := p.view(Columns{Timestamp: true, ETag: !e.Timestamp.IsZero()})
+	v.expanded, v.single = expandOn, true
+	l := &EntityList{p: p, w: p.format.list(p, v)}
 	l.Write(e)
-	return l.Close()
+	return l.Close(ListEnd{})
 }
 
 // Entities starts a list of entities, written as they come (a table a
 // thousand rows at a time, CSV once the columns are known).
 func (p *Printer) Entities(cols Columns) *EntityList {
-	l := &EntityList{p: p, view: tableView{timestamp: cols.Timestamp, etag: cols.ETag, width: p.io.TermWidth(), expanded: p.expand}}
-	if p.Format == FormatJSON {
-		l.json = newJSONList(p.out)
+	return &EntityList{p: p, w: p.format.list(p, p.view(cols))}
+}
+
+// view is how a table shows entities with these columns, now.
+func (p *Printer) view(cols Columns) tableView {
+	return tableView{timestamp: cols.Timestamp, etag: cols.ETag, width: p.io.TermWidth(), expanded: p.expand}
+}
+
+// EntityList is a list of entities being written.
+type EntityList struct {
+	p *Printer
+	w entityWriter
+	n int64
+}
+
+// Write adds one entity.
+func (l *EntityList) Write(e *odata.Entity) error {
+	l.n++
+	return l.w.write(e)
+}
+
+// TakesLines reports whether the list takes entities already written as
+// JSON lines (WriteLines): a store that keeps them so writes them
+// straight from its bytes.
+func (l *EntityList) TakesLines() bool {
+	_, ok := l.w.(lineWriter)
+	return ok
+}
+
+// WriteLines adds n entities already written as JSON lines; only when
+// TakesLines.
+func (l *EntityList) WriteLines(lines []byte, n int) error {
+	l.n += int64(n)
+	return l.w.(lineWriter).writeLines(lines, n)
+}
+
+// NeedsColumns reports whether the list streams only once it knows every
+// entity's columns (SetColumns); else it holds the entities to the end.
+func (l *EntityList) NeedsColumns() bool {
+	_, ok := l.w.(columnWriter)
+	return ok
+}
+
+// SetColumns gives the columns before the first Write, so that rows
+// stream instead of waiting for the end (a caller that read the entities
+// once already knows them).
+func (l *EntityList) SetColumns(cols []transfer.Column) error {
+	if cw, ok := l.w.(columnWriter); ok {
+		return cw.setColumns(cols)
 	}
-	return l
+	return nil
+}
+
+// Count is how many entities were written.
+func (l *EntityList) Count() int64 { return l.n }
+
+// Abandon ends a list that an error cut short: what was written of it so
+// far reaches standard output (a stream stays a prefix of the whole).
+func (l *EntityList) Abandon() { l.p.out.Flush() }
+
+// ListEnd is what follows a list of entities.
+type ListEnd struct {
+	// Continuation is the token of the next page ("" when there is none):
+	// beside "value" in json, else a note "continuation: TOKEN".
+	Continuation string
+	// Explain is the query's explanation, when asked for: in json beside
+	// "value", for people under the list, else a note.
+	Explain *odata.Explanation
+	// Summary is a line for people under the list ("5 entities").
+	Summary string
+	// Footer is the shell's one-line summary of a query: under the list for
+	// people (in place of Summary), else a note.
+	Footer string
+}
+
+// Close ends the list with what follows it, and flushes it.
+func (l *EntityList) Close(x ListEnd) error {
+	if err := l.w.end(x); err != nil {
+		return err
+	}
+	return l.p.out.Flush()
+}
+
+// noteEnd says what follows a list in notes: the formats whose standard
+// output holds only the data.
+func (p *Printer) noteEnd(x ListEnd) {
+	if x.Footer != "" {
+		p.Note("%s", x.Footer)
+	}
+	if x.Explain != nil {
+		p.Note("%s", strings.TrimSuffix(x.Explain.Text(), "\n"))
+	}
+	if x.Continuation != "" {
+		p.Note("continuation: %s", x.Continuation)
+	}
+}
+
+// tableFormat is for people: tables, text and lines.
+type tableFormat struct{}
+
+func (tableFormat) name() string    { return FormatTable }
+func (tableFormat) about() string   { return "a readable table" }
+func (tableFormat) forPeople() bool { return true }
+
+func (tableFormat) result(p *Printer, r result) error {
+	if r.text != nil {
+		return r.text(p.out)
+	}
+	items, _ := itemsOf(r.v)
+	header, rows, err := flattenRows(items)
+	if err != nil || len(header) == 0 {
+		return err
+	}
+	writeGrid(p.out, header, rows)
+	return nil
+}
+
+func (tableFormat) list(p *Printer, v tableView) entityWriter {
+	return &tableList{p: p, view: v}
 }
 
 // tableChunk is how many rows a table holds before it is drawn: a long
 // listing is drawn as several tables, so memory holds one chunk.
 const tableChunk = 1000
 
-// EntityList is a list of entities being written.
-type EntityList struct {
+// tableList draws entities a chunk at a time.
+type tableList struct {
 	p     *Printer
 	view  tableView
-	n     int64
-	rows  []*odata.Entity // table: the chunk not drawn yet; csv: all, until the columns are known
+	rows  []*odata.Entity // the chunk not drawn yet
 	drawn bool
-	csv   *transfer.Writer
-	json  *jsonList
-	buf   []byte
 }
 
-// SetColumns gives the CSV columns before the first Write, so that rows
-// stream instead of waiting for the end (a caller that read the entities
-// once already knows them).
-func (l *EntityList) SetColumns(cols []transfer.Column) error {
-	if l.p.Format != FormatCSV {
-		return nil
-	}
-	cw, err := transfer.NewWriter(l.p.out, cols)
-	l.csv = cw
-	return err
-}
-
-// Write adds one entity.
-func (l *EntityList) Write(e *odata.Entity) error {
-	l.n++
-	switch l.p.Format {
-	case FormatJSON:
-		return l.json.item(odata.AppendEntityJSON(l.buf[:0], e))
-	case FormatJSONL:
-		l.buf = append(odata.AppendEntityJSON(l.buf[:0], e), '\n')
-		_, err := l.p.out.Write(l.buf)
-		return err
-	case FormatCSV:
-		if l.csv != nil {
-			return l.csv.Write(e)
-		}
-		l.rows = append(l.rows, e)
-		return nil
-	}
-	l.rows = append(l.rows, e)
-	if len(l.rows) == tableChunk {
-		l.drawTable()
+func (t *tableList) write(e *odata.Entity) error {
+	t.rows = append(t.rows, e)
+	if len(t.rows) == tableChunk {
+		t.draw()
 	}
 	return nil
 }
 
-// Query runs req on b and writes its entities to the list: in json and
-// jsonl, when the backend can write them (a local file), as the lines it
-// writes straight from its stored bytes, the same bytes Write would write.
-func (l *EntityList) Query(ctx context.Context, b store.Backend, table string, req store.QueryRequest) (*store.QueryResult, error) {
-	if jq, ok := b.(store.JSONLQuerier); ok {
-		switch l.p.Format {
-		case FormatJSONL:
-			return jq.QueryJSONL(ctx, table, req, l.writeLines)
-		case FormatJSON:
-			return jq.QueryJSONL(ctx, table, req, l.writeItems)
-		}
+func (t *tableList) draw() {
+	renderTable(t.p.out, t.rows, t.view)
+	t.rows, t.drawn = t.rows[:0], true
+}
+
+func (t *tableList) end(x ListEnd) error {
+	if len(t.rows) > 0 || !t.drawn {
+		t.draw()
 	}
-	return b.Query(ctx, table, req, l.Write)
+	switch {
+	case x.Footer != "":
+		t.p.out.WriteString(x.Footer + "\n")
+	case x.Summary != "":
+		t.p.out.WriteString(x.Summary + "\n")
+	}
+	if x.Explain != nil {
+		t.p.out.WriteString(x.Explain.Text())
+	}
+	if x.Continuation != "" {
+		t.p.Note("continuation: %s", x.Continuation)
+	}
+	return nil
 }
 
-// writeLines adds n entities already written as JSON lines.
-func (l *EntityList) writeLines(lines []byte, n int) error {
-	l.n += int64(n)
-	_, err := l.p.out.Write(lines)
-	return err
+// jsonFormat writes one JSON document.
+type jsonFormat struct{}
+
+func (jsonFormat) name() string    { return FormatJSON }
+func (jsonFormat) about() string   { return "one JSON object" }
+func (jsonFormat) forPeople() bool { return false }
+
+func (jsonFormat) result(p *Printer, r result) error {
+	items, list := itemsOf(r.v)
+	if !list {
+		b, err := marshal(r.v)
+		if err != nil {
+			return err
+		}
+		p.out.Write(append(b, '\n'))
+		return nil
+	}
+	j := newJSONList(p.out)
+	for _, it := range items {
+		b, err := marshal(it)
+		if err != nil {
+			return err
+		}
+		j.item(b)
+	}
+	return j.end()
 }
 
-// writeItems adds n entities already written as JSON lines to the json
-// list, one item a line (JSON text holds no raw newline).
-func (l *EntityList) writeItems(lines []byte, n int) error {
-	l.n += int64(n)
+func (jsonFormat) list(p *Printer, v tableView) entityWriter {
+	if v.single {
+		return jsonlList{p}
+	}
+	return &jsonEntities{p: p, jsonList: newJSONList(p.out)}
+}
+
+// jsonEntities is a list of entities in json: {"value":[…]} and its members.
+type jsonEntities struct {
+	*jsonList
+	p   *Printer
+	buf []byte
+}
+
+func (j *jsonEntities) write(e *odata.Entity) error {
+	j.buf = odata.AppendEntityJSON(j.buf[:0], e)
+	return j.item(j.buf)
+}
+
+// writeLines adds entities already written as JSON lines, an item a line
+// (JSON text holds no raw newline).
+func (j *jsonEntities) writeLines(lines []byte, n int) error {
 	for len(lines) > 0 {
 		end := bytes.IndexByte(lines, '\n')
-		if err := l.json.item(lines[:end]); err != nil {
+		if err := j.item(lines[:end]); err != nil {
 			return err
 		}
 		lines = lines[end+1:]
@@ -254,45 +577,21 @@ func (l *EntityList) writeItems(lines []byte, n int) error {
 	return nil
 }
 
-func (l *EntityList) drawTable() {
-	renderTable(l.p.out, l.rows, l.view)
-	l.rows, l.drawn = l.rows[:0], true
-}
-
-// Abandon ends a list that an error cut short: what was written of it so
-// far reaches standard output (a stream stays a prefix of the whole).
-func (l *EntityList) Abandon() { l.p.out.Flush() }
-
-// Count is how many entities were written.
-func (l *EntityList) Count() int64 { return l.n }
-
-// Close ends the list and flushes it. members are added beside "value" in
-// the json format (`"continuation": "…"`, each already JSON); the other
-// formats have no room for them.
-func (l *EntityList) Close(members ...string) error {
-	switch l.p.Format {
-	case FormatJSON:
-		l.json.end(members...)
-	case FormatCSV:
-		if l.csv == nil {
-			if err := l.SetColumns(transfer.Columns(l.rows)); err != nil {
-				return err
-			}
-			for _, e := range l.rows {
-				if err := l.csv.Write(e); err != nil {
-					return err
-				}
-			}
-		}
-		if err := l.csv.Flush(); err != nil {
-			return err
-		}
-	case FormatTable:
-		if len(l.rows) > 0 || !l.drawn {
-			l.drawTable()
-		}
+func (j *jsonEntities) end(x ListEnd) error {
+	var members []member
+	if x.Continuation != "" {
+		members = append(members, member{"continuation", x.Continuation})
 	}
-	return l.p.out.Flush()
+	if x.Explain != nil {
+		members = append(members, member{"explain", x.Explain})
+	}
+	if err := j.jsonList.end(members...); err != nil {
+		return err
+	}
+	if x.Footer != "" {
+		j.p.Note("%s", x.Footer)
+	}
+	return nil
 }
 
 // jsonList streams {"value":[item,item,…] …}, one item a line.
@@ -317,116 +616,145 @@ func (j *jsonList) item(v []byte) error {
 	return err
 }
 
-// end closes the array, writes the extra members (`"name": value`, the
-// value already JSON) and closes the object.
-func (j *jsonList) end(members ...string) {
+// member is a name and value written beside "value".
+type member struct {
+	name  string
+	value any
+}
+
+// end closes the array, writes the members beside it and closes the object.
+func (j *jsonList) end(members ...member) error {
 	if j.n > 0 {
 		j.w.WriteString("\n  ")
 	}
 	j.w.WriteString("]")
 	for _, m := range members {
-		j.w.WriteString(",\n  " + m)
+		b, err := marshal(m.value)
+		if err != nil {
+			return err
+		}
+		j.w.WriteString(",\n  \"" + m.name + "\": ")
+		j.w.Write(b)
 	}
 	j.w.WriteString("\n}\n")
+	return nil
 }
 
-// Report is a command's result that is not entities, in every form the
-// formats need.
-type Report struct {
-	// JSON is the json format's one object (and jsonl's one line, when
-	// Lines is nil).
-	JSON any
-	// Lines are the jsonl format's values, one a line.
-	Lines []any
-	// CSV is a header row and then the rows.
-	CSV [][]string
-	// Text writes the table format: the report for people.
-	Text func(w io.Writer) error
-}
+// jsonlFormat writes one JSON value a line.
+type jsonlFormat struct{}
 
-// listReport is a report of a list: {"value":[…]} in json, an item a line
-// in jsonl, rows (header first) in csv, and text for people.
-func listReport(items []any, rows [][]string, text func(w io.Writer) error) Report {
-	return Report{JSON: map[string]any{"value": items}, Lines: items, CSV: rows, Text: text}
-}
+func (jsonlFormat) name() string    { return FormatJSONL }
+func (jsonlFormat) about() string   { return "one entity per line" }
+func (jsonlFormat) forPeople() bool { return false }
 
-// Report writes r in the run's format.
-func (p *Printer) Report(r Report) error {
-	switch p.Format {
-	case FormatJSON, FormatJSONL:
-		values := []any{r.JSON}
-		if p.Format == FormatJSONL && r.Lines != nil {
-			values = r.Lines
+func (jsonlFormat) result(p *Printer, r result) error {
+	items, _ := itemsOf(r.v)
+	for _, it := range items {
+		b, err := marshal(it)
+		if err != nil {
+			return err
 		}
-		for _, v := range values {
-			b, err := json.Marshal(v)
-			if err != nil {
+		p.out.Write(append(b, '\n'))
+	}
+	return nil
+}
+
+func (jsonlFormat) list(p *Printer, v tableView) entityWriter { return jsonlList{p} }
+
+// jsonlList writes an entity a line.
+type jsonlList struct{ p *Printer }
+
+func (j jsonlList) write(e *odata.Entity) error {
+	_, err := j.p.out.Write(append(odata.AppendEntityJSON(nil, e), '\n'))
+	return err
+}
+
+func (j jsonlList) writeLines(lines []byte, n int) error {
+	_, err := j.p.out.Write(lines)
+	return err
+}
+
+func (j jsonlList) end(x ListEnd) error {
+	j.p.noteEnd(x)
+	return nil
+}
+
+// csvFormat writes rows under a header.
+type csvFormat struct{}
+
+func (csvFormat) name() string    { return FormatCSV }
+func (csvFormat) about() string   { return "comma-separated, typed header" }
+func (csvFormat) forPeople() bool { return false }
+
+func (csvFormat) result(p *Printer, r result) error {
+	items, _ := itemsOf(r.v)
+	header, rows, err := flattenRows(items)
+	if err != nil || len(header) == 0 { // no items: no columns, no rows
+		return err
+	}
+	w := csv.NewWriter(p.out)
+	w.Write(header)
+	w.WriteAll(rows)
+	return w.Error()
+}
+
+func (csvFormat) list(p *Printer, v tableView) entityWriter { return &csvList{p: p} }
+
+// csvList writes entities under the typed header: streaming once it knows
+// the columns, else holding the entities to the end.
+type csvList struct {
+	p    *Printer
+	w    *transfer.Writer
+	rows []*odata.Entity
+}
+
+func (c *csvList) setColumns(cols []transfer.Column) error {
+	w, err := transfer.NewWriter(c.p.out, cols)
+	c.w = w
+	return err
+}
+
+func (c *csvList) write(e *odata.Entity) error {
+	if c.w != nil {
+		return c.w.Write(e)
+	}
+	c.rows = append(c.rows, e)
+	return nil
+}
+
+func (c *csvList) end(x ListEnd) error {
+	if c.w == nil {
+		if err := c.setColumns(transfer.Columns(c.rows)); err != nil {
+			return err
+		}
+		for _, e := range c.rows {
+			if err := c.w.Write(e); err != nil {
 				return err
 			}
-			p.out.Write(append(b, '\n'))
-		}
-	case FormatCSV:
-		w := csv.NewWriter(p.out)
-		w.WriteAll(r.CSV)
-		if err := w.Error(); err != nil {
-			return err
-		}
-	default:
-		if err := r.Text(p.out); err != nil {
-			return err
 		}
 	}
-	return p.out.Flush()
-}
-
-// TableNames writes table names as the service lists them: {"TableName":
-// "…"} objects in a {"value":[…]} list (json) or a line each (jsonl), a
-// TableName column in csv, and a table with a count line.
-func (p *Printer) TableNames(names []string) error {
-	switch p.Format {
-	case FormatJSON:
-		j := newJSONList(p.out)
-		for _, n := range names {
-			j.item(tableNameJSON(n))
-		}
-		j.end()
-	case FormatJSONL:
-		for _, n := range names {
-			p.out.Write(append(tableNameJSON(n), '\n'))
-		}
-	case FormatCSV:
-		w := csv.NewWriter(p.out)
-		w.Write([]string{"TableName"})
-		for _, n := range names {
-			w.Write([]string{n})
-		}
-		w.Flush()
-	default:
-		renderList(p.out, "TableName", names)
-		if len(names) == 1 {
-			p.out.WriteString("1 table\n")
-		} else {
-			fmt.Fprintf(p.out, "%d tables\n", len(names))
-		}
+	if err := c.w.Flush(); err != nil {
+		return err
 	}
-	return p.out.Flush()
+	c.p.noteEnd(x)
+	return nil
 }
 
-// TableName writes the table a command created or deleted: verb and its
-// name for people ("created table Orders"), {"TableName":"…"} otherwise.
-func (p *Printer) TableName(name, verb string) error {
-	switch p.Format {
-	case FormatTable:
-		return p.Line(verb + " table " + name)
-	case FormatCSV:
-		return p.Report(Report{CSV: [][]string{{"TableName"}, {name}}})
+// Errors and cobra's own output.
+
+// writeError writes an error line (and, with TSTABLE_DEBUG, a stack) to
+// standard error: the one place error messages are written.
+func writeError(ios *iostreams.IOStreams, msg string, stack []byte) {
+	if msg != "" {
+		fmt.Fprintln(ios.ErrOut, msg)
 	}
-	p.out.Write(append(tableNameJSON(name), '\n'))
-	return p.out.Flush()
+	ios.ErrOut.Write(stack)
 }
 
-// tableNameJSON is {"TableName":"name"}. Table names are plain ASCII, so
-// strconv.Quote's escapes agree with JSON's.
-func tableNameJSON(name string) []byte {
-	return []byte(`{"TableName":` + strconv.Quote(name) + `}`)
+// connectStreams gives cobra the streams it writes its help, usage and
+// completion scripts to itself.
+func connectStreams(c *cobra.Command, ios *iostreams.IOStreams) {
+	c.SetIn(ios.In)
+	c.SetOut(ios.Out)
+	c.SetErr(ios.ErrOut)
 }

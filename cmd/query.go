@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"strconv"
 	"strings"
@@ -133,23 +132,14 @@ func runQuery(c *cobra.Command, f *Factory, args []string, o *queryOptions) erro
 		return err
 	}
 	ctx := c.Context()
-	pr := f.printer
-	list := pr.Entities(p.cols)
+	list := f.printer.Entities(p.cols)
 	var res *store.QueryResult
 	err = f.Read(ctx, p.table, func(b store.Backend) error {
 		req := store.QueryRequest{Query: p.query, PageSize: min(o.pageSize, topOr(p.query.Top, odata.MaxTop)), Start: p.start}
 		if o.all {
-			// No page: stream every match (up to --top) as it comes.
-			req.PageSize = 0
-			if pr.Format == FormatCSV {
-				cols, err := scanColumns(ctx, b, p.table, req)
-				if err != nil {
-					return err
-				}
-				list.SetColumns(cols)
-			}
+			req.PageSize = 0 // no page: stream every match (up to --top) as it comes
 		}
-		res, err = list.Query(ctx, b, p.table, req)
+		res, err = queryInto(ctx, b, p.table, req, list)
 		return err
 	})
 	if err != nil {
@@ -168,39 +158,38 @@ func runQuery(c *cobra.Command, f *Factory, args []string, o *queryOptions) erro
 		plan = p.plan
 	}
 	x := odata.Explain(plan, res.Scanned, res.Returned, res.Requests)
-
-	var members []string // json: beside "value"
-	if token != "" {
-		members = append(members, `"continuation": `+strconv.Quote(token))
-	}
+	end := ListEnd{Continuation: token, Summary: countLine(res.Returned)}
 	if o.explain {
-		xb, _ := json.Marshal(x)
-		members = append(members, `"explain": `+string(xb))
+		end.Explain = x
 	}
-	if err := list.Close(members...); err != nil {
+	if f.Session != nil && f.Session.ExplainFooter() {
+		end.Footer = footerText(res, x, time.Since(began))
+	}
+	if err := list.Close(end); err != nil {
 		return err
-	}
-	footer := f.Session != nil && f.Session.ExplainFooter()
-	switch {
-	case pr.Table() && footer:
-		pr.Line(footerText(res, x, time.Since(began)))
-	case pr.Table():
-		pr.Line(countLine(res.Returned))
-	case footer:
-		pr.Note("%s", footerText(res, x, time.Since(began)))
-	}
-	if o.explain && pr.Table() {
-		pr.Text(x.Text())
-	} else if o.explain && pr.Format != FormatJSON {
-		pr.Note("%s", strings.TrimSuffix(x.Text(), "\n"))
-	}
-	if token != "" && pr.Format != FormatJSON {
-		pr.Note("continuation: %s", token)
 	}
 	if f.Session != nil {
 		f.Session.QueryDone(queryArgs(c, args), token)
 	}
 	return nil
+}
+
+// queryInto runs req on b into list: as JSON lines written straight from
+// the stored bytes when the backend keeps them so (a local file) and the
+// list takes them, else entity by entity. A stream (no page) to a list
+// that needs its columns first is read once for them, then again.
+func queryInto(ctx context.Context, b store.Backend, table string, req store.QueryRequest, list *EntityList) (*store.QueryResult, error) {
+	if req.PageSize == 0 && list.NeedsColumns() {
+		cols, err := scanColumns(ctx, b, table, req)
+		if err != nil {
+			return nil, err
+		}
+		list.SetColumns(cols)
+	}
+	if jq, ok := b.(store.JSONLQuerier); ok && list.TakesLines() {
+		return jq.QueryJSONL(ctx, table, req, list.WriteLines)
+	}
+	return b.Query(ctx, table, req, list.Write)
 }
 
 // without returns names less name.

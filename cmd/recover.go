@@ -3,7 +3,6 @@ package cmd
 import (
 	"fmt"
 	"io"
-	"strconv"
 
 	"github.com/spf13/cobra"
 	"github.com/tstable/tstable/cmdspec"
@@ -32,11 +31,11 @@ NEW confirms the new file is sound.`,
 			if err := databaseFile(args[0], "recover"); err != nil {
 				return err
 			}
-			bar := f.IO.StartProgress("recovering "+args[0], -1, "pages")
+			bar := f.printer.Progress("recovering "+args[0], -1, "pages")
 			rep, err := store.Recover(c.Context(), args[0], args[1], f.scanOptions(args[0], bar))
 			bar.Finish()
 			if rep != nil {
-				if perr := f.printer.Report(recoverReport(rep)); perr != nil && err == nil {
+				if perr := printRecover(f.printer, rep); perr != nil && err == nil {
 					err = perr
 				}
 			}
@@ -53,54 +52,67 @@ NEW confirms the new file is sound.`,
 	return c
 }
 
-// recoverReport is what recover prints.
-func recoverReport(r *store.RecoverReport) Report {
-	var tables []any
-	rows := [][]string{{"table", "saved", "unlinked", "keys", "page", "problem"}}
+// recoverResult is what recover prints: what was saved and what was
+// not; its tables, skipped keys and unfinished imports are the lines of
+// jsonl and the rows of csv.
+type recoverResult struct {
+	Complete   bool            `json:"complete"`
+	Skipped    []problemJSON   `json:"skipped"`
+	Source     string          `json:"source"`
+	Tables     []savedTable    `json:"tables"`
+	Target     string          `json:"target"`
+	Unfinished []unfinishedRow `json:"unfinishedImports,omitempty"`
+}
+
+// savedTable is a table recover saved.
+type savedTable struct {
+	Name     string `json:"name"`
+	Saved    int64  `json:"saved"`
+	Unlinked int64  `json:"unlinked"`
+}
+
+// unfinishedRow is an import killed before it committed, whose rows were
+// left out.
+type unfinishedRow struct {
+	Note  string `json:"note"`
+	Pages int    `json:"pages"`
+	Rows  int64  `json:"rows"`
+	Table string `json:"unfinishedImport"`
+}
+
+func (r recoverResult) items() []any {
+	return append(append(anys(r.Tables), anys(r.Skipped)...), anys(r.Unfinished)...)
+}
+
+// printRecover prints what recover did.
+func printRecover(p *Printer, r *store.RecoverReport) error {
+	res := recoverResult{Complete: r.Complete(), Skipped: problemsJSON(r.Problems), Source: r.Source, Tables: []savedTable{}, Target: r.Target}
 	for _, t := range r.Tables {
-		tables = append(tables, map[string]any{"name": t.Name, "saved": t.Saved, "unlinked": t.Unlinked})
-		rows = append(rows, []string{t.Name, strconv.FormatInt(t.Saved, 10), strconv.FormatInt(t.Unlinked, 10), "", "", ""})
+		res.Tables = append(res.Tables, savedTable{Name: t.Name, Saved: t.Saved, Unlinked: t.Unlinked})
 	}
-	for _, p := range problemRows(r.Problems) {
-		rows = append(rows, []string{p[0], "", "", p[1], p[2], p[3]})
-	}
-	unfinished := []any{}
 	for _, u := range r.Unfinished {
-		unfinished = append(unfinished, map[string]any{"unfinishedImport": u.Table, "rows": u.Rows, "pages": len(u.Pages), "note": u.String()})
-		rows = append(rows, []string{u.Table, "", "", "", "", u.String()})
+		res.Unfinished = append(res.Unfinished, unfinishedRow{Note: u.String(), Pages: len(u.Pages), Rows: u.Rows, Table: u.Table})
 	}
-	summary := map[string]any{
-		"source": r.Source, "target": r.Target, "complete": r.Complete(),
-		"tables": append([]any{}, tables...), "skipped": problemsJSON(r.Problems),
-	}
-	if len(unfinished) > 0 {
-		summary["unfinishedImports"] = unfinished
-	}
-	return Report{
-		JSON:  summary,
-		Lines: append(append(append([]any{}, tables...), problemsJSON(r.Problems)...), unfinished...),
-		CSV:   rows,
-		Text: func(w io.Writer) error {
-			fmt.Fprintf(w, "recovered %s into %s\n", r.Source, r.Target)
-			for _, t := range r.Tables {
-				fmt.Fprintf(w, "  %s: %s saved", t.Name, plural(t.Saved, "entity"))
-				if t.Unlinked > 0 {
-					fmt.Fprintf(w, " (%d found on pages no longer linked to the table)", t.Unlinked)
-				}
-				fmt.Fprintln(w)
+	return p.Print(res, func(w io.Writer) error {
+		fmt.Fprintf(w, "recovered %s into %s\n", r.Source, r.Target)
+		for _, t := range r.Tables {
+			fmt.Fprintf(w, "  %s: %s saved", t.Name, plural(t.Saved, "entity"))
+			if t.Unlinked > 0 {
+				fmt.Fprintf(w, " (%d found on pages no longer linked to the table)", t.Unlinked)
 			}
-			for _, u := range r.Unfinished {
-				fmt.Fprintf(w, "  not saved: %s\n", u)
-			}
-			if r.Complete() {
-				_, err := fmt.Fprintln(w, "everything was saved")
-				return err
-			}
-			fmt.Fprintf(w, "skipped (%s):\n", plural(int64(len(r.Problems)), "problem"))
-			for _, p := range r.Problems {
-				fmt.Fprintf(w, "  %s\n", p)
-			}
-			return nil
-		},
-	}
+			fmt.Fprintln(w)
+		}
+		for _, u := range r.Unfinished {
+			fmt.Fprintf(w, "  not saved: %s\n", u)
+		}
+		if r.Complete() {
+			_, err := fmt.Fprintln(w, "everything was saved")
+			return err
+		}
+		fmt.Fprintf(w, "skipped (%s):\n", plural(int64(len(r.Problems)), "problem"))
+		for _, p := range r.Problems {
+			fmt.Fprintf(w, "  %s\n", p)
+		}
+		return nil
+	})
 }

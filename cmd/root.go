@@ -181,9 +181,7 @@ transactions, and an explanation of what every query reads.`,
 		}
 		return c.Help()
 	}
-	root.SetIn(ios.In)
-	root.SetOut(ios.Out)
-	root.SetErr(ios.ErrOut)
+	connectStreams(root, ios)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageErrorf(c, "%s", err.Error())
 	})
@@ -242,20 +240,19 @@ func Execute(ctx context.Context, root *cobra.Command, args []string, ios *iostr
 func execute(ctx context.Context, root *cobra.Command, args []string, ios *iostreams.IOStreams, inShell bool) (status int) {
 	defer func() {
 		if r := recover(); r != nil {
-			fmt.Fprintf(ios.ErrOut, "error: %s: %v (please report this with the command you ran)\n", odata.CodeInternalError, r)
+			var stack []byte
 			if os.Getenv("TSTABLE_DEBUG") != "" {
-				ios.ErrOut.Write(debug.Stack())
+				stack = debug.Stack()
 			}
+			writeError(ios, fmt.Sprintf("error: %s: %v (please report this with the command you ran)", odata.CodeInternalError, r), stack)
 			status = ExitFailed
 		}
 	}()
 	root.SetArgs(args)
-	root.SetIn(ios.In)
-	root.SetOut(ios.Out)
-	root.SetErr(ios.ErrOut)
+	connectStreams(root, ios)
 	err := root.ExecuteContext(ctx)
 	if err == nil {
 		return ExitOK
 	}
-	return reportError(ctx, ios.ErrOut, err, inShell)
+	return reportError(ctx, ios, err, inShell)
 }

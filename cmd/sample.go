@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"iter"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -51,23 +50,20 @@ func newSampleListCmd(f *Factory) *cobra.Command {
 				SizeUnit    string   `json:"sizeUnit"`
 				Summary     string   `json:"summary"`
 			}
-			var items []any
-			rows := [][]string{{"name", "tables", "defaultSize", "sizeUnit", "summary"}}
+			var items []item
 			for _, d := range samples.List() {
 				it := item{Name: d.Name, DefaultSize: d.DefaultSize, SizeUnit: d.SizeUnit, Summary: d.Summary}
 				for _, t := range d.Tables(1, "") {
 					it.Tables = append(it.Tables, t.Name)
 				}
 				items = append(items, it)
-				rows = append(rows, []string{it.Name, strings.Join(it.Tables, " "), strconv.Itoa(it.DefaultSize), it.SizeUnit, it.Summary})
 			}
-			return f.printer.Report(listReport(items, rows, func(w io.Writer) error {
-				for _, x := range items {
-					it := x.(item)
+			return f.printer.Print(items, func(w io.Writer) error {
+				for _, it := range items {
 					fmt.Fprintf(w, "%-10s %s\n%-10s tables: %s; --size %d %s by default\n", it.Name, it.Summary, "", strings.Join(it.Tables, " "), it.DefaultSize, it.SizeUnit)
 				}
 				return nil
-			}))
+			})
 		},
 	}
 	cmdspec.Args(c)
@@ -111,8 +107,7 @@ their common stem (logs --table Audit loads AuditByDate and AuditSpread).`,
 				Table    string `json:"table"`
 				Entities int64  `json:"entities"`
 			}
-			var done []any
-			rows := [][]string{{"table", "entities"}}
+			var done []loaded
 			err := f.Write(c.Context(), func(b store.Backend) error {
 				tables := d.Tables(size, table)
 				for _, t := range tables {
@@ -130,7 +125,7 @@ their common stem (logs --table Audit loads AuditByDate and AuditSpread).`,
 				}
 				for _, t := range tables {
 					src, stop := source(t.Entities)
-					bar := f.IO.StartProgress("loading "+t.Name, -1, "entities")
+					bar := f.printer.Progress("loading "+t.Name, -1, "entities")
 					res, err := b.Load(c.Context(), t.Name, store.OpInsertOrReplace, src, store.LoadOptions{
 						Progress: func(written int64) { bar.Set(written) },
 					})
@@ -140,20 +135,18 @@ their common stem (logs --table Audit loads AuditByDate and AuditSpread).`,
 						return err
 					}
 					done = append(done, loaded{t.Name, res.Written})
-					rows = append(rows, []string{t.Name, strconv.FormatInt(res.Written, 10)})
 				}
 				return nil
 			})
 			if err != nil {
 				return err
 			}
-			return f.printer.Report(listReport(done, rows, func(w io.Writer) error {
-				for _, x := range done {
-					l := x.(loaded)
+			return f.printer.Print(done, func(w io.Writer) error {
+				for _, l := range done {
 					fmt.Fprintf(w, "loaded %s into %s\n", countLine(l.Entities), l.Table)
 				}
 				return nil
-			}))
+			})
 		},
 	}
 	cmdspec.Args(c, "NAME")

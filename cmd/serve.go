@@ -117,7 +117,7 @@ func runServe(c *cobra.Command, f *Factory, fl serveFlags) error {
 	if err != nil {
 		return err
 	}
-	log := &server.ExplainLog{Text: f.IO.ErrOut}
+	log := &server.ExplainLog{Text: f.printer.NoteWriter()}
 	if fl.logFile != "" {
 		lf, err := os.OpenFile(fl.logFile, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 		if err != nil {
@@ -192,6 +192,6 @@ func waitAndStop(ctx context.Context, f *Factory, run *server.Running) error {
 	if err := run.Shutdown(sctx); err != nil && serveErr == nil {
 		serveErr = fmt.Errorf("stopping the server: %w", err)
 	}
-	fmt.Fprintln(f.IO.ErrOut, "stopped; the database is closed")
+	f.printer.Note("stopped; the database is closed")
 	return serveErr
 }

@@ -74,9 +74,9 @@ func certExpiry(file string) time.Time {
 }
 
 // printStart tells where the server is, how to connect, and how to trust
-// its certificate.
+// its certificate, in notes.
 func (fl serveFlags) printStart(f *Factory, path string, run *server.Running, cert *servedCert) {
-	w := f.IO.ErrOut
+	w := f.printer.NoteWriter()
 	fmt.Fprintf(w, "serving %s at %s\naccount URL: %s\nconnection string: %s\n", path, run.URL(), run.URL(), run.ConnectionString())
 	if cert != nil {
 		printTrust(w, cert)

@@ -62,7 +62,7 @@ func runShell(c *cobra.Command, f *Factory) error {
 			return execute(ctx, tree, append(append([]string{}, global...), args...), f.IO, true)
 		},
 		Report: func(err error) int {
-			return reportError(context.Background(), f.IO.ErrOut, err, true)
+			return reportError(context.Background(), f.IO, err, true)
 		},
 		Tree: func() *cobra.Command { return NewRoot(f.IO) },
 		Read: func(ctx context.Context, fn func(store.Backend) error) error {

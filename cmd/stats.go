@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"io"
-	"strconv"
 
 	"github.com/spf13/cobra"
 	"github.com/tstable/tstable/cmdspec"
@@ -45,41 +44,9 @@ the figures as metric,value rows.`,
 			}
 			r := s.Result()
 			r.Table = args[0]
-			return f.printer.Report(Report{
-				JSON: r,
-				CSV:  statsCSV(r),
-				Text: func(w io.Writer) error { return design.WriteStats(w, r, f.IO.TermWidth()) },
-			})
+			return f.printer.Print(r, func(w io.Writer) error { return design.WriteStats(w, r, f.IO.TermWidth()) })
 		},
 	}
 	cmdspec.Args(c, "TABLE")
 	return c
-}
-
-// statsCSV is the figures of a summary as metric,value rows.
-func statsCSV(r *design.Summary) [][]string {
-	i := func(n int64) string { return strconv.FormatInt(n, 10) }
-	fl := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
-	rows := [][2]string{
-		{"entities", i(r.Entities)}, {"partitions", i(r.Partitions)},
-		{"entitiesPerPartition.min", i(r.EntitiesPerPartition.Min)}, {"entitiesPerPartition.median", i(r.EntitiesPerPartition.Median)},
-		{"entitiesPerPartition.p99", i(r.EntitiesPerPartition.P99)}, {"entitiesPerPartition.max", i(r.EntitiesPerPartition.Max)},
-		{"partitionKeyLength.min", i(r.PartitionKeyLength.Min)}, {"partitionKeyLength.avg", fl(r.PartitionKeyLength.Avg)}, {"partitionKeyLength.max", i(r.PartitionKeyLength.Max)},
-		{"rowKeyLength.min", i(r.RowKeyLength.Min)}, {"rowKeyLength.avg", fl(r.RowKeyLength.Avg)}, {"rowKeyLength.max", i(r.RowKeyLength.Max)},
-		{"entitySize.avg", fl(r.EntitySize.Avg)}, {"entitySize.max", i(r.EntitySize.Max)}, {"entitySize.maxShareOfLimit", fl(r.EntitySize.ShareOfLimit)},
-		{"propertyCount.max", strconv.Itoa(r.PropertyCount.Max)}, {"propertyCount.limit", strconv.Itoa(r.PropertyCount.Limit)},
-	}
-	for _, p := range r.LargestPartitions {
-		rows = append(rows, [2]string{"largestPartition." + p.PartitionKey, i(p.Entities)})
-	}
-	for _, p := range r.Properties {
-		for _, t := range p.Types {
-			rows = append(rows, [2]string{"property." + p.Name + "@" + t.Type, i(t.Entities)})
-		}
-	}
-	out := [][]string{{"metric", "value"}}
-	for _, row := range rows {
-		out = append(out, row[:])
-	}
-	return out
 }

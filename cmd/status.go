@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -52,16 +51,12 @@ a locked file). Keys and SAS tokens are never printed.`,
 			} else if err != nil {
 				return err
 			}
-			return f.printer.Report(Report{
-				JSON: r,
-				CSV:  [][]string{{"backend", "where", "tables", "note"}, {r.Backend, r.Where, strconv.Itoa(r.Tables), r.Note}},
-				Text: func(w io.Writer) error {
-					fmt.Fprintf(w, "backend  %s\nwhere    %s\ntables   %d\n", r.Backend, r.Where, r.Tables)
-					if r.Note != "" {
-						fmt.Fprintf(w, "note     %s\n", r.Note)
-					}
-					return nil
-				},
+			return f.printer.Print(r, func(w io.Writer) error {
+				fmt.Fprintf(w, "backend  %s\nwhere    %s\ntables   %d\n", r.Backend, r.Where, r.Tables)
+				if r.Note != "" {
+					fmt.Fprintf(w, "note     %s\n", r.Note)
+				}
+				return nil
 			})
 		},
 	}

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"errors"
+	"io"
 
 	"github.com/spf13/cobra"
 	"github.com/tstable/tstable/cmdspec"
@@ -36,7 +37,7 @@ given. The database file is created on first use.`,
 			}); err != nil {
 				return err
 			}
-			return f.printer.TableName(args[0], "created")
+			return printTableName(f.printer, args[0], "created")
 		},
 	}
 	cmdspec.Args(c, "NAME")
@@ -59,7 +60,7 @@ func newTableListCmd(f *Factory) *cobra.Command {
 			if err != nil && !errors.Is(err, errNoDatabase) {
 				return err
 			}
-			return f.printer.TableNames(names)
+			return printTableNames(f.printer, names)
 		},
 	}
 	cmdspec.Args(c)
@@ -83,11 +84,41 @@ func newTableDeleteCmd(f *Factory) *cobra.Command {
 			}); err != nil {
 				return err
 			}
-			return f.printer.TableName(args[0], "deleted")
+			return printTableName(f.printer, args[0], "deleted")
 		},
 	}
 	cmdspec.Args(c, "NAME")
 	cmdspec.NamesTable(c)
 	cmdspec.Writes(c)
 	return c
+}
+
+// tableName is a table as the service names it in its lists:
+// {"TableName":"…"}.
+type tableName struct {
+	TableName string `json:"TableName"`
+}
+
+// printTableNames writes table names as the service lists them, and for
+// people as a table with a count line.
+func printTableNames(p *Printer, names []string) error {
+	items := []tableName{}
+	for _, n := range names {
+		items = append(items, tableName{n})
+	}
+	return p.Print(items, func(w io.Writer) error {
+		renderList(w, "TableName", names)
+		_, err := io.WriteString(w, plural(int64(len(names)), "table")+"\n")
+		return err
+	})
+}
+
+// printTableName writes the table a command created or deleted: verb and
+// its name for people ("created table Orders"), {"TableName":"…"}
+// otherwise.
+func printTableName(p *Printer, name, verb string) error {
+	return p.Print(tableName{name}, func(w io.Writer) error {
+		_, err := io.WriteString(w, verb+" table "+name+"\n")
+		return err
+	})
 }
