@@ -16,12 +16,14 @@
 #                     over HTTP and with a TokenCredential over HTTPS (installs it with npm)
 #   make bench-serve  tstable serve and Azurite side by side through the Go SDK (installs Azurite with npm)
 #   make bench-startup  a point-query process at its floor (Go runtime, store, store + cobra) beside sqlite3 and tstable
+#   make bench-tables   tablewriter's streaming tables against tstable's own (table and csv), per row (TABLE_ROWS rows, default 100000)
 
 GO       ?= go
 BIN      ?= bin/tstable
 ARGS     ?= shell
 BENCH_N  ?= 1000000
 FUZZTIME ?= 1m
+TABLE_ROWS ?= 100000
 export BENCH_N
 
 .PHONY: build run test vet crosscheck docs man completions install dist bench bench-peer fuzz fuzz-keys test-shell test-remote clean
@@ -161,3 +163,10 @@ $(GORELEASER):
 	mv bin/tools/goreleaser $@
 dist: $(GORELEASER)
 	TSTABLE_VERSION="$(VERSION)" scripts/dist.sh $(GORELEASER)
+
+# Why tstable draws its own tables: tablewriter (streaming) against
+# query --all -o table and -o csv, in ns/row. A module of its own
+# (scripts/tablebench), so tablewriter never enters tstable's build.
+.PHONY: bench-tables
+bench-tables:
+	cd scripts/tablebench && BENCH_N=$(TABLE_ROWS) $(GO) test -run '^$$' -bench . -benchtime 3x -timeout 60m .

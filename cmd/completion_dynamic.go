@@ -106,3 +106,14 @@ func compStrings(in []completions.Suggestion) []string {
 	}
 	return out
 }
+
+// firstArgOf completes a command's one argument from names (a lesson, a
+// sample), and nothing after it.
+func firstArgOf(names func() []string) cobra.CompletionFunc {
+	return func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+		if len(args) > 0 {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		return names(), cobra.ShellCompDirectiveNoFileComp
+	}
+}

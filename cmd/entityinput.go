@@ -108,3 +108,12 @@ func newWriteCmd(f *Factory, use, short, long, example string, kind func() (stor
 func addIfMatch(c *cobra.Command, ifMatch *string) {
 	c.Flags().StringVar(ifMatch, "if-match", "*", "only if the entity's ETag is this (* for any)")
 }
+
+// newIfMatchCmd builds merge and replace: a write of an existing entity
+// under --if-match.
+func newIfMatchCmd(f *Factory, use, short, long, example string, kind store.OpKind) *cobra.Command {
+	var ifMatch string
+	c := newWriteCmd(f, use, short, long, example, func() (store.OpKind, string) { return kind, ifMatch })
+	addIfMatch(c, &ifMatch)
+	return c
+}

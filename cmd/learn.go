@@ -32,13 +32,8 @@ against a scratch database that is deleted afterwards (--db is not used;
 your own data is never touched). On a terminal, each command waits for
 Enter; otherwise (tstable learn NAME < /dev/null) the lesson replays
 straight through. Each lesson ends with a variation to try on your own.`,
-		Example: "  tstable learn\n  tstable learn query-classes\n  tstable learn 2 < /dev/null",
-		ValidArgsFunction: func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-			if len(args) > 0 {
-				return nil, cobra.ShellCompDirectiveNoFileComp
-			}
-			return lessons.Names(), cobra.ShellCompDirectiveNoFileComp
-		},
+		Example:           "  tstable learn\n  tstable learn query-classes\n  tstable learn 2 < /dev/null",
+		ValidArgsFunction: firstArgOf(lessons.Names),
 		RunE: func(c *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return listLessons(c, f)

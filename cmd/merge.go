@@ -6,14 +6,11 @@ import (
 )
 
 func newMergeCmd(f *Factory) *cobra.Command {
-	var ifMatch string
-	c := newWriteCmd(f, "merge", "Merge properties into an existing entity",
+	return newIfMatchCmd(f, "merge", "Merge properties into an existing entity",
 		`Merge the given properties into an existing entity, keeping the others.
 It fails with ResourceNotFound when the entity does not exist, and with
 UpdateConditionNotSatisfied when --if-match names another ETag than the
 entity's ('*', the default, matches any).`,
 		`  tstable merge Employees '{"PartitionKey":"Sales","RowKey":"00010","Age":24}'`,
-		func() (store.OpKind, string) { return store.OpMerge, ifMatch })
-	addIfMatch(c, &ifMatch)
-	return c
+		store.OpMerge)
 }

@@ -6,14 +6,11 @@ import (
 )
 
 func newReplaceCmd(f *Factory) *cobra.Command {
-	var ifMatch string
-	c := newWriteCmd(f, "replace", "Replace an existing entity",
+	return newIfMatchCmd(f, "replace", "Replace an existing entity",
 		`Replace an existing entity with the given one (the service's Update Entity).
 It fails with ResourceNotFound when the entity does not exist, and with
 UpdateConditionNotSatisfied when --if-match names another ETag than the
 entity's ('*', the default, matches any).`,
 		`  tstable replace Employees '{"PartitionKey":"Sales","RowKey":"00010","Age":24}'`,
-		func() (store.OpKind, string) { return store.OpReplace, ifMatch })
-	addIfMatch(c, &ifMatch)
-	return c
+		store.OpReplace)
 }

@@ -83,13 +83,8 @@ Replace. A table that already holds entities is left alone unless
 dataset's size (employees, events, orders or entities; see sample list).
 --table renames the table; for a dataset of several tables it replaces
 their common stem (logs --table Audit loads AuditByDate and AuditSpread).`,
-		Example: "  tstable sample load employees\n  tstable sample load logs --size 100000 --table Audit",
-		ValidArgsFunction: func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-			if len(args) > 0 {
-				return nil, cobra.ShellCompDirectiveNoFileComp
-			}
-			return samples.Names(), cobra.ShellCompDirectiveNoFileComp
-		},
+		Example:           "  tstable sample load employees\n  tstable sample load logs --size 100000 --table Audit",
+		ValidArgsFunction: firstArgOf(samples.Names),
 		RunE: func(c *cobra.Command, args []string) error {
 			d, ok := samples.Lookup(args[0])
 			if !ok {

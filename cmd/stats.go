@@ -35,7 +35,8 @@ property with the Edm types it has.
 
 Memory stays small however large the table is. -o json (or jsonl) prints
 one object whose top level holds "entities" and "partitions"; -o csv prints
-the figures as metric,value rows.`,
+its figures as one row, nested ones under dotted names
+(entitiesPerPartition.min, largestPartitions.0.entities).`,
 		Example: "  tstable stats Employees\n  tstable stats Logs -o json",
 		RunE: func(c *cobra.Command, args []string) error {
 			s := design.NewStats()

@@ -151,15 +151,7 @@ func renderTable(w io.Writer, ents []*odata.Entity, v tableView) {
 // writeGrid draws a bordered grid: a rule, the header, a rule, the rows
 // and a rule, each cell left-aligned and padded to its column's width.
 func writeGrid(w io.Writer, header []string, rows [][]string) {
-	widths := make([]int, len(header))
-	for i, h := range header {
-		widths[i] = displayWidth(h)
-	}
-	for _, row := range rows {
-		for i, c := range row {
-			widths[i] = max(widths[i], displayWidth(c))
-		}
-	}
+	widths := columnWidths(header, rows)
 	var b []byte
 	rule := func() {
 		for _, n := range widths {
@@ -188,6 +180,20 @@ func writeGrid(w io.Writer, header []string, rows [][]string) {
 	}
 	rule()
 	w.Write(b)
+}
+
+// columnWidths is each column's width: its widest cell or its header.
+func columnWidths(header []string, rows [][]string) []int {
+	widths := make([]int, len(header))
+	for i, h := range header {
+		widths[i] = displayWidth(h)
+	}
+	for _, row := range rows {
+		for i, c := range row {
+			widths[i] = max(widths[i], displayWidth(c))
+		}
+	}
+	return widths
 }
 
 // renderExpanded writes each row as a block, one property per line, as
@@ -237,15 +243,7 @@ func fitColumns(header []string, rows [][]string, width, uncut int) ([]int, bool
 		}
 		return limits, true // the uncut columns are not cut whatever their limit
 	}
-	natural := make([]int, len(header))
-	for i, h := range header {
-		natural[i] = displayWidth(h)
-	}
-	for _, row := range rows {
-		for i, c := range row {
-			natural[i] = max(natural[i], displayWidth(c))
-		}
-	}
+	natural := columnWidths(header, rows)
 	avail := width - 3*len(header) - 1 // "| " before each cell, " " after, and the last "|"
 	for i := 0; i < uncut && i < len(header); i++ {
 		limits[i] = natural[i]

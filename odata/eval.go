@@ -1,6 +1,7 @@
 package odata
 
 import (
+	"cmp"
 	"math"
 	"strings"
 )
@@ -72,11 +73,11 @@ func compare(v Value, op cmpOp, lit Value) bool {
 		if v.Type != lit.Type {
 			return false
 		}
-		return holds(compareInts(v.Int, lit.Int), op)
+		return holds(cmp.Compare(v.Int, lit.Int), op)
 	case EdmInt32, EdmInt64:
 		switch v.Type {
 		case EdmInt32, EdmInt64:
-			return holds(compareInts(v.Int, lit.Int), op)
+			return holds(cmp.Compare(v.Int, lit.Int), op)
 		case EdmDouble:
 			if math.IsNaN(v.Float) {
 				return op == opNe
@@ -91,7 +92,7 @@ func compare(v Value, op cmpOp, lit Value) bool {
 		case EdmInt32, EdmInt64:
 			return holds(compareIntFloat(v.Int, lit.Float), op)
 		case EdmDouble:
-			return holds(compareFloats(v.Float, lit.Float), op)
+			return holds(cmp.Compare(v.Float, lit.Float), op)
 		}
 	}
 	return false
@@ -116,26 +117,6 @@ func holds(c int, op cmpOp) bool {
 	return false
 }
 
-func compareInts(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
-func compareFloats(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
 // compareIntFloat compares an integer with a non-NaN double exactly.
 func compareIntFloat(i int64, f float64) int {
 	const two63 = 9223372036854775808.0
@@ -146,9 +127,9 @@ func compareIntFloat(i int64, f float64) int {
 		return 1
 	}
 	t := math.Trunc(f)
-	if c := compareInts(i, int64(t)); c != 0 {
+	if c := cmp.Compare(i, int64(t)); c != 0 {
 		return c
 	}
 	// Same integer part: the fraction decides.
-	return compareFloats(0, f-t)
+	return cmp.Compare(0, f-t)
 }

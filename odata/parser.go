@@ -156,26 +156,31 @@ func (p *parser) parseFilter() *node {
 		return nil
 	}
 	if it := p.peek(); it.Kind != TokenEOF {
-		p.unexpectedAfterCondition(it)
+		p.unexpected(it, false)
 		return nil
 	}
 	return n
 }
 
-// unexpectedAfterCondition explains a token that follows a complete
-// condition where only and, or, ')' or the end may.
-func (p *parser) unexpectedAfterCondition(it Token) {
+// unexpected explains a token that follows a complete condition where
+// only and, or and what ends the condition may: the end of the filter, or
+// inside parentheses (inParens) a ')'.
+func (p *parser) unexpected(it Token, inParens bool) {
+	end := "the end of the filter"
+	if inParens {
+		end = "')'"
+	}
 	switch {
 	case it.Kind == TokenError:
 		p.errAt(it.Pos, it.Text)
-	case it.Kind == TokenRightParen:
+	case it.Kind == TokenRightParen && !inParens:
 		p.errAt(it.Pos, "unbalanced parentheses: this ')' has no matching '('")
 	case it.isComparison():
 		p.errAt(it.Pos, "unexpected "+it.describe()+": a comparison cannot be compared again; combine conditions with 'and' or 'or'")
 	case it.Kind == TokenIdentifier && isOperatorWord(it.Text):
 		p.errAt(it.Pos, "unknown operator "+it.describe()+"; operators are lower-case: "+strings.ToLower(it.Text))
 	default:
-		p.errAt(it.Pos, "expected 'and', 'or' or the end of the filter, found "+it.describe())
+		p.errAt(it.Pos, "expected 'and', 'or' or "+end+", found "+it.describe())
 	}
 }
 
@@ -354,7 +359,7 @@ func (p *parser) parsePrimary() expr {
 			if closing.Kind == TokenEOF {
 				p.errAt(it.Pos, "unbalanced parentheses: this '(' is never closed; expected ')'")
 			} else {
-				p.unexpectedInParens(closing)
+				p.unexpected(closing, true)
 			}
 			return inner
 		}
@@ -390,19 +395,6 @@ func (p *parser) parsePrimary() expr {
 		p.errAt(it.Pos, "unexpected "+it.describe()+"; expected a property name, a literal or '('")
 	}
 	return expr{pos: it.Pos, notPos: -1}
-}
-
-func (p *parser) unexpectedInParens(it Token) {
-	switch {
-	case it.Kind == TokenError:
-		p.errAt(it.Pos, it.Text)
-	case it.isComparison():
-		p.errAt(it.Pos, "unexpected "+it.describe()+": a comparison cannot be compared again; combine conditions with 'and' or 'or'")
-	case it.Kind == TokenIdentifier && isOperatorWord(it.Text):
-		p.errAt(it.Pos, "unknown operator "+it.describe()+"; operators are lower-case: "+strings.ToLower(it.Text))
-	default:
-		p.errAt(it.Pos, "expected 'and', 'or' or ')', found "+it.describe())
-	}
 }
 
 // condition turns an expression used as a condition into a node: a boolean

@@ -226,12 +226,8 @@ func (ff *filterFacts) partitionScanDiagnosis() Diagnosis {
 		return DiagRowKeyOr
 	case ff.rowKeyNot:
 		return DiagRowKeyExcluded
-	case len(ff.others) > 0 && ff.others[0] == Timestamp:
-		return DiagPartitionTimestamp
-	case len(ff.others) > 0:
-		return DiagPartitionFiltered
 	}
-	return DiagWholePartition
+	return ff.byOthers(DiagPartitionTimestamp, DiagPartitionFiltered, DiagWholePartition)
 }
 
 // tableScanDiagnosis says why no single partition is named.
@@ -243,12 +239,20 @@ func (ff *filterFacts) tableScanDiagnosis() Diagnosis {
 		return DiagPartitionOr
 	case ff.rk.bounded || ff.rowKeyOr || ff.rowKeyNot:
 		return DiagRowKeyWithoutPartition
-	case len(ff.others) > 0 && ff.others[0] == Timestamp:
-		return DiagTableTimestamp
-	case len(ff.others) > 0:
-		return DiagTableFiltered
 	}
-	return DiagNoKeyCondition
+	return ff.byOthers(DiagTableTimestamp, DiagTableFiltered, DiagNoKeyCondition)
+}
+
+// byOthers is the diagnosis of what the other properties filter: time
+// when the first is Timestamp, filtered when there are others, else none.
+func (ff *filterFacts) byOthers(time, filtered, none Diagnosis) Diagnosis {
+	switch {
+	case len(ff.others) > 0 && ff.others[0] == Timestamp:
+		return time
+	case len(ff.others) > 0:
+		return filtered
+	}
+	return none
 }
 
 // rowRange is the run of keys of partition x allowed by rk.
