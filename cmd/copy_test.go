@@ -125,7 +125,7 @@ func TestCopyUsage(t *testing.T) {
 // A destination whose folder cannot be made is said to be so, before
 // anything is read.
 func TestCopyToAFolderThatCannotBeMade(t *testing.T) {
-	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	isolateState(t)
 	db := filepath.Join(t.TempDir(), "t.db")
 	seed(t, db)
 	notDir := filepath.Join(t.TempDir(), "file")
