@@ -33,127 +33,141 @@ import (
 // typeValue turns a raw member into a Value of the annotated type, or of
 // the inferred type when there is no annotation.
 func typeValue(m *rawMember, typeName string, typed bool) (Value, error) {
-	fail := func(msg string) (Value, error) {
-		return Value{}, &JSONError{Property: m.name, Offset: m.off, Msg: msg}
-	}
 	if !typed {
-		switch m.kind {
-		case jsonString:
-			return String(m.text), nil
-		case jsonTrue:
-			return Bool(true), nil
-		case jsonFalse:
-			return Bool(false), nil
-		}
-		// A number.
-		if !strings.ContainsAny(m.text, ".eE") {
-			i, err := strconv.ParseInt(m.text, 10, 64)
-			if err == nil && i >= math.MinInt32 && i <= math.MaxInt32 {
-				return Int32(int32(i)), nil
-			}
-			if err != nil {
-				return fail(m.text + " is beyond the Edm.Int64 range (-9223372036854775808 to 9223372036854775807); store it as a string, or as a rounded Edm.Double written with an exponent (1.5e30)")
-			}
-			if i > 1<<53 || i < -(1<<53) {
-				return fail(m.text + " does not fit in Edm.Int32 and a double cannot hold it exactly; annotate it: \"" + m.name + "@odata.type\":\"Edm.Int64\" with the value as a string")
-			}
-			return Double(float64(i)), nil
-		}
-		f, err := strconv.ParseFloat(m.text, 64)
-		if err != nil {
-			return fail(m.text + doubleRange)
-		}
-		return Double(f), nil
+		return inferValue(m)
 	}
 	t, ok := edmTypeByWireName(typeName)
 	if !ok {
-		return fail("unknown @odata.type " + strconv.Quote(typeName) + "; expected one of Edm.String, Edm.Int32, Edm.Int64, Edm.Double, Edm.Boolean, Edm.DateTime, Edm.Guid, Edm.Binary")
+		return Value{}, m.fail("unknown @odata.type " + strconv.Quote(typeName) + "; expected one of Edm.String, Edm.Int32, Edm.Int64, Edm.Double, Edm.Boolean, Edm.DateTime, Edm.Guid, Edm.Binary")
 	}
-	wrong := func(want string) (Value, error) {
-		return fail("is annotated " + t.String() + " but its value is " + describeKind(m.kind) + "; expected " + want)
-	}
-	switch t {
-	case EdmString:
-		if m.kind != jsonString {
-			return wrong("a string")
-		}
+	return annotatedValue(m, t)
+}
+
+// fail is the error of a member whose value cannot be taken.
+func (m *rawMember) fail(msg string) error {
+	return &JSONError{Property: m.name, Offset: m.off, Msg: msg}
+}
+
+// inferValue is the Value of a member with no annotation: a string, a
+// boolean, or a number as Int32 when whole and in range, else Double.
+func inferValue(m *rawMember) (Value, error) {
+	switch m.kind {
+	case jsonString:
 		return String(m.text), nil
-	case EdmBoolean:
-		switch m.kind {
-		case jsonTrue:
-			return Bool(true), nil
-		case jsonFalse:
-			return Bool(false), nil
+	case jsonTrue:
+		return Bool(true), nil
+	case jsonFalse:
+		return Bool(false), nil
+	}
+	if strings.ContainsAny(m.text, ".eE") {
+		f, err := strconv.ParseFloat(m.text, 64)
+		if err != nil {
+			return Value{}, m.fail(m.text + doubleRange)
 		}
+		return Double(f), nil
+	}
+	i, err := strconv.ParseInt(m.text, 10, 64)
+	switch {
+	case err == nil && i >= math.MinInt32 && i <= math.MaxInt32:
+		return Int32(int32(i)), nil
+	case err != nil:
+		return Value{}, m.fail(m.text + " is beyond the Edm.Int64 range (-9223372036854775808 to 9223372036854775807); store it as a string, or as a rounded Edm.Double written with an exponent (1.5e30)")
+	case i > 1<<53 || i < -(1<<53):
+		return Value{}, m.fail(m.text + " does not fit in Edm.Int32 and a double cannot hold it exactly; annotate it: \"" + m.name + "@odata.type\":\"Edm.Int64\" with the value as a string")
+	}
+	return Double(float64(i)), nil
+}
+
+// annotatedValue is the Value of a member annotated with type t.
+func annotatedValue(m *rawMember, t EdmType) (Value, error) {
+	wrong := func(want string) (Value, error) {
+		return Value{}, m.fail("is annotated " + t.String() + " but its value is " + describeKind(m.kind) + "; expected " + want)
+	}
+	number := m.kind == jsonNumber || m.kind == jsonString
+	switch {
+	case t == EdmString && m.kind == jsonString:
+		return String(m.text), nil
+	case t == EdmString:
+		return wrong("a string")
+	case t == EdmBoolean && (m.kind == jsonTrue || m.kind == jsonFalse):
+		return Bool(m.kind == jsonTrue), nil
+	case t == EdmBoolean:
 		return wrong("true or false")
+	case t == EdmInt32 && !number:
+		return wrong("a whole number")
+	case t == EdmInt64 && !number:
+		return wrong("a whole number in a string, such as \"1234567890123\"")
+	case t == EdmDouble && !number:
+		return wrong("a number, or \"NaN\", \"Infinity\" or \"-Infinity\"")
+	case t == EdmDateTime && m.kind != jsonString:
+		return wrong("a string such as \"2014-08-22T00:50:32.0000000Z\"")
+	case t == EdmGuid && m.kind != jsonString:
+		return wrong("a string such as \"00000000-0000-0000-0000-000000000000\"")
+	case t == EdmBinary && m.kind != jsonString:
+		return wrong("a base64 string")
+	}
+	return parseAnnotated(m, t)
+}
+
+// parseAnnotated reads the text of a member of the right JSON kind as type t.
+func parseAnnotated(m *rawMember, t EdmType) (Value, error) {
+	switch t {
 	case EdmInt32:
-		if m.kind != jsonNumber && m.kind != jsonString {
-			return wrong("a whole number")
-		}
 		i, err := strconv.ParseInt(m.text, 10, 32)
 		if err != nil {
-			return fail(strconv.Quote(m.text) + " is not an Edm.Int32 (a whole number from -2147483648 to 2147483647)")
+			return Value{}, m.fail(strconv.Quote(m.text) + " is not an Edm.Int32 (a whole number from -2147483648 to 2147483647)")
 		}
 		return Int32(int32(i)), nil
 	case EdmInt64:
-		if m.kind != jsonNumber && m.kind != jsonString {
-			return wrong("a whole number in a string, such as \"1234567890123\"")
-		}
 		i, err := strconv.ParseInt(m.text, 10, 64)
 		if err != nil {
-			return fail(strconv.Quote(m.text) + " is not an Edm.Int64 (a whole number from -9223372036854775808 to 9223372036854775807)")
+			return Value{}, m.fail(strconv.Quote(m.text) + " is not an Edm.Int64 (a whole number from -9223372036854775808 to 9223372036854775807)")
 		}
 		return Int64(i), nil
 	case EdmDouble:
-		if m.kind != jsonNumber && m.kind != jsonString {
-			return wrong("a number, or \"NaN\", \"Infinity\" or \"-Infinity\"")
-		}
-		switch m.text {
-		case "NaN":
-			return Double(math.NaN()), nil
-		case "Infinity", "INF":
-			return Double(math.Inf(1)), nil
-		case "-Infinity", "-INF":
-			return Double(math.Inf(-1)), nil
-		}
-		f, err := strconv.ParseFloat(m.text, 64)
-		if errors.Is(err, strconv.ErrRange) && (m.kind == jsonNumber || isJSONNumber(m.text)) {
-			return fail(m.text + doubleRange)
-		}
-		if err != nil || (m.kind == jsonString && !isJSONNumber(m.text)) {
-			return fail(strconv.Quote(m.text) + " is not an Edm.Double (a number, \"NaN\", \"Infinity\" or \"-Infinity\")")
-		}
-		return Double(f), nil
+		return annotatedDouble(m)
 	case EdmDateTime:
-		if m.kind != jsonString {
-			return wrong("a string such as \"2014-08-22T00:50:32.0000000Z\"")
-		}
 		ticks, lerr := parseDateTimeLiteral(m.text)
 		if lerr != nil {
 			msg := strings.Replace(lerr.msg, "datetime'yyyy-mm-ddThh:mm:ss[.fffffff]Z', as in datetime'2014-08-22T00:50:32Z'", "\"yyyy-mm-ddThh:mm:ss[.fffffff]Z\", as in \"2014-08-22T00:50:32Z\"", 1)
-			return fail(strings.Replace(msg, "bad datetime literal", "bad Edm.DateTime "+strconv.Quote(m.text), 1))
+			return Value{}, m.fail(strings.Replace(msg, "bad datetime literal", "bad Edm.DateTime "+strconv.Quote(m.text), 1))
 		}
 		return DateTimeTicks(ticks), nil
 	case EdmGuid:
-		if m.kind != jsonString {
-			return wrong("a string such as \"00000000-0000-0000-0000-000000000000\"")
-		}
 		v, err := Guid(m.text)
 		if err != nil {
-			return fail(err.Error())
+			return Value{}, m.fail(err.Error())
 		}
 		return v, nil
 	case EdmBinary:
-		if m.kind != jsonString {
-			return wrong("a base64 string")
-		}
 		b, err := base64.StdEncoding.DecodeString(m.text)
 		if err != nil {
-			return fail(base64Problem(m.text, err))
+			return Value{}, m.fail(base64Problem(m.text, err))
 		}
 		return Binary(b), nil
 	}
-	return fail("unsupported type " + t.String())
+	return Value{}, m.fail("unsupported type " + t.String())
+}
+
+// annotatedDouble reads an annotated Double: a number, or a numeric string
+// or one of the names of NaN and the infinities.
+func annotatedDouble(m *rawMember) (Value, error) {
+	switch m.text {
+	case "NaN":
+		return Double(math.NaN()), nil
+	case "Infinity", "INF":
+		return Double(math.Inf(1)), nil
+	case "-Infinity", "-INF":
+		return Double(math.Inf(-1)), nil
+	}
+	f, err := strconv.ParseFloat(m.text, 64)
+	if errors.Is(err, strconv.ErrRange) && (m.kind == jsonNumber || isJSONNumber(m.text)) {
+		return Value{}, m.fail(m.text + doubleRange)
+	}
+	if err != nil || (m.kind == jsonString && !isJSONNumber(m.text)) {
+		return Value{}, m.fail(strconv.Quote(m.text) + " is not an Edm.Double (a number, \"NaN\", \"Infinity\" or \"-Infinity\")")
+	}
+	return Double(f), nil
 }
 
 // doubleRange ends the message for a number a double cannot hold.

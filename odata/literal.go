@@ -121,110 +121,150 @@ func isHexDigit(c byte) bool {
 // parseDateTimeLiteral reads yyyy-mm-ddThh:mm[:ss[.fffffff]][Z|±hh:mm] and
 // returns ticks, checked against the service's range 1601..9999.
 func parseDateTimeLiteral(s string) (int64, *literalError) {
-	const want = "; expected datetime'yyyy-mm-ddThh:mm:ss[.fffffff]Z', as in datetime'2014-08-22T00:50:32Z'"
-	p := 0
-	num := func(n int) (int, bool) {
-		if p+n > len(s) {
-			return 0, false
-		}
-		v := 0
-		for i := 0; i < n; i++ {
-			c := s[p+i]
-			if c < '0' || c > '9' {
-				return 0, false
-			}
-			v = v*10 + int(c-'0')
-		}
-		p += n
-		return v, true
+	d := &dateScanner{s: s}
+	year, month, day, err := d.date()
+	if err != nil {
+		return 0, err
 	}
-	lit := func(c byte) bool {
-		if p < len(s) && s[p] == c {
-			p++
-			return true
-		}
-		return false
+	hour, minute, sec, frac, err := d.clock()
+	if err != nil {
+		return 0, err
 	}
-	bad := func(what string) (int64, *literalError) {
-		return 0, &literalError{p, "bad datetime literal: " + what + want}
+	offset, err := d.zone()
+	if err != nil {
+		return 0, err
 	}
-	year, ok := num(4)
-	if !ok || !lit('-') {
-		return bad("expected a four-digit year and '-'")
-	}
-	month, ok := num(2)
-	if !ok || !lit('-') {
-		return bad("expected a two-digit month and '-'")
-	}
-	day, ok := num(2)
-	if !ok || !lit('T') {
-		return bad("expected a two-digit day and 'T'")
-	}
-	hour, ok := num(2)
-	if !ok || !lit(':') {
-		return bad("expected a two-digit hour and ':'")
-	}
-	minute, ok := num(2)
-	if !ok {
-		return bad("expected two-digit minutes")
-	}
-	sec, frac := 0, 0
-	if lit(':') {
-		if sec, ok = num(2); !ok {
-			return bad("expected two-digit seconds")
-		}
-		if lit('.') {
-			n := 0
-			for p < len(s) && s[p] >= '0' && s[p] <= '9' {
-				if n == 7 {
-					return bad("more than 7 fractional digits (the service keeps 100 ns ticks)")
-				}
-				frac = frac*10 + int(s[p]-'0')
-				p++
-				n++
-			}
-			if n == 0 {
-				return bad("expected fractional digits after '.'")
-			}
-			for ; n < 7; n++ {
-				frac *= 10
-			}
-		}
-	}
-	offset := 0
-	switch {
-	case lit('Z'):
-	case p < len(s) && (s[p] == '+' || s[p] == '-'):
-		sign := 1
-		if s[p] == '-' {
-			sign = -1
-		}
-		p++
-		oh, ok1 := num(2)
-		ok2 := lit(':')
-		om, ok3 := num(2)
-		if !ok1 || !ok2 || !ok3 || oh > 23 || om > 59 {
-			return bad("expected a zone offset ±hh:mm")
-		}
-		offset = sign * (oh*3600 + om*60)
-	}
-	if p != len(s) {
-		return bad("unexpected text after the time")
+	if d.p != len(s) {
+		return 0, d.bad("unexpected text after the time")
 	}
 	if month < 1 || month > 12 || hour > 23 || minute > 59 || sec > 59 {
-		p = 0
-		return bad("a field is out of range")
+		d.p = 0
+		return 0, d.bad("a field is out of range")
 	}
 	t := time.Date(year, time.Month(month), day, hour, minute, sec, 0, time.UTC)
 	if t.Day() != day {
-		p = 0
-		return bad("there is no day " + strconv.Itoa(day) + " in that month")
+		d.p = 0
+		return 0, d.bad("there is no day " + strconv.Itoa(day) + " in that month")
 	}
 	ticks := TicksOf(t) + int64(frac) - int64(offset)*10_000_000
 	if ticks < MinDateTimeTicks || ticks > MaxDateTimeTicks {
 		return 0, &literalError{0, "datetime " + s + " is outside the range the service stores (1601-01-01T00:00:00Z to 9999-12-31T23:59:59.9999999Z)"}
 	}
 	return ticks, nil
+}
+
+// dateScanner reads a datetime literal from the left; p is where it is.
+type dateScanner struct {
+	s string
+	p int
+}
+
+// num reads n decimal digits.
+func (d *dateScanner) num(n int) (int, bool) {
+	if d.p+n > len(d.s) {
+		return 0, false
+	}
+	v := 0
+	for i := 0; i < n; i++ {
+		c := d.s[d.p+i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int(c-'0')
+	}
+	d.p += n
+	return v, true
+}
+
+// lit reads c when it comes next.
+func (d *dateScanner) lit(c byte) bool {
+	if d.p < len(d.s) && d.s[d.p] == c {
+		d.p++
+		return true
+	}
+	return false
+}
+
+// bad is the error at where the scanner is.
+func (d *dateScanner) bad(what string) *literalError {
+	return &literalError{d.p, "bad datetime literal: " + what + "; expected datetime'yyyy-mm-ddThh:mm:ss[.fffffff]Z', as in datetime'2014-08-22T00:50:32Z'"}
+}
+
+// date reads yyyy-mm-ddT.
+func (d *dateScanner) date() (year, month, day int, err *literalError) {
+	var ok bool
+	if year, ok = d.num(4); !ok || !d.lit('-') {
+		return 0, 0, 0, d.bad("expected a four-digit year and '-'")
+	}
+	if month, ok = d.num(2); !ok || !d.lit('-') {
+		return 0, 0, 0, d.bad("expected a two-digit month and '-'")
+	}
+	if day, ok = d.num(2); !ok || !d.lit('T') {
+		return 0, 0, 0, d.bad("expected a two-digit day and 'T'")
+	}
+	return year, month, day, nil
+}
+
+// clock reads hh:mm[:ss[.fffffff]]; frac is in 100 ns ticks.
+func (d *dateScanner) clock() (hour, minute, sec, frac int, err *literalError) {
+	var ok bool
+	if hour, ok = d.num(2); !ok || !d.lit(':') {
+		return 0, 0, 0, 0, d.bad("expected a two-digit hour and ':'")
+	}
+	if minute, ok = d.num(2); !ok {
+		return 0, 0, 0, 0, d.bad("expected two-digit minutes")
+	}
+	if !d.lit(':') {
+		return hour, minute, 0, 0, nil
+	}
+	if sec, ok = d.num(2); !ok {
+		return 0, 0, 0, 0, d.bad("expected two-digit seconds")
+	}
+	if d.lit('.') {
+		if frac, err = d.fraction(); err != nil {
+			return 0, 0, 0, 0, err
+		}
+	}
+	return hour, minute, sec, frac, nil
+}
+
+// fraction reads 1 to 7 fractional digits, as 100 ns ticks.
+func (d *dateScanner) fraction() (int, *literalError) {
+	frac, n := 0, 0
+	for d.p < len(d.s) && d.s[d.p] >= '0' && d.s[d.p] <= '9' {
+		if n == 7 {
+			return 0, d.bad("more than 7 fractional digits (the service keeps 100 ns ticks)")
+		}
+		frac = frac*10 + int(d.s[d.p]-'0')
+		d.p++
+		n++
+	}
+	if n == 0 {
+		return 0, d.bad("expected fractional digits after '.'")
+	}
+	for ; n < 7; n++ {
+		frac *= 10
+	}
+	return frac, nil
+}
+
+// zone reads Z, ±hh:mm or nothing (UTC) and returns the offset in seconds.
+func (d *dateScanner) zone() (int, *literalError) {
+	if d.lit('Z') || d.p >= len(d.s) || (d.s[d.p] != '+' && d.s[d.p] != '-') {
+		return 0, nil
+	}
+	sign := 1
+	if d.s[d.p] == '-' {
+		sign = -1
+	}
+	d.p++
+	oh, ok1 := d.num(2)
+	ok2 := d.lit(':')
+	om, ok3 := d.num(2)
+	if !ok1 || !ok2 || !ok3 || oh > 23 || om > 59 {
+		return 0, d.bad("expected a zone offset ±hh:mm")
+	}
+	return sign * (oh*3600 + om*60), nil
 }
 
 // Quote writes s as a $filter string literal: in single quotes, with each
