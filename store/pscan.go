@@ -65,15 +65,8 @@ func (o *op) queryParallel(ctx context.Context, table string, req QueryRequest, 
 		return nil, false, nil // an inline bucket: one small leaf, nothing to share
 	}
 	// The guard checks the tree once for the snapshot.
-	s := newScanner(b, plan.Ranges, req.Start)
-	for _, sp := range s.spans {
-		lo := sp.start
-		if s.from != nil && (lo == nil || bytes.Compare(s.from, lo) > 0) {
-			lo = s.from
-		}
-		if err := o.guardKeys(tx, b, lo, sp.end, true); err != nil {
-			return nil, true, err
-		}
+	if err := o.guardSpans(tx, b, newScanner(b, plan.Ranges, req.Start), false); err != nil {
+		return nil, true, err
 	}
 	splits := scanSplits(b, plan.Ranges, req.Start)
 	if len(splits) == 0 {
@@ -126,14 +119,23 @@ func (o *op) queryParallel(ctx context.Context, table string, req QueryRequest, 
 		}()
 	}
 	res = &QueryResult{Plan: plan, Requests: 1}
-	for j := 0; j < chunks; j++ {
-		for out := range outs[j] {
+	if err := o.collect(res, outs, free, d); err != nil {
+		return nil, true, err
+	}
+	return res, true, nil
+}
+
+// collect delivers the chunks' batches in key order, outside the guard,
+// counting them into res, and gives their line buffers back to free.
+func (o *op) collect(res *QueryResult, outs []chan scanOut, free chan<- []byte, d *delivery) error {
+	for _, ch := range outs {
+		for out := range ch {
 			res.Returned += int64(out.n)
 			o.leave()
 			err := d.deliver(&out.batch)
 			o.enter()
 			if err != nil {
-				return nil, true, err
+				return err
 			}
 			if out.lines != nil {
 				select {
@@ -143,11 +145,11 @@ func (o *op) queryParallel(ctx context.Context, table string, req QueryRequest, 
 			}
 			res.Scanned += out.scanned
 			if out.err != nil {
-				return nil, true, out.err
+				return out.err
 			}
 		}
 	}
-	return res, true, nil
+	return nil
 }
 
 // scanChunk scans the keys k of the ranges with k ≥ from, lo ≤ k and

@@ -386,177 +386,246 @@ func (w *walker) recoverUnlinked(ctx context.Context, out *DB, sv *survey, gaps 
 	if len(pages) == 0 {
 		return nil
 	}
-	ev := w.gatherEvidence(sv)
-	index := map[string]int{}
+	pl := &placement{w: w, out: out, sv: sv, gaps: gaps, rep: rep, ev: w.gatherEvidence(sv),
+		index: map[string]int{}, byTable: make([]map[string]*odata.Entity, len(sv.tables)),
+		lostFound: map[string]*odata.Entity{}, ambiguous: map[string][]uint64{}, unfinished: map[string]*UnfinishedImport{}}
 	for i, t := range sv.tables {
-		index[strings.ToLower(t.name)] = i
+		pl.index[strings.ToLower(t.name)] = i
 	}
-	byTable := make([]map[string]*odata.Entity, len(sv.tables))
-	var unplaced []uint64
-	lostFound := map[string]*odata.Entity{}
-	keep := func(m map[string]*odata.Entity, es []*odata.Entity) {
-		for _, e := range es {
-			k := string(entityKey(e.PartitionKey, e.RowKey))
-			if old, ok := m[k]; !ok || e.Timestamp.After(old.Timestamp) {
-				m[k] = e
-			}
-		}
-	}
-	ambiguous := map[string][]uint64{} // tables they could belong to → pages
-	var order []string
-	unfinished := map[string]*UnfinishedImport{}
 	for _, p := range pages {
-		owners, staged := ev.owners(p)
-		if len(owners) == 0 && len(staged) == 1 {
-			// Rows an import staged and never committed.
-			for name := range staged {
-				u := unfinished[name]
-				if u == nil {
-					u = &UnfinishedImport{Table: name}
-					unfinished[name] = u
-				}
-				u.Rows += int64(len(p.entities))
-				u.Pages = append(u.Pages, p.id)
-			}
-			continue
+		if err := pl.place(ctx, p); err != nil {
+			return err
 		}
-		var homes []int
-		var home *gap
-		for i, t := range sv.tables {
-			if len(owners) > 0 && !owners[strings.ToLower(t.name)] {
-				continue
-			}
-			for _, g := range gaps[i] {
-				if g.holds(p.lo, p.hi) {
-					homes, home = append(homes, i), g
-					break
-				}
-			}
+	}
+	for _, name := range slices.Sorted(maps.Keys(pl.unfinished)) {
+		rep.Unfinished = append(rep.Unfinished, *pl.unfinished[name])
+	}
+	if len(pl.unplaced) > 0 {
+		if err := pl.keepLostAndFound(ctx); err != nil {
+			return err
 		}
-		if len(homes) == 0 && sv.rootLost && len(owners) == 1 {
-			// A table only an older list of tables names.
-			for lower := range owners {
-				name := lower
-				if n, ok := ev.names[lower]; ok {
-					name = n
-				}
-				if _, known := index[lower]; known || odata.ValidateTableName(name) != nil {
-					break
-				}
-				if err := out.CreateTable(ctx, name); err != nil {
-					return err
-				}
-				w.problem(Problem{Table: name, Page: -1, What: "only an older list of tables names this table (the newest one cannot be read where it is): its tree is lost, and its entities can only be found on pages no longer linked", Lost: true})
-				sv.tables = append(sv.tables, fileTable{name: name, missing: true})
-				home = &gap{at: len(w.problems) - 1}
-				gaps = append(gaps, []*gap{home})
-				byTable = append(byTable, nil)
-				rep.Tables = append(rep.Tables, TableRecovery{Name: name})
-				index[lower] = len(sv.tables) - 1
-				homes = []int{len(sv.tables) - 1}
-			}
+	}
+	if w.free == nil && len(pl.unplaced) < len(pages) && len(pl.unplaced) == 0 {
+		w.problem(Problem{Page: -1, What: "the list of free pages is unreadable, so the entities found on unlinked pages may include older versions of entities, or deleted ones", Lost: true})
+	}
+	if err := pl.save(ctx); err != nil {
+		return err
+	}
+	pl.tellGaps()
+	return nil
+}
+
+// placement is where recoverUnlinked puts the entities of unlinked pages:
+// the latest copy of each key, by table, or in a lost-and-found table.
+type placement struct {
+	w    *walker
+	out  *DB
+	sv   *survey
+	gaps [][]*gap // by table: where its readable tree has holes
+	rep  *RecoverReport
+	ev   *evidence
+
+	index      map[string]int               // lower-cased table name → its index in sv.tables
+	byTable    []map[string]*odata.Entity   // by table: stored key → the latest entity found
+	unplaced   []uint64                     // pages no table takes
+	lostFound  map[string]*odata.Entity     // their entities
+	ambiguous  map[string][]uint64          // the tables they could belong to → pages
+	order      []string                     // those tables, as first met
+	unfinished map[string]*UnfinishedImport // by table: rows an import staged and never committed
+}
+
+// keep adds es to m, keeping the latest copy of each key.
+func keep(m map[string]*odata.Entity, es []*odata.Entity) {
+	for _, e := range es {
+		k := string(entityKey(e.PartitionKey, e.RowKey))
+		if old, ok := m[k]; !ok || e.Timestamp.After(old.Timestamp) {
+			m[k] = e
 		}
-		switch len(homes) {
-		case 0:
-			unplaced = append(unplaced, p.id)
-			keep(lostFound, p.entities)
-			continue
-		case 1:
-		default:
-			var names []string
-			for _, i := range homes {
-				names = append(names, sv.tables[i].name)
-			}
-			both := strings.Join(names, " or ")
-			if _, ok := ambiguous[both]; !ok {
-				order = append(order, both)
-			}
-			ambiguous[both] = append(ambiguous[both], p.id)
-			unplaced = append(unplaced, p.id)
-			keep(lostFound, p.entities)
-			continue
+	}
+}
+
+// place puts the entities of one unlinked page: with an unfinished
+// import's rows, in the one table whose gap holds its keys, or aside.
+func (pl *placement) place(ctx context.Context, p unlinkedPage) error {
+	owners, staged := pl.ev.owners(p)
+	if len(owners) == 0 && len(staged) == 1 {
+		pl.staged(p, staged)
+		return nil
+	}
+	homes, home := pl.homes(p, owners)
+	if len(homes) == 0 && pl.sv.rootLost && len(owners) == 1 {
+		var err error
+		if homes, home, err = pl.olderTable(ctx, owners); err != nil {
+			return err
 		}
+	}
+	switch {
+	case len(homes) == 0:
+		pl.unplaced = append(pl.unplaced, p.id)
+		keep(pl.lostFound, p.entities)
+	case len(homes) > 1:
+		pl.either(p, homes)
+	default:
 		i := homes[0]
-		if byTable[i] == nil {
-			byTable[i] = map[string]*odata.Entity{}
+		if pl.byTable[i] == nil {
+			pl.byTable[i] = map[string]*odata.Entity{}
 		}
-		keep(byTable[i], p.entities)
+		keep(pl.byTable[i], p.entities)
 		home.pages = append(home.pages, p.id)
 		home.found += int64(len(p.entities))
 	}
-	for _, name := range slices.Sorted(maps.Keys(unfinished)) {
-		rep.Unfinished = append(rep.Unfinished, *unfinished[name])
+	return nil
+}
+
+// staged counts a page of rows an import staged and never committed.
+func (pl *placement) staged(p unlinkedPage, staged map[string]bool) {
+	for name := range staged {
+		u := pl.unfinished[name]
+		if u == nil {
+			u = &UnfinishedImport{Table: name}
+			pl.unfinished[name] = u
+		}
+		u.Rows += int64(len(p.entities))
+		u.Pages = append(u.Pages, p.id)
 	}
-	if len(unplaced) > 0 {
-		name := "LostAndFound"
-		for n := 2; ; n++ {
-			if _, taken := index[strings.ToLower(name)]; !taken {
+}
+
+// homes are the tables (of owners, when the file names any) with a gap
+// that holds the page's keys, and the last such gap.
+func (pl *placement) homes(p unlinkedPage, owners map[string]bool) (homes []int, home *gap) {
+	for i, t := range pl.sv.tables {
+		if len(owners) > 0 && !owners[strings.ToLower(t.name)] {
+			continue
+		}
+		for _, g := range pl.gaps[i] {
+			if g.holds(p.lo, p.hi) {
+				homes, home = append(homes, i), g
 				break
 			}
-			name = fmt.Sprintf("LostAndFound%d", n)
 		}
-		if err := out.CreateTable(ctx, name); err != nil {
-			return err
-		}
-		for _, both := range order {
-			ids := ambiguous[both]
-			w.problem(Problem{Page: -1, What: fmt.Sprintf("%s, which no readable table leads to, could belong to %s; %s saved in table %s", pageList(ids), both, map[bool]string{true: "its entities are", false: "their entities are"}[len(ids) == 1], name), Lost: true})
-		}
-		what := fmt.Sprintf("%s, which no table leads to, %s entities that could not be placed in their table; the latest copy of each, %d in all, was saved in this table", pageList(unplaced), map[bool]string{true: "holds", false: "hold"}[len(unplaced) == 1], len(lostFound))
-		if w.free == nil {
-			what += " (with the list of free pages unreadable, they may include older versions of entities, and deleted ones)"
-		}
-		w.problem(Problem{Table: name, Page: -1, What: what, Lost: true})
-		sv.tables = append(sv.tables, fileTable{name: name, missing: true})
-		byTable = append(byTable, lostFound)
-		rep.Tables = append(rep.Tables, TableRecovery{Name: name})
 	}
-	if w.free == nil && len(unplaced) < len(pages) && len(unplaced) == 0 {
-		w.problem(Problem{Page: -1, What: "the list of free pages is unreadable, so the entities found on unlinked pages may include older versions of entities, or deleted ones", Lost: true})
+	return homes, home
+}
+
+// olderTable creates the one table of owners that only an older list of
+// tables names (its tree is lost: one gap) and makes it the page's home.
+func (pl *placement) olderTable(ctx context.Context, owners map[string]bool) (homes []int, home *gap, err error) {
+	for lower := range owners {
+		name := lower
+		if n, ok := pl.ev.names[lower]; ok {
+			name = n
+		}
+		if _, known := pl.index[lower]; known || odata.ValidateTableName(name) != nil {
+			break
+		}
+		if err := pl.out.CreateTable(ctx, name); err != nil {
+			return nil, nil, err
+		}
+		pl.w.problem(Problem{Table: name, Page: -1, What: "only an older list of tables names this table (the newest one cannot be read where it is): its tree is lost, and its entities can only be found on pages no longer linked", Lost: true})
+		pl.sv.tables = append(pl.sv.tables, fileTable{name: name, missing: true})
+		home = &gap{at: len(pl.w.problems) - 1}
+		pl.gaps = append(pl.gaps, []*gap{home})
+		pl.byTable = append(pl.byTable, nil)
+		pl.rep.Tables = append(pl.rep.Tables, TableRecovery{Name: name})
+		pl.index[lower] = len(pl.sv.tables) - 1
+		homes = []int{len(pl.sv.tables) - 1}
 	}
-	for i, found := range byTable {
+	return homes, home, nil
+}
+
+// either sets aside a page that could belong to several tables.
+func (pl *placement) either(p unlinkedPage, homes []int) {
+	var names []string
+	for _, i := range homes {
+		names = append(names, pl.sv.tables[i].name)
+	}
+	both := strings.Join(names, " or ")
+	if _, ok := pl.ambiguous[both]; !ok {
+		pl.order = append(pl.order, both)
+	}
+	pl.ambiguous[both] = append(pl.ambiguous[both], p.id)
+	pl.unplaced = append(pl.unplaced, p.id)
+	keep(pl.lostFound, p.entities)
+}
+
+// keepLostAndFound makes the table (LostAndFound, or LostAndFound2 …
+// when the name is taken) that keeps what no table takes, and says why.
+func (pl *placement) keepLostAndFound(ctx context.Context) error {
+	name := "LostAndFound"
+	for n := 2; ; n++ {
+		if _, taken := pl.index[strings.ToLower(name)]; !taken {
+			break
+		}
+		name = fmt.Sprintf("LostAndFound%d", n)
+	}
+	if err := pl.out.CreateTable(ctx, name); err != nil {
+		return err
+	}
+	for _, both := range pl.order {
+		ids := pl.ambiguous[both]
+		pl.w.problem(Problem{Page: -1, What: fmt.Sprintf("%s, which no readable table leads to, could belong to %s; %s saved in table %s", pageList(ids), both, map[bool]string{true: "its entities are", false: "their entities are"}[len(ids) == 1], name), Lost: true})
+	}
+	what := fmt.Sprintf("%s, which no table leads to, %s entities that could not be placed in their table; the latest copy of each, %d in all, was saved in this table", pageList(pl.unplaced), map[bool]string{true: "holds", false: "hold"}[len(pl.unplaced) == 1], len(pl.lostFound))
+	if pl.w.free == nil {
+		what += " (with the list of free pages unreadable, they may include older versions of entities, and deleted ones)"
+	}
+	pl.w.problem(Problem{Table: name, Page: -1, What: what, Lost: true})
+	pl.sv.tables = append(pl.sv.tables, fileTable{name: name, missing: true})
+	pl.byTable = append(pl.byTable, pl.lostFound)
+	pl.rep.Tables = append(pl.rep.Tables, TableRecovery{Name: name})
+	return nil
+}
+
+// save writes what was found into each table, in key order, and counts it.
+func (pl *placement) save(ctx context.Context) error {
+	for i, found := range pl.byTable {
 		if found == nil {
 			continue
 		}
-		t := sv.tables[i]
-		w.table = t.name
-		keys := make([]string, 0, len(found))
-		for k := range found {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		n := 0
-		res, err := out.load(ctx, t.name, OpInsert, func() (*odata.Entity, error) {
-			if n == len(keys) {
-				return nil, io.EOF
-			}
-			n++
-			return found[keys[n-1]], nil
-		}, LoadOptions{OnReject: func(_ int64, e *odata.Entity, err error) error {
-			if !odata.IsCode(err, odata.CodeEntityAlreadyExists) { // the tree's copy is the current one
-				w.problem(Problem{Page: -1, Keys: oneKey(entityKey(e.PartitionKey, e.RowKey)), What: "the entity, found on an unlinked page, was not saved: " + messageOf(err), Lost: true})
-			}
-			return nil
-		}}, true)
-		for j := range rep.Tables {
-			if rep.Tables[j].Name == t.name && res != nil {
-				rep.Tables[j].Saved += res.Written
-				rep.Tables[j].Unlinked += res.Written
-			}
-		}
-		if err != nil {
+		if err := pl.saveTable(ctx, pl.sv.tables[i].name, found); err != nil {
 			return err
 		}
 	}
-	for i := range gaps {
-		for _, g := range gaps[i] {
+	return nil
+}
+
+// saveTable inserts found into table; an entity the tree had (its copy is
+// the current one) is not saved again.
+func (pl *placement) saveTable(ctx context.Context, table string, found map[string]*odata.Entity) error {
+	pl.w.table = table
+	keys := slices.Sorted(maps.Keys(found))
+	n := 0
+	res, err := pl.out.load(ctx, table, OpInsert, func() (*odata.Entity, error) {
+		if n == len(keys) {
+			return nil, io.EOF
+		}
+		n++
+		return found[keys[n-1]], nil
+	}, LoadOptions{OnReject: func(_ int64, e *odata.Entity, err error) error {
+		if !odata.IsCode(err, odata.CodeEntityAlreadyExists) { // the tree's copy is the current one
+			pl.w.problem(Problem{Page: -1, Keys: oneKey(entityKey(e.PartitionKey, e.RowKey)), What: "the entity, found on an unlinked page, was not saved: " + messageOf(err), Lost: true})
+		}
+		return nil
+	}}, true)
+	for j := range pl.rep.Tables {
+		if pl.rep.Tables[j].Name == table && res != nil {
+			pl.rep.Tables[j].Saved += res.Written
+			pl.rep.Tables[j].Unlinked += res.Written
+		}
+	}
+	return err
+}
+
+// tellGaps adds to each gap's problem what was found for it.
+func (pl *placement) tellGaps() {
+	for i := range pl.gaps {
+		for _, g := range pl.gaps[i] {
 			if len(g.pages) > 0 {
-				p := &w.problems[g.at]
+				p := &pl.w.problems[g.at]
 				p.What += fmt.Sprintf("; %d entities in this range were found on pages no longer linked to the table (%s) and saved, but others may be lost", g.found, pageList(g.pages))
 			}
 		}
 	}
-	return nil
 }
 
 // pageList names pages: "page 7", "pages 7, 9 and 12".

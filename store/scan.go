@@ -198,6 +198,35 @@ func (db *DB) Query(ctx context.Context, table string, req QueryRequest, fn func
 	return db.query(ctx, table, req, &delivery{sel: req.Query.Select, entity: fn})
 }
 
+// guardSpans checks the tree under every span s will read, from where s
+// starts (see guardKeys). With points, a point is read without the step
+// past it (see seekSpan), and guarded so.
+func (o *op) guardSpans(tx *bolt.Tx, b *bolt.Bucket, s *scanner, points bool) error {
+	for _, sp := range s.spans {
+		lo := sp.start
+		if s.from != nil && (lo == nil || bytes.Compare(s.from, lo) > 0) {
+			lo = s.from
+		}
+		next := !points || !sp.point() || !bytes.Equal(lo, sp.end)
+		if err := o.guardKeys(tx, b, lo, sp.end, next); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// queryParallel runs the query on several cores when it can (ran).
+func (db *DB) queryParallel(ctx context.Context, table string, req QueryRequest, plan *odata.Plan, d *delivery) (res *QueryResult, ran bool, err error) {
+	err = db.do(false, func(o *op) (err error) {
+		res, ran, err = o.queryParallel(ctx, table, req, plan, d)
+		return err
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	return res, ran, nil
+}
+
 // query answers Query and QueryJSONL, delivering the matches as d says.
 func (db *DB) query(ctx context.Context, table string, req QueryRequest, d *delivery) (*QueryResult, error) {
 	if req.PageSize < 0 || req.PageSize > 1000 {
@@ -214,17 +243,8 @@ func (db *DB) query(ctx context.Context, table string, req QueryRequest, d *deli
 	// bottleneck and handing entities across costs more than it saves. A
 	// point query reads one key: there is nothing to share.
 	if limit == 0 && (req.Query.Filter != nil || d.lines != nil) && plan.Class != odata.ClassPoint {
-		var res *QueryResult
-		var ran bool
-		err := db.do(false, func(o *op) (err error) {
-			res, ran, err = o.queryParallel(ctx, table, req, plan, d)
-			return err
-		})
-		if err != nil {
-			return nil, err
-		}
-		if ran {
-			return res, nil
+		if res, ran, err := db.queryParallel(ctx, table, req, plan, d); err != nil || ran {
+			return res, err
 		}
 	}
 	res := &QueryResult{Plan: plan, Requests: 1}
@@ -236,16 +256,8 @@ func (db *DB) query(ctx context.Context, table string, req QueryRequest, d *deli
 				return err
 			}
 			s := newScanner(b, plan.Ranges, req.Start)
-			for _, sp := range s.spans {
-				lo := sp.start
-				if s.from != nil && (lo == nil || bytes.Compare(s.from, lo) > 0) {
-					lo = s.from
-				}
-				// A point is read without the step past it (see seekSpan).
-				next := !sp.point() || !bytes.Equal(lo, sp.end)
-				if err := o.guardKeys(tx, b, lo, sp.end, next); err != nil {
-					return err
-				}
+			if err := o.guardSpans(tx, b, s, true); err != nil {
+				return err
 			}
 			var out batch
 			inFn := false
