@@ -172,16 +172,22 @@ func printCheck(p *Printer, r *store.CheckReport) error {
 			_, err := fmt.Fprintln(w, "no problems")
 			return err
 		}
-		fmt.Fprintf(w, "%s:\n", plural(int64(len(r.Problems)), "problem"))
-		for _, p := range r.Problems {
-			fmt.Fprintf(w, "  %s\n", p)
-		}
+		listProblems(w, plural(int64(len(r.Problems)), "problem"), r.Problems)
 		if r.PageSize == 0 {
 			return nil // no database to recover from
 		}
 		_, err := fmt.Fprintf(w, "tstable recover %s NEW copies what can still be read into a new file\n", r.Path)
 		return err
 	})
+}
+
+// listProblems writes problems for people under a title: "3 problems:",
+// then one a line.
+func listProblems(w io.Writer, title string, ps []store.Problem) {
+	fmt.Fprintf(w, "%s:\n", title)
+	for _, p := range ps {
+		fmt.Fprintf(w, "  %s\n", p)
+	}
 }
 
 // keyOfJSON is a key for JSON, or nil.

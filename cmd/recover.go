@@ -109,10 +109,7 @@ func printRecover(p *Printer, r *store.RecoverReport) error {
 			_, err := fmt.Fprintln(w, "everything was saved")
 			return err
 		}
-		fmt.Fprintf(w, "skipped (%s):\n", plural(int64(len(r.Problems)), "problem"))
-		for _, p := range r.Problems {
-			fmt.Fprintf(w, "  %s\n", p)
-		}
+		listProblems(w, "skipped ("+plural(int64(len(r.Problems)), "problem")+")", r.Problems)
 		return nil
 	})
 }
