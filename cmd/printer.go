@@ -253,8 +253,15 @@ type Bar struct {
 // towards total (-1 when unknown).
 func (p *Printer) Progress(desc string, total int64, items string) *Bar {
 	b := &Bar{p: p, bar: p.io.StartProgress(desc, total, items)}
-	p.bar = b
+	p.showing(b)
 	return b
+}
+
+// showing records the bar on the screen (nil: none).
+func (p *Printer) showing(b *Bar) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.bar = b
 }
 
 // ByteProgress starts a bar counting the bytes read through the returned
@@ -262,7 +269,7 @@ func (p *Printer) Progress(desc string, total int64, items string) *Bar {
 func (p *Printer) ByteProgress(desc string, total int64, r io.Reader) (*Bar, io.Reader) {
 	bar, r := p.io.StartByteProgress(desc, total, r)
 	b := &Bar{p: p, bar: bar}
-	p.bar = b
+	p.showing(b)
 	return b, r
 }
 
@@ -275,9 +282,7 @@ func (b *Bar) SetOf(n, total int64) { b.bar.SetOf(n, total) }
 // Finish takes the bar off the screen for good.
 func (b *Bar) Finish() {
 	b.bar.Finish()
-	if b.p.bar == b {
-		b.p.bar = nil
-	}
+	b.p.showing(nil)
 }
 
 func (b *Bar) clear() {
