@@ -30,7 +30,9 @@ type Factory struct {
 	// service. Tests set it to put another backend behind the commands.
 	Opener Opener
 
-	// This run's settings, from the global flags:
+	// This run's settings, from the global flags; before they are applied,
+	// the defaults: the target the environment names, the store's wait, a
+	// printer in the format the streams alone choose.
 	target  func() (Target, error) // where the storage is, decided once on first use
 	wait    time.Duration          // how long to wait for a file another process holds
 	printer *Printer               // the only writer of the command's output

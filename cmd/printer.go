@@ -172,6 +172,13 @@ func newPrinter(c *cobra.Command, flag string, ios *iostreams.IOStreams) (*Print
 	return &Printer{format: formatNamed(name), io: ios, out: bufio.NewWriterSize(ios.Out, 64<<10)}, nil
 }
 
+// defaultPrinter is the printer before -o is read: table on a terminal,
+// jsonl otherwise.
+func defaultPrinter(root *cobra.Command, ios *iostreams.IOStreams) *Printer {
+	p, _ := newPrinter(root, "", ios) // no -o: cannot fail
+	return p
+}
+
 // Printer writes a command's output in the run's format. Standard output
 // is buffered; every method flushes what it wrote before it returns, and
 // before anything goes to standard error, so the two never interleave out

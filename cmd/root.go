@@ -167,7 +167,8 @@ transactions, and an explanation of what every query reads.`,
 		SilenceErrors: true,
 	}
 	// The run's settings (the output format among them) are decided once,
-	// before any command runs.
+	// before any command runs; until then they are the defaults.
+	f.printer = defaultPrinter(root, ios)
 	var g globalFlags
 	g.bind(root)
 	root.PersistentPreRunE = func(c *cobra.Command, args []string) error { return g.apply(c, f) }

@@ -264,3 +264,23 @@ func TestUsageErrorsByType(t *testing.T) {
 		}
 	}
 }
+
+// A command run without the root's pre-run (a test calling its RunE, a
+// program embedding the tree) prints in the format the streams choose,
+// with the target the environment names: it never meets a nil printer.
+func TestACommandRunAloneHasItsDefaults(t *testing.T) {
+	t.Setenv("TSTABLE_DB", filepath.Join(t.TempDir(), "t.db"))
+	t.Setenv(envConnectionString, "")
+	ios, _, out, _ := iostreams.Test()
+	c, _, err := NewRoot(ios).Find([]string{"status"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.SetContext(context.Background())
+	if err := c.RunE(c, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(out.String(), `{"backend":"local"`) {
+		t.Errorf("status run alone printed %q; want its jsonl line", out)
+	}
+}
