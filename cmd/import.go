@@ -103,6 +103,7 @@ func runImport(c *cobra.Command, f *Factory, args []string, o *importOptions) er
 		OnReject: func(line int64, err error) { f.printer.Note("reject: %s line %d: %v", name, line, err) },
 	})
 	if err != nil {
+		bar.Finish()
 		return err
 	}
 	defer im.Close()

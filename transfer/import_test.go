@@ -12,7 +12,7 @@ import (
 
 // importInto imports input into table People of a new file (holding one
 // entity, (a, 1)) under ictx, and returns the outcome, the error and the rejects.
-func importInto(t *testing.T, ictx context.Context, input string, o ImportOptions, kind store.OpKind) (*ImportOutcome, error, []int64, *file) {
+func importInto(t *testing.T, ictx context.Context, input string, o ImportOptions, kind store.OpKind) (*ImportOutcome, []int64, *file, error) {
 	t.Helper()
 	f := newFile(t, "t.db")
 	db, err := f.open(true)
@@ -33,7 +33,7 @@ func importInto(t *testing.T, ictx context.Context, input string, o ImportOption
 	}
 	defer im.Close()
 	out, err := im.Into(ictx, db, "People", kind)
-	return out, err, rejected, f
+	return out, rejected, f, err
 }
 
 // What an import did, as the outcome tells it: counts of committed and
@@ -66,7 +66,7 @@ func TestImportOutcome(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			out, err, rejected, _ := importInto(t, ctx, tt.input, tt.o, tt.kind)
+			out, rejected, _, err := importInto(t, ctx, tt.input, tt.o, tt.kind)
 			if out.Written != tt.written || out.Stop != tt.stop || out.Rejected != int64(len(tt.rejected)) || len(rejected) != len(tt.rejected) {
 				t.Fatalf("outcome %+v, rejected %v, %v", out, rejected, err)
 			}
@@ -100,7 +100,7 @@ func TestImportInterruptedOutcome(t *testing.T) {
 	}
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
-	out, err, _, f := importInto(t, cctx, b.String(), ImportOptions{}, store.OpInsertOrMerge)
+	out, _, f, err := importInto(t, cctx, b.String(), ImportOptions{}, store.OpInsertOrMerge)
 	if err == nil || out.Stop != StopInterrupted {
 		t.Fatalf("outcome %+v, %v", out, err)
 	}
