@@ -65,6 +65,7 @@ func benchDB(b *testing.B) *DB {
 			b.Fatal(err)
 		}
 		benchPath = filepath.Join(dir, "bench.db")
+		unchecked(benchPath)
 		db, err := Open(benchPath, nil)
 		if err != nil {
 			b.Fatal(err)
@@ -87,7 +88,7 @@ func benchDB(b *testing.B) *DB {
 func BenchmarkLoad(b *testing.B) {
 	n := benchN()
 	for i := 0; i < b.N; i++ {
-		db, err := Open(filepath.Join(b.TempDir(), "load.db"), nil)
+		db, err := Open(benchFile(b, "load.db"), nil)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -106,7 +107,7 @@ func BenchmarkLoadRandom(b *testing.B) {
 	n := benchN()
 	perm := rand.New(rand.NewSource(1)).Perm(n)
 	for i := 0; i < b.N; i++ {
-		db, err := Open(filepath.Join(b.TempDir(), "load.db"), nil)
+		db, err := Open(benchFile(b, "load.db"), nil)
 		if err != nil {
 			b.Fatal(err)
 		}

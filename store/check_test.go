@@ -93,9 +93,7 @@ func TestCheckNamesTheTableKeysAndPageOfADamagedLeaf(t *testing.T) {
 func TestCheckACutFile(t *testing.T) {
 	path := fixture(t)
 	size := int64(len(readAll(t, path)))
-	if err := os.Truncate(path, size/2); err != nil {
-		t.Fatal(err)
-	}
+	truncate(t, path, size/2)
 	rep := mustCheck(t, path)
 	if rep.OK() || !strings.Contains(rep.Problems[0].What, "the file is cut short") {
 		t.Fatalf("problems %v", rep.Problems)
@@ -111,9 +109,10 @@ func TestCheckACutFile(t *testing.T) {
 }
 
 // underTheEngine changes the file through the engine directly, making
-// what tstable never makes.
+// what tstable never makes: damage, on purpose.
 func underTheEngine(t *testing.T, path string, fn func(tx *bolt.Tx) error) {
 	t.Helper()
+	damaging(path)
 	b, err := bolt.Open(path, 0o644, nil)
 	if err != nil {
 		t.Fatal(err)

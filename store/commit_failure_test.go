@@ -127,6 +127,7 @@ func TestLoadCountsOnlyCommittedChunks(t *testing.T) {
 func TestFullDiskLoadCountsWhatIsStored(t *testing.T) {
 	dir := smallDisk(t)
 	path := filepath.Join(dir, "full.db")
+	checkAtEnd(t, path) // before the file system goes
 	db, err := Open(path, &Options{loadChunk: 500})
 	if err != nil {
 		t.Fatal(err)

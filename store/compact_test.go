@@ -17,7 +17,7 @@ import (
 // other entity as it was.
 func TestCompact(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "c.db")
+	path := dbPath(t, "c.db")
 	db, err := Open(path, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -6,7 +6,7 @@ import (
 	"io"
 	"math/rand"
 	"os"
-	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -31,7 +31,7 @@ func fixtureEntity(table string, i int) *odata.Entity {
 // fixture builds a closed database file holding fixtureTables.
 func fixture(t *testing.T) string {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "fixture.db")
+	path := dbPath(t, "fixture.db")
 	// Small loads, so that entities land in pages already written and the
 	// trees have the half-full pages and several levels the tests of
 	// damage rely on (one load is written in key order, front to back).
@@ -235,15 +235,47 @@ func smash(t *testing.T, path string, id uint64, seed int64) {
 	writeAt(t, path, buf, int64(id)*f.h.pageSize)
 }
 
-// writeAt writes b into the file at off.
+// writeAt writes b into the file at off, which damages it on purpose.
 func writeAt(t *testing.T, path string, b []byte, off int64) {
 	t.Helper()
+	damaging(path)
 	fh, err := os.OpenFile(path, os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer fh.Close()
 	if _, err := fh.WriteAt(b, off); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// addToFreeList adds page id, which is in use, to the file's list of free
+// pages, as damage would.
+func addToFreeList(t *testing.T, path string, id uint64) {
+	t.Helper()
+	raw := openRaw(t, path)
+	fl := raw.h.meta().freelist
+	ids, err := raw.r.freelist(fl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids = append(ids, id)
+	slices.Sort(ids)
+	buf := make([]byte, raw.h.pageSize)
+	copy(buf, readAll(t, path)[int64(fl)*raw.h.pageSize:])
+	order.PutUint16(buf[10:], uint16(len(ids)))
+	for i, id := range ids {
+		order.PutUint64(buf[pageHeaderSize+8*i:], id)
+	}
+	writeAt(t, path, buf, int64(fl)*raw.h.pageSize)
+}
+
+// truncate cuts the file at path to size bytes, which damages it on
+// purpose.
+func truncate(t *testing.T, path string, size int64) {
+	t.Helper()
+	damaging(path)
+	if err := os.Truncate(path, size); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -261,7 +293,7 @@ func readAll(t *testing.T, path string) []byte {
 // copyFile copies a file to a new one in the test's folder.
 func copyFile(t *testing.T, path, name string) string {
 	t.Helper()
-	to := filepath.Join(t.TempDir(), name)
+	to := dbPath(t, name)
 	if err := os.WriteFile(to, readAll(t, path), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -49,9 +49,7 @@ func TestTruncatedFileIsRefusedBeforeItIsRead(t *testing.T) {
 		for _, ro := range []bool{true, false} {
 			t.Run(fmt.Sprintf("%d/readonly=%v", cut, ro), func(t *testing.T) {
 				path := copyFile(t, base, "cut.db")
-				if err := os.Truncate(path, cut); err != nil {
-					t.Fatal(err)
-				}
+				truncate(t, path, cut)
 				_, err := Open(path, &Options{ReadOnly: ro})
 				wantDamaged(t, err, path, "cut short", "tstable check "+path, "tstable recover "+path+" NEW")
 				if got := int64(len(readAll(t, path))); got != cut {
@@ -192,7 +190,7 @@ func TestTheCallersPanicIsNotDamage(t *testing.T) {
 }
 
 func TestEmptyFile(t *testing.T) {
-	path := t.TempDir() + "/empty.db"
+	path := dbPath(t, "empty.db")
 	if err := os.WriteFile(path, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -267,21 +265,7 @@ func TestAWriteThatWouldReuseAPageInUseIsRefused(t *testing.T) {
 	raw := openRaw(t, path)
 	e := fixtureEntity("Alpha", 77)
 	leaf, _ := raw.leafOf("Alpha", e.PartitionKey, e.RowKey)
-	// Add the live leaf to the list of free pages.
-	fl := raw.h.meta().freelist
-	ids, err := raw.r.freelist(fl)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ids = append(ids, leaf)
-	sortUint64(ids)
-	buf := make([]byte, raw.h.pageSize)
-	copy(buf, readAll(t, path)[int64(fl)*raw.h.pageSize:])
-	order.PutUint16(buf[10:], uint16(len(ids)))
-	for i, id := range ids {
-		order.PutUint64(buf[pageHeaderSize+8*i:], id)
-	}
-	writeAt(t, path, buf, int64(fl)*raw.h.pageSize)
+	addToFreeList(t, path, leaf)
 
 	db, err := Open(path, nil)
 	if err != nil {
@@ -293,14 +277,6 @@ func TestAWriteThatWouldReuseAPageInUseIsRefused(t *testing.T) {
 	}
 	_, err = db.Write(ctx, "Alpha", Operation{Kind: OpInsertOrMerge, Entity: e})
 	wantDamaged(t, err, fmt.Sprintf("page %d is in use but also on the list of free pages", leaf))
-}
-
-func sortUint64(s []uint64) {
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && s[j] < s[j-1]; j-- {
-			s[j], s[j-1] = s[j-1], s[j]
-		}
-	}
 }
 
 func TestDescribePanic(t *testing.T) {

@@ -21,9 +21,7 @@ func TestAFaultWhileReadingIsAnError(t *testing.T) {
 	defer db.Close()
 	// Cut the file under the open DB: its pages past the cut are still
 	// mapped, and reading them faults.
-	if err := os.Truncate(path, 5*4096); err != nil {
-		t.Fatal(err)
-	}
+	truncate(t, path, 5*4096)
 	_, err = db.Query(ctx, "Alpha", QueryRequest{}, func(*odata.Entity) error { return nil })
 	wantDamaged(t, err, "tstable check")
 

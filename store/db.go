@@ -176,8 +176,15 @@ func OpenContext(ctx context.Context, path string, opts *Options) (*DB, error) {
 		}
 		removeLeftTemps(path)
 	}
+	if testOpened != nil {
+		testOpened(path)
+	}
 	return db, nil
 }
+
+// testOpened, when set (by this package's tests only), hears of every
+// database opened, so that the tests can make sure each is checked.
+var testOpened func(path string)
 
 // open takes the file (waiting for its lock), vets it and hands it to the
 // engine.

@@ -22,7 +22,7 @@ import (
 // several runs and write several chunks.
 func spillDB(t *testing.T) (*DB, string) {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "t.db")
+	path := dbPath(t, "t.db")
 	db, err := Open(path, &Options{loadRun: 32 << 10, loadChunk: 700, noStaging: true})
 	if err != nil {
 		t.Fatal(err)
@@ -260,7 +260,7 @@ func TestLoadRandomOrderFileIsCompact(t *testing.T) {
 		if k == 1 {
 			rand.New(rand.NewSource(6)).Shuffle(n, func(i, j int) { es[i], es[j] = es[j], es[i] })
 		}
-		path := filepath.Join(t.TempDir(), "t.db")
+		path := dbPath(t, "t.db")
 		db, err := Open(path, nil)
 		if err != nil {
 			t.Fatal(err)

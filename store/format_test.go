@@ -11,6 +11,9 @@ import (
 // setFormat rewrites (or, with v 0, removes) a closed file's format record.
 func setFormat(t *testing.T, path string, v uint64) {
 	t.Helper()
+	if v > formatVersion {
+		damaging(path) // Check reports a file this tstable cannot read
+	}
 	b, err := bolt.Open(path, 0o644, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -19,7 +19,7 @@ import (
 // hundred entities make a tree of branch pages): table Small inline,
 // table Big with 300 entities, some deleted, so the file has free pages.
 func fuzzSeed(f *testing.F) []byte {
-	path := filepath.Join(f.TempDir(), "seed.db")
+	path := dbPath(f, "seed.db")
 	b, err := bolt.Open(path, 0o644, &bolt.Options{PageSize: 1024})
 	if err != nil {
 		f.Fatal(err)
@@ -167,6 +167,8 @@ func FuzzOpenDamaged(f *testing.F) {
 		}
 		dir := t.TempDir()
 		path := filepath.Join(dir, "f.db")
+		damaging(path)
+		checkAtEnd(t, filepath.Join(dir, "recovered.db"))
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"path/filepath"
 	"syscall"
 	"testing"
 
@@ -13,7 +12,7 @@ var ctx = context.Background()
 
 func openTemp(t *testing.T) (*DB, string) {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "t.db")
+	path := dbPath(t, "t.db")
 	db, err := Open(path, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -38,7 +37,7 @@ func benchTable(t *testing.T, n int) (*DB, string) {
 // called fails as a disk would (EIO); the commits before arm do not count.
 func failingAt(t *testing.T, opts Options, n int) (db *DB, path string, arm func()) {
 	t.Helper()
-	path = filepath.Join(t.TempDir(), "t.db")
+	path = dbPath(t, "t.db")
 	commits, armed := 0, false
 	opts.failCommit = func() error {
 		if armed {

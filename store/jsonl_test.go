@@ -113,6 +113,7 @@ func TestQueryJSONLStopsAtACorruptEntity(t *testing.T) {
 	}
 	open := func() *DB {
 		p := filepath.Join(t.TempDir(), "copy.db")
+		damaging(p)
 		if err := os.WriteFile(p, data, 0o644); err != nil {
 			t.Fatal(err)
 		}

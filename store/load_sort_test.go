@@ -43,7 +43,7 @@ func TestLoadRandomOrderEqualsSorted(t *testing.T) {
 	rand.New(rand.NewSource(1)).Shuffle(n, func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
 	var got [2][]string
 	for i, src := range [][]*odata.Entity{sorted, shuffled} {
-		db, err := Open(t.TempDir()+"/t.db", &Options{loadChunk: 1200})
+		db, err := Open(dbPath(t, "t.db"), &Options{loadChunk: 1200})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -75,7 +75,7 @@ func TestLoadRefusalWritesNothing(t *testing.T) {
 	withBad := append(src[:250:250], append([]*odata.Entity{bad}, src[250:]...)...) // position 250 is invalid
 
 	open := func() *DB {
-		db, err := Open(t.TempDir()+"/t.db", &Options{loadChunk: 50, loadRun: 4096})
+		db, err := Open(dbPath(t, "t.db"), &Options{loadChunk: 50, loadRun: 4096})
 		if err != nil {
 			t.Fatal(err)
 		}

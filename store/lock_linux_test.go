@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -20,10 +21,11 @@ func TestHolderNamedForAnotherProgram(t *testing.T) {
 	}
 	path := newFile(t)
 	cmd := exec.Command(flock, "--exclusive", path, "sleep", "30")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // sleep holds the lock too: end both
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	defer func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); cmd.Wait() }()
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		data, _ := os.ReadFile("/proc/locks")
 		if strings.Contains(string(data), fmt.Sprintf(" %d ", cmd.Process.Pid)) {

@@ -166,7 +166,7 @@ func expect(t *testing.T, lines <-chan string, prefix string) string {
 
 func newFile(t *testing.T) string {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "t.db")
+	path := dbPath(t, "t.db")
 	db, err := Open(path, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -16,7 +16,7 @@ import (
 func recoverTo(t *testing.T, path string) (*RecoverReport, string) {
 	t.Helper()
 	before := readAll(t, path)
-	out := filepath.Join(t.TempDir(), "recovered.db")
+	out := dbPath(t, "recovered.db")
 	rep, err := Recover(ctx, path, out, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -178,9 +178,7 @@ func TestRecoverACutFile(t *testing.T) {
 	used := int64(raw.h.meta().pgid) * raw.h.pageSize
 	for _, cut := range []int64{used / 2, used - raw.h.pageSize} {
 		p := copyFile(t, path, "cut.db")
-		if err := os.Truncate(p, cut); err != nil {
-			t.Fatal(err)
-		}
+		truncate(t, p, cut)
 		rep, out := recoverTo(t, p)
 		got := contents(t, out)
 		saved := 0

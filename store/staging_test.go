@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"testing"
@@ -18,7 +17,7 @@ import (
 // 700 entities; noStaging makes them take the sorted runs' way.
 func stageDB(t *testing.T, noStaging bool) (*DB, string) {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "t.db")
+	path := dbPath(t, "t.db")
 	db, err := Open(path, &Options{loadRun: 32 << 10, loadChunk: 700, noStaging: noStaging})
 	if err != nil {
 		t.Fatal(err)
@@ -242,7 +241,7 @@ func TestStagedLoadTableFilledMeanwhile(t *testing.T) {
 // A staging bucket left by a load that was killed is no table, counts as
 // pages in use, and goes at the next open for writing (or load).
 func TestLeftStagingBucketIsRemoved(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "t.db")
+	path := dbPath(t, "t.db")
 	db, err := Open(path, nil)
 	if err != nil {
 		t.Fatal(err)
