@@ -297,7 +297,7 @@ func BenchmarkGuardWholeTree(b *testing.B) {
 	db := benchDB(b)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		db.guard.forget()
+		db.guard.Reset()
 		err := db.do(false, func(o *op) error {
 			return o.view(func(tx *bolt.Tx) error {
 				bk, err := o.table(tx, "Bench")

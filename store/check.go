@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/store/internal/boltfile"
 )
 
 // ScanOptions tunes Check and Recover.
@@ -152,8 +153,8 @@ func Check(ctx context.Context, path string, opts *ScanOptions) (*CheckReport, e
 func checkFile(ctx context.Context, f io.ReaderAt, size int64, path string, progress func(done, total int64)) (*CheckReport, error) {
 	w := newWalker(ctx, f, size, progress)
 	rep := &CheckReport{Path: path}
-	if w.h.use >= 0 {
-		rep.PageSize, rep.Pages = int(w.h.pageSize), int64(w.h.meta().pgid)
+	if w.H.Use >= 0 {
+		rep.PageSize, rep.Pages = int(w.H.PageSize), int64(w.meta().Pgid)
 		sv := w.survey()
 		for _, t := range sv.tables {
 			if t.missing {
@@ -161,13 +162,13 @@ func checkFile(ctx context.Context, f io.ReaderAt, size int64, path string, prog
 			}
 			w.table = t.name
 			var count int64
-			whole := w.tree(t.root, t.inline, t.at, nil, nil, func(page uint64, e elem) bool {
-				if e.bucket {
-					w.problem(Problem{Page: int64(page), Keys: oneKey(e.key), What: "the table holds a nested bucket, which tstable never writes", Lost: true})
+			whole := w.Tree(t.root, t.inline, t.at, nil, nil, func(page uint64, e boltfile.Elem) bool {
+				if e.Bucket {
+					w.problem(Problem{Page: int64(page), Keys: oneKey(e.Key), What: "the table holds a nested bucket, which tstable never writes", Lost: true})
 					return true
 				}
-				if what, lost := checkEntity(e.key, e.value, sv.clock); what != "" {
-					w.problem(Problem{Page: int64(page), Keys: oneKey(e.key), What: what, Lost: lost})
+				if what, lost := checkEntity(e.Key, e.Value, sv.clock); what != "" {
+					w.problem(Problem{Page: int64(page), Keys: oneKey(e.Key), What: what, Lost: lost})
 					if lost {
 						return true
 					}
@@ -181,7 +182,7 @@ func checkFile(ctx context.Context, f io.ReaderAt, size int64, path string, prog
 			rep.Tables = append(rep.Tables, TableReport{Name: t.name, Entities: count})
 		}
 		w.table = ""
-		for _, r := range w.unreached() {
+		for _, r := range w.Unreached() {
 			what := fmt.Sprintf("pages %d to %d are neither in use nor on the list of free pages", r[0], r[1])
 			if r[0] == r[1] {
 				what = "the page is neither in use nor on the list of free pages"
@@ -193,7 +194,7 @@ func checkFile(ctx context.Context, f io.ReaderAt, size int64, path string, prog
 		return nil, err
 	}
 	if progress != nil {
-		progress(w.total(), w.total())
+		progress(w.Total(), w.Total())
 	}
 	rep.Problems = w.problems
 	return rep, nil
@@ -260,15 +261,15 @@ type survey struct {
 
 // entry is a copied leaf entry with its page.
 type entry struct {
-	elem
+	boltfile.Elem
 	page uint64
 }
 
 // collect walks a small tree (of the file's own records) into entries.
-func (w *walker) collect(root uint64, inline []byte, at uint64, lost lostFn) []entry {
+func (w *walker) collect(root uint64, inline []byte, at uint64, lost boltfile.LostFn) []entry {
 	var out []entry
-	w.tree(root, inline, at, nil, nil, func(page uint64, e elem) bool {
-		out = append(out, entry{elem{key: bytes.Clone(e.key), value: bytes.Clone(e.value), bucket: e.bucket}, page})
+	w.Tree(root, inline, at, nil, nil, func(page uint64, e boltfile.Elem) bool {
+		out = append(out, entry{boltfile.Elem{Key: bytes.Clone(e.Key), Value: bytes.Clone(e.Value), Bucket: e.Bucket}, page})
 		return true
 	}, lost)
 	return out
@@ -283,7 +284,7 @@ func (w *walker) collect(root uint64, inline []byte, at uint64, lost lostFn) []e
 func (w *walker) survey() *survey {
 	sv := &survey{clock: -1}
 	w.table = ""
-	top := w.collect(w.h.meta().root, nil, 0, func(page uint64, lo, hi []byte, why string) {
+	top := w.collect(w.meta().Root, nil, 0, func(page uint64, lo, hi []byte, why string) {
 		sv.rootLost = true
 		w.problem(Problem{Page: int64(page), What: why + "; the tables listed there (and the catalogue, if it was there) cannot be found", Lost: true})
 	})
@@ -292,7 +293,7 @@ func (w *walker) survey() *survey {
 	if sv.rootLost {
 		w.olderTables(sv, catalogue)
 	} else if !sawMeta {
-		w.problem(Problem{Page: int64(w.h.meta().root), What: "the file's own records (catalogue and clock) are missing: the tables' names as created are lost", Lost: true})
+		w.problem(Problem{Page: int64(w.meta().Root), What: "the file's own records (catalogue and clock) are missing: the tables' names as created are lost", Lost: true})
 	}
 	for i, t := range sv.tables {
 		if name, ok := catalogue[t.name]; ok {
@@ -328,23 +329,23 @@ func (w *walker) readTop(top []entry, sv *survey, catalogue map[string]string, r
 		}
 	}
 	for _, t := range top {
-		name := string(t.key)
+		name := string(t.Key)
 		switch {
 		case name == string(metaBucket):
 			sawMeta = true
-			if !t.bucket {
+			if !t.Bucket {
 				problem(Problem{Page: int64(t.page), What: "the file's own records (catalogue and clock) are not a bucket", Lost: true})
 				continue
 			}
 			sawCatalogue = w.readMeta(t, sv, catalogue)
-		case strings.HasPrefix(name, tablePrefix) && t.bucket:
-			root, _, inl, err := inlinePage(t.value)
+		case strings.HasPrefix(name, tablePrefix) && t.Bucket:
+			root, _, inl, err := boltfile.InlinePage(t.Value)
 			if err != nil {
 				problem(Problem{Table: name[len(tablePrefix):], Page: int64(t.page), What: "the table's bucket cannot be read: " + err.Error() + "; its entities are lost", Lost: true})
 				continue
 			}
 			sv.tables = append(sv.tables, fileTable{name: name[len(tablePrefix):], root: root, inline: inl, at: t.page})
-		case strings.HasPrefix(name, stagingPrefix) && t.bucket:
+		case strings.HasPrefix(name, stagingPrefix) && t.Bucket:
 			// What a load killed while it staged left: not a table, and
 			// removed when the file is next opened for writing. Its pages
 			// are in use.
@@ -352,7 +353,7 @@ func (w *walker) readTop(top []entry, sv *survey, catalogue map[string]string, r
 				w.stagingPages(t)
 			}
 		default:
-			problem(Problem{Page: int64(t.page), What: fmt.Sprintf("the file holds a record %q that tstable never writes", printable(t.key))})
+			problem(Problem{Page: int64(t.page), What: fmt.Sprintf("the file holds a record %q that tstable never writes", printable(t.Key))})
 		}
 	}
 	return sawMeta, sawCatalogue
@@ -362,16 +363,16 @@ func (w *walker) readTop(top []entry, sv *survey, catalogue map[string]string, r
 // as in use.
 func (w *walker) stagingPages(t entry) {
 	quiet := func(uint64, []byte, []byte, string) {}
-	root, _, inl, err := inlinePage(t.value)
+	root, _, inl, err := boltfile.InlinePage(t.Value)
 	if err != nil {
 		return
 	}
 	for _, e := range w.collect(root, inl, t.page, quiet) {
-		if !e.bucket {
+		if !e.Bucket {
 			continue
 		}
-		if croot, _, cinl, err := inlinePage(e.value); err == nil {
-			w.tree(croot, cinl, e.page, nil, nil, func(uint64, elem) bool { return true }, quiet)
+		if croot, _, cinl, err := boltfile.InlinePage(e.Value); err == nil {
+			w.Tree(croot, cinl, e.page, nil, nil, func(uint64, boltfile.Elem) bool { return true }, quiet)
 		}
 	}
 }
@@ -381,17 +382,18 @@ func (w *walker) stagingPages(t entry) {
 // problems not reported), and adds the tables found there and not now as
 // missing, and catalogue names not known now.
 func (w *walker) olderTables(sv *survey, catalogue map[string]string) {
-	other := 1 - w.h.use
-	c := w.h.metas[other]
-	if c.fault != "" || c.m.fault() != "" || c.m.root == w.h.meta().root || c.m.pgid > w.h.meta().pgid {
+	other := 1 - w.H.Use
+	c := w.H.Metas[other]
+	if c.Fault != "" || c.M.Fault() != "" || c.M.Root == w.meta().Root || c.M.Pgid > w.meta().Pgid {
 		return
 	}
 	kept, clock := w.problems, sv.clock
-	w.quiet, w.quietSeen = true, map[uint64]bool{}
+	w.Quiet(true)
 	older := &survey{clock: -1}
 	oldCat := map[string]string{}
-	w.readTop(w.collect(c.m.root, nil, 0, func(uint64, []byte, []byte, string) {}), older, oldCat, false)
-	w.quiet, w.quietSeen, w.problems, sv.clock = false, nil, kept, clock
+	w.readTop(w.collect(c.M.Root, nil, 0, func(uint64, []byte, []byte, string) {}), older, oldCat, false)
+	w.Quiet(false)
+	w.problems, sv.clock = kept, clock
 	for lower, name := range oldCat {
 		if _, ok := catalogue[lower]; !ok {
 			catalogue[lower] = name
@@ -407,42 +409,42 @@ func (w *walker) olderTables(sv *survey, catalogue map[string]string) {
 // readMeta reads the bucket of the file's own records: the clock and the
 // catalogue, which it fills. It reports whether the catalogue was read.
 func (w *walker) readMeta(t entry, sv *survey, catalogue map[string]string) bool {
-	lost := func(what string) lostFn {
+	lost := func(what string) boltfile.LostFn {
 		return func(page uint64, lo, hi []byte, why string) {
 			w.problem(Problem{Page: int64(page), What: why + "; " + what, Lost: true})
 		}
 	}
-	root, _, inl, err := inlinePage(t.value)
+	root, _, inl, err := boltfile.InlinePage(t.Value)
 	if err != nil {
 		w.problem(Problem{Page: int64(t.page), What: "the file's own records cannot be read: " + err.Error(), Lost: true})
 		return false
 	}
 	read := false
 	for _, e := range w.collect(root, inl, t.page, lost("the file's own records (catalogue, clock) there are lost")) {
-		switch string(e.key) {
+		switch string(e.Key) {
 		case string(clockKey):
-			if len(e.value) != 8 || e.bucket {
+			if len(e.Value) != 8 || e.Bucket {
 				w.problem(Problem{Page: int64(e.page), What: "the file's clock is unreadable"})
 				continue
 			}
-			sv.clock = int64(binary.BigEndian.Uint64(e.value))
+			sv.clock = int64(binary.BigEndian.Uint64(e.Value))
 		case string(formatKey):
-			if len(e.value) != 8 || e.bucket {
+			if len(e.Value) != 8 || e.Bucket {
 				w.problem(Problem{Page: int64(e.page), What: "the file's format version is unreadable"})
-			} else if v := binary.BigEndian.Uint64(e.value); v > formatVersion {
+			} else if v := binary.BigEndian.Uint64(e.Value); v > formatVersion {
 				w.problem(Problem{Page: int64(e.page), What: fmt.Sprintf("the file is in format %d, newer than this tstable reads (%d)", v, formatVersion)})
 			}
 		case string(catalogueKey):
-			croot, _, cinl, err := inlinePage(e.value)
-			if err != nil || !e.bucket {
+			croot, _, cinl, err := boltfile.InlinePage(e.Value)
+			if err != nil || !e.Bucket {
 				w.problem(Problem{Page: int64(e.page), What: "the table catalogue cannot be read; the tables' names as created are lost", Lost: true})
 				continue
 			}
 			read = true
 			for _, c := range w.collect(croot, cinl, e.page, lost("the tables' names as created listed there are lost")) {
-				name, lower := string(c.value), string(c.key)
+				name, lower := string(c.Value), string(c.Key)
 				switch {
-				case c.bucket:
+				case c.Bucket:
 					w.problem(Problem{Page: int64(c.page), What: fmt.Sprintf("the catalogue holds a bucket %q, which tstable never writes", lower)})
 				case odata.ValidateTableName(name) != nil || strings.ToLower(name) != lower:
 					w.problem(Problem{Table: lower, Page: int64(c.page), What: fmt.Sprintf("the catalogue names the table %q, which is not a valid name for it; it goes by its lower-case name", name), Lost: true})
@@ -451,7 +453,7 @@ func (w *walker) readMeta(t entry, sv *survey, catalogue map[string]string) bool
 				}
 			}
 		default:
-			w.problem(Problem{Page: int64(e.page), What: fmt.Sprintf("the file's own records hold %q, which tstable never writes", printable(e.key))})
+			w.problem(Problem{Page: int64(e.page), What: fmt.Sprintf("the file's own records hold %q, which tstable never writes", printable(e.Key))})
 		}
 	}
 	return read

@@ -4,6 +4,8 @@ import (
 	"sync"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/tstable/tstable/store/internal/boltfile"
 )
 
 // Group commit. Every write transaction ends with an fsync, and bbolt runs
@@ -124,7 +126,7 @@ func (db *DB) runGroup(group []*commitReq, out []bool) (failed int, err error) {
 func run(fn func(*bolt.Tx) error, tx *bolt.Tx) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = &panicDamage{describePanic(p)}
+			err = &boltfile.PanicDamage{What: boltfile.DescribePanic(p)}
 		}
 	}()
 	return fn(tx)

@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"fmt"
+	"github.com/tstable/tstable/store/internal/boltfile"
 	"io"
 	"math/rand"
 	"os"
@@ -95,8 +96,8 @@ func contents(t *testing.T, path string) map[string]map[string]*odata.Entity {
 type rawFile struct {
 	t    *testing.T
 	path string
-	r    *pageReader
-	h    *header
+	r    *boltfile.Reader
+	h    *boltfile.Header
 }
 
 func openRaw(t *testing.T, path string) *rawFile {
@@ -105,50 +106,60 @@ func openRaw(t *testing.T, path string) *rawFile {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := readHeader(bytes.NewReader(data), int64(len(data)))
-	if h.use < 0 {
+	h := boltfile.ReadHeader(bytes.NewReader(data), int64(len(data)))
+	if h.Use < 0 {
 		t.Fatalf("%s has no valid header", path)
 	}
-	return &rawFile{t: t, path: path, h: h, r: &pageReader{f: bytes.NewReader(data), size: int64(len(data)), pageSize: h.pageSize, hwm: h.meta().pgid}}
+	return &rawFile{t: t, path: path, h: h, r: &boltfile.Reader{F: bytes.NewReader(data), Size: int64(len(data)), PageSize: h.PageSize, HWM: h.Meta().Pgid}}
 }
 
 // elems reads the entries of a leaf or branch page.
-func (f *rawFile) elems(id uint64) (pageHead, []elem) {
+func (f *rawFile) elems(id uint64) (boltfile.PageHead, []boltfile.Elem) {
 	f.t.Helper()
-	h, b, err := f.r.page(id, flagLeaf, flagBranch)
+	h, b, err := f.r.Page(id, boltfile.FlagLeaf, boltfile.FlagBranch)
 	if err != nil {
 		f.t.Fatal(err)
 	}
-	es, err := parseElems(h, b)
+	es, err := boltfile.ParseElems(h, b)
 	if err != nil {
 		f.t.Fatal(err)
 	}
 	return h, es
 }
 
+// kind is the kind (flags) of page id.
+func (f *rawFile) kind(id uint64) uint16 {
+	f.t.Helper()
+	h, err := f.r.Head(id)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return h.Flags
+}
+
 // tableRoot returns the root page of a table's tree (0 when inline).
 func (f *rawFile) tableRoot(table string) uint64 {
 	f.t.Helper()
-	id := f.h.meta().root
+	id := f.h.Meta().Root
 	key := tableBucketName(table)
 	for {
 		h, es := f.elems(id)
-		i := slot(keysOf2(es), key)
-		if h.flags == flagBranch {
-			id = es[i].child
+		i := boltfile.Slot(keysOf2(es), key)
+		if h.Flags == boltfile.FlagBranch {
+			id = es[i].Child
 			continue
 		}
-		if !bytes.Equal(es[i].key, key) {
+		if !bytes.Equal(es[i].Key, key) {
 			f.t.Fatalf("no bucket for %s", table)
 		}
-		return order.Uint64(es[i].value)
+		return boltfile.Order.Uint64(es[i].Value)
 	}
 }
 
-func keysOf2(es []elem) [][]byte {
+func keysOf2(es []boltfile.Elem) [][]byte {
 	ks := make([][]byte, len(es))
 	for i, e := range es {
-		ks[i] = e.key
+		ks[i] = e.Key
 	}
 	return ks
 }
@@ -161,13 +172,13 @@ func (f *rawFile) leafOf(table, pk, rk string) (uint64, []string) {
 	key := entityKey(pk, rk)
 	for {
 		h, es := f.elems(id)
-		if h.flags == flagBranch {
-			id = es[slot(keysOf2(es), key)].child
+		if h.Flags == boltfile.FlagBranch {
+			id = es[boltfile.Slot(keysOf2(es), key)].Child
 			continue
 		}
 		var keys []string
 		for _, e := range es {
-			keys = append(keys, keyText(e.key))
+			keys = append(keys, keyText(e.Key))
 		}
 		if !slicesContains(keys, pk+"/"+rk) {
 			f.t.Fatalf("%s/%s is not on leaf %d", pk, rk, id)
@@ -181,10 +192,10 @@ func (f *rawFile) keysBelow(id uint64) []string {
 	h, es := f.elems(id)
 	var out []string
 	for _, e := range es {
-		if h.flags == flagBranch {
-			out = append(out, f.keysBelow(e.child)...)
+		if h.Flags == boltfile.FlagBranch {
+			out = append(out, f.keysBelow(e.Child)...)
 		} else {
-			out = append(out, keyText(e.key))
+			out = append(out, keyText(e.Key))
 		}
 	}
 	return out
@@ -208,9 +219,9 @@ func leadTwice(t *testing.T, path, table string) (twice, orphan uint64) {
 	root := raw.tableRoot(table)
 	_, es := raw.elems(root)
 	var b [8]byte
-	order.PutUint64(b[:], es[0].child)
-	writeAt(t, path, b[:], int64(root)*raw.h.pageSize+pageHeaderSize+1*elemSize+8)
-	return es[0].child, es[1].child
+	boltfile.Order.PutUint64(b[:], es[0].Child)
+	writeAt(t, path, b[:], int64(root)*raw.h.PageSize+boltfile.PageHeaderSize+1*boltfile.ElemSize+8)
+	return es[0].Child, es[1].Child
 }
 
 // filterOf parses a filter; "" is no filter.
@@ -230,9 +241,9 @@ func filterOf(t *testing.T, src string) *odata.Filter {
 func smash(t *testing.T, path string, id uint64, seed int64) {
 	t.Helper()
 	f := openRaw(t, path)
-	buf := make([]byte, f.h.pageSize)
+	buf := make([]byte, f.h.PageSize)
 	rand.New(rand.NewSource(seed)).Read(buf)
-	writeAt(t, path, buf, int64(id)*f.h.pageSize)
+	writeAt(t, path, buf, int64(id)*f.h.PageSize)
 }
 
 // writeAt writes b into the file at off, which damages it on purpose.
@@ -254,20 +265,20 @@ func writeAt(t *testing.T, path string, b []byte, off int64) {
 func addToFreeList(t *testing.T, path string, id uint64) {
 	t.Helper()
 	raw := openRaw(t, path)
-	fl := raw.h.meta().freelist
-	ids, err := raw.r.freelist(fl)
+	fl := raw.h.Meta().Freelist
+	ids, err := raw.r.Freelist(fl)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ids = append(ids, id)
 	slices.Sort(ids)
-	buf := make([]byte, raw.h.pageSize)
-	copy(buf, readAll(t, path)[int64(fl)*raw.h.pageSize:])
-	order.PutUint16(buf[10:], uint16(len(ids)))
+	buf := make([]byte, raw.h.PageSize)
+	copy(buf, readAll(t, path)[int64(fl)*raw.h.PageSize:])
+	boltfile.Order.PutUint16(buf[10:], uint16(len(ids)))
 	for i, id := range ids {
-		order.PutUint64(buf[pageHeaderSize+8*i:], id)
+		boltfile.Order.PutUint64(buf[boltfile.PageHeaderSize+8*i:], id)
 	}
-	writeAt(t, path, buf, int64(fl)*raw.h.pageSize)
+	writeAt(t, path, buf, int64(fl)*raw.h.PageSize)
 }
 
 // truncate cuts the file at path to size bytes, which damages it on

@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"github.com/tstable/tstable/store/internal/boltfile"
 	"os"
 	"strings"
 	"testing"
@@ -128,13 +129,13 @@ func TestAPageThatLeadsBackUpIsAnError(t *testing.T) {
 	raw := openRaw(t, path)
 	root := raw.tableRoot("Alpha")
 	h, es := raw.elems(root)
-	if h.flags != flagBranch || len(es) < 3 {
+	if h.Flags != boltfile.FlagBranch || len(es) < 3 {
 		t.Fatalf("Alpha's root is not a branch with children: %+v", h)
 	}
 	// Entry 2 of the root now leads to the root itself.
 	var b [8]byte
-	order.PutUint64(b[:], root)
-	writeAt(t, path, b[:], int64(root)*raw.h.pageSize+pageHeaderSize+2*elemSize+8)
+	boltfile.Order.PutUint64(b[:], root)
+	writeAt(t, path, b[:], int64(root)*raw.h.PageSize+boltfile.PageHeaderSize+2*boltfile.ElemSize+8)
 
 	db, err := Open(path, &Options{ReadOnly: true})
 	if err != nil {
@@ -234,14 +235,14 @@ func TestNotADatabaseIsLeftAlone(t *testing.T) {
 func TestOneDamagedHeaderCopyIsSurvivable(t *testing.T) {
 	path := fixture(t)
 	raw := openRaw(t, path)
-	newest := raw.h.use
-	writeAt(t, path, []byte("garbage!"), int64(newest)*raw.h.pageSize+pageHeaderSize+20)
+	newest := raw.h.Use
+	writeAt(t, path, []byte("garbage!"), int64(newest)*raw.h.PageSize+boltfile.PageHeaderSize+20)
 	db, err := Open(path, &Options{ReadOnly: true}) // the older copy is used
 	if err != nil {
 		t.Fatal(err)
 	}
 	db.Close()
-	writeAt(t, path, []byte("garbage!"), int64(1-newest)*raw.h.pageSize+pageHeaderSize+20)
+	writeAt(t, path, []byte("garbage!"), int64(1-newest)*raw.h.PageSize+boltfile.PageHeaderSize+20)
 	_, err = Open(path, &Options{ReadOnly: true})
 	wantDamaged(t, err, "both copies of its header are unreadable", "checksum")
 }
@@ -249,8 +250,8 @@ func TestOneDamagedHeaderCopyIsSurvivable(t *testing.T) {
 func TestDamagedFreeListIsRefusedForWriting(t *testing.T) {
 	path := fixture(t)
 	raw := openRaw(t, path)
-	fl := raw.h.meta().freelist
-	writeAt(t, path, []byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f}, int64(fl)*raw.h.pageSize+pageHeaderSize)
+	fl := raw.h.Meta().Freelist
+	writeAt(t, path, []byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f}, int64(fl)*raw.h.PageSize+boltfile.PageHeaderSize)
 	_, err := Open(path, nil)
 	wantDamaged(t, err, fmt.Sprintf("page %d", fl), "free-page list")
 	ro, err := Open(path, &Options{ReadOnly: true})
@@ -286,11 +287,11 @@ func TestDescribePanic(t *testing.T) {
 		"runtime error: index out of range [5]": "a page points outside itself",
 		"something else":                        "a page does not hold what the database expects",
 	} {
-		if got := describePanic(in); !strings.HasPrefix(got, want) {
+		if got := boltfile.DescribePanic(in); !strings.HasPrefix(got, want) {
 			t.Errorf("%q: got %q, want %q…", in, got, want)
 		}
 	}
-	if got := describePanic(errors.New("x")); strings.Contains(got, "Go") {
+	if got := boltfile.DescribePanic(errors.New("x")); strings.Contains(got, "Go") {
 		t.Error(got)
 	}
 }

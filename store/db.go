@@ -16,6 +16,7 @@ import (
 	berrors "go.etcd.io/bbolt/errors"
 
 	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/store/internal/boltfile"
 )
 
 // DefaultWait is how long Open waits for another process to release the
@@ -70,10 +71,11 @@ type DB struct {
 	path string
 	opts Options
 
-	mu    sync.RWMutex // calls hold it shared; Load's hand-over and Close alone
-	bolt  *bolt.DB
-	file  *os.File // the locked file the engine uses
-	guard *treeGuard
+	mu       sync.RWMutex // calls hold it shared; Load's hand-over and Close alone
+	bolt     *bolt.DB
+	file     *os.File // the locked file the engine uses
+	guard    *boltfile.Guard
+	pageSize int64 // the file's page size
 
 	broken  atomic.Pointer[odata.Error] // the damage found, once found
 	commits committer                   // writers sharing a commit
@@ -233,7 +235,7 @@ func (db *DB) open(ctx context.Context) error {
 		return err
 	}
 	db.bolt, db.file = b, f
-	db.guard = &treeGuard{f: f, pageSize: int64(b.Info().PageSize)}
+	db.guard, db.pageSize = boltfile.NewGuard(f), int64(b.Info().PageSize)
 	return nil
 }
 
@@ -255,7 +257,7 @@ func (db *DB) openEngine(f *os.File) (b *bolt.DB, err error) {
 		debug.SetPanicOnFault(prev)
 		if r != nil {
 			closeLocked(f)
-			b, err = nil, damagedError(db.path, describePanic(r))
+			b, err = nil, damagedError(db.path, boltfile.DescribePanic(r))
 		}
 	}()
 	timeout := time.Second // the lock is ours already

@@ -60,6 +60,14 @@
 // goes on untouched. Once damage is found, the DB refuses every further
 // call, and the process does not open the file for writing again.
 //
+// Reading beside the engine: the streaming scans (a filtered query without
+// a page, an export) read the leaf pages of their snapshot themselves,
+// with pread, in long runs (boltfile.LeafCursor), while the engine's read
+// transaction pins that snapshot; the guard, Check and Recover read pages
+// themselves too. All of that code is in the internal package boltfile,
+// whose doc states the file format it reads, the engine versions it was
+// verified against, and why reading pages beside the engine is safe.
+//
 // Damage the cheap checks cannot see (a leaf page of random bytes in the
 // middle) is found when a call reads it; a write that touches only sound
 // pages goes on, and leaves the damaged pages as they were. Check reads

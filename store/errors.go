@@ -4,10 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"syscall"
 
 	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/store/internal/boltfile"
 )
 
 // CommitError is a write the file did not take: committing its
@@ -101,28 +101,5 @@ func fileCode(err error) odata.Code {
 }
 
 // describeIOError renders an operating-system error without the path and
-// operation the os package puts before it ("write /x/y.db: no space left
-// on device" becomes "the disk is full (no space left on device)"):
-// messages here name the file themselves, once.
-func describeIOError(err error) string {
-	var msg string
-	var (
-		pe *fs.PathError
-		le *os.LinkError
-		se *os.SyscallError
-	)
-	switch {
-	case errors.As(err, &pe):
-		msg = pe.Err.Error()
-	case errors.As(err, &le):
-		msg = le.Err.Error()
-	case errors.As(err, &se):
-		msg = se.Err.Error()
-	default:
-		msg = err.Error()
-	}
-	if errors.Is(err, syscall.ENOSPC) {
-		return "the disk is full (" + msg + ")"
-	}
-	return msg
-}
+// operation the os package puts before it (see boltfile.DescribeIOError).
+var describeIOError = boltfile.DescribeIOError

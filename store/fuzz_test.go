@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"github.com/tstable/tstable/store/internal/boltfile"
 	"hash/fnv"
 	"io"
 	"os"
@@ -113,16 +114,16 @@ func mustWriteF(f *testing.F, db *DB, table string, e *odata.Entity) {
 // the meta's fields get past it.
 func fixSums(data []byte) {
 	ps := 1024
-	if len(data) >= pageHeaderSize+metaSize {
-		if m, _ := parseMeta(data[pageHeaderSize:]); m.pageSize >= 1024 && m.pageSize <= 1<<16 {
-			ps = int(m.pageSize)
+	if len(data) >= boltfile.PageHeaderSize+boltfile.MetaSize {
+		if m, _ := boltfile.ParseMeta(data[boltfile.PageHeaderSize:]); m.PageSize >= 1024 && m.PageSize <= 1<<16 {
+			ps = int(m.PageSize)
 		}
 	}
-	for _, off := range []int{pageHeaderSize, ps + pageHeaderSize} {
-		if off+metaSize <= len(data) {
+	for _, off := range []int{boltfile.PageHeaderSize, ps + boltfile.PageHeaderSize} {
+		if off+boltfile.MetaSize <= len(data) {
 			h := fnv.New64a()
-			h.Write(data[off : off+metaSumOffset])
-			order.PutUint64(data[off+metaSumOffset:], h.Sum64())
+			h.Write(data[off : off+boltfile.MetaSumOffset])
+			boltfile.Order.PutUint64(data[off+boltfile.MetaSumOffset:], h.Sum64())
 		}
 	}
 }
@@ -155,7 +156,7 @@ func FuzzOpenDamaged(f *testing.F) {
 		f.Add(d, false)
 	}
 	d := append([]byte(nil), seed...)
-	order.PutUint64(d[pageHeaderSize+40:], 1<<40) // a high-water mark past the file
+	boltfile.Order.PutUint64(d[boltfile.PageHeaderSize+40:], 1<<40) // a high-water mark past the file
 	f.Add(d, true)
 	f.Fuzz(func(t *testing.T, data []byte, fix bool) {
 		if len(data) > 1<<20 {

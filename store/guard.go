@@ -4,14 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"regexp"
-	"runtime"
 	"runtime/debug"
-	"strings"
 	"sync"
 
 	bolt "go.etcd.io/bbolt"
 	berrors "go.etcd.io/bbolt/errors"
+
+	"github.com/tstable/tstable/store/internal/boltfile"
 )
 
 // op is one call of a DB method into the engine. Its guard turns a fault
@@ -47,7 +46,7 @@ func (db *DB) do(write bool, fn func(o *op) error) (err error) {
 		r := recover()
 		debug.SetPanicOnFault(o.prevFault)
 		if r != nil {
-			err = db.found(describePanic(r))
+			err = db.found(boltfile.DescribePanic(r))
 		}
 	}()
 	err = fn(o)
@@ -66,12 +65,12 @@ func damageIn(err error) (string, bool) {
 }
 
 func damageOf(err error) (string, bool) {
-	var pe *pageError
+	var pe *boltfile.PageError
 	var ce *corruptError
-	var pd *panicDamage
+	var pd *boltfile.PanicDamage
 	switch {
 	case errors.As(err, &pd):
-		return pd.what, true
+		return pd.What, true
 	case errors.As(err, &pe):
 		return pe.Error(), true
 	case errors.As(err, &ce):
@@ -137,14 +136,9 @@ func (db *DB) commit(tx *bolt.Tx, from int64) error {
 	if err := tx.Commit(); err != nil {
 		return &CommitError{Path: db.path, Err: err, From: from}
 	}
-	db.guard.forget()
+	db.guard.Forget()
 	return nil
 }
-
-// panicDamage is a panic met while a writer ran in a group commit.
-type panicDamage struct{ what string }
-
-func (e *panicDamage) Error() string { return e.what }
 
 // engineError turns an error of the engine into one for people.
 func (db *DB) engineError(err error) error {
@@ -222,34 +216,4 @@ func damagedEarlier(st os.FileInfo, path string) error {
 		}
 	}
 	return nil
-}
-
-var pageNumber = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)page(?: expected to be:| type:)? ?(\d+)`)
-})
-
-// describePanic says, for people, what a panic while reading the file
-// means: a page that cannot be read, or one that does not hold what the
-// engine expects.
-func describePanic(r any) string {
-	if f, ok := r.(interface{ Addr() uintptr }); ok {
-		if _, rt := r.(runtime.Error); rt && f.Addr() != 0 {
-			return "a page it refers to cannot be read (the file is shorter than its pages say, or the disk fails to read it)"
-		}
-	}
-	msg := fmt.Sprint(r)
-	page := ""
-	if m := pageNumber().FindStringSubmatch(msg); m != nil {
-		page = "page " + m[1]
-	}
-	switch {
-	case strings.Contains(msg, "out of range") || strings.Contains(msg, "slice bounds"):
-		if page != "" {
-			return page + " points outside itself"
-		}
-		return "a page points outside itself"
-	case page != "":
-		return page + " does not hold what the page that leads to it expects"
-	}
-	return "a page does not hold what the database expects"
 }

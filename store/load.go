@@ -16,6 +16,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/store/internal/boltfile"
 )
 
 // A load writes a chunk of entities per transaction: loadChunk of them,
@@ -378,6 +379,7 @@ func (c *checker) pass(o *op, tx *bolt.Tx, m *merger) (done bool, err error) {
 	lo, _ := cur.First()
 	hi, _ := cur.Last()
 	root := uint64(b.RootPage())
+	ck := o.checker(tx)
 	guarded := root == 0
 	var guardFrom, guardTo []byte
 	began := time.Now()
@@ -403,7 +405,7 @@ func (c *checker) pass(o *op, tx *bolt.Tx, m *merger) (done bool, err error) {
 			// Only a key inside the table's range can be in it.
 			if lo != nil && bytes.Compare(r.key, lo) >= 0 && bytes.Compare(r.key, hi) <= 0 {
 				if !guarded || bytes.Compare(r.key, guardFrom) < 0 || (guardTo != nil && bytes.Compare(r.key, guardTo) >= 0) {
-					if guardFrom, guardTo, err = o.db.guard.check(tx, root, r.key, r.key, false); err != nil {
+					if guardFrom, guardTo, err = ck.Check(root, r.key, r.key, false); err != nil {
 						return false, err
 					}
 					guarded = true
@@ -617,6 +619,7 @@ func (r *refusal) Error() string { return r.err.Error() }
 type chunkWriter struct {
 	o                  *op
 	tx                 *bolt.Tx
+	ck                 *boltfile.Checker // the guard's, of tx's snapshot
 	b                  *bolt.Bucket
 	kind               OpKind
 	mem                *arena
@@ -653,7 +656,7 @@ func (o *op) beginChunk(table string, kind OpKind, mem *arena, keep bool) (_ *ch
 	if err := o.guardKeys(tx, b, afterAll, afterAll, false); err != nil {
 		return nil, err
 	}
-	w := &chunkWriter{o: o, tx: tx, b: b, kind: kind, mem: mem, keep: keep, ticks: ticks, latest: ticks, appending: true}
+	w := &chunkWriter{o: o, tx: tx, ck: o.checker(tx), b: b, kind: kind, mem: mem, keep: keep, ticks: ticks, latest: ticks, appending: true}
 	w.root = uint64(b.RootPage())
 	w.guarded = w.root == 0
 	w.last, _ = b.Cursor().Last()
@@ -675,7 +678,7 @@ func (w *chunkWriter) put(r *loadRec) (err error) {
 		key = w.mem.copy(r.key)
 	}
 	if !w.guarded || bytes.Compare(key, w.guardFrom) < 0 || (w.guardTo != nil && bytes.Compare(key, w.guardTo) >= 0) {
-		if w.guardFrom, w.guardTo, err = w.o.db.guard.check(w.tx, w.root, key, key, false); err != nil {
+		if w.guardFrom, w.guardTo, err = w.ck.Check(w.root, key, key, false); err != nil {
 			return err
 		}
 		w.guarded = true

@@ -10,6 +10,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/store/internal/boltfile"
 )
 
 // A streaming filtered query (no page, no $top: query --all, lint, stats),
@@ -47,7 +48,7 @@ func (o *op) queryParallel(ctx context.Context, table string, req QueryRequest, 
 		return nil, false, nil
 	}
 	// One read transaction pins the snapshot for every worker: they read
-	// the leaves themselves (see leafCursor), and share the bucket only
+	// the leaves themselves (see boltfile.LeafCursor), and share the bucket only
 	// to read it. A goroutine must never hold one read transaction while
 	// it begins another: a writer that needs to map more of the file waits
 	// for every reader to end, and a reader that begins meanwhile waits
@@ -95,7 +96,8 @@ func (o *op) queryParallel(ctx context.Context, table string, req QueryRequest, 
 	filter := req.Query.Filter
 	// Line buffers the caller has written go back to the workers.
 	free := make(chan []byte, chunks*scanBuffered)
-	runChunk := func(room *leafRoom, j int) bool {
+	ck := o.checker(tx)
+	runChunk := func(room *boltfile.LeafRoom, j int) bool {
 		var lo, hi []byte
 		if j > 0 {
 			lo = splits[j-1]
@@ -103,14 +105,14 @@ func (o *op) queryParallel(ctx context.Context, table string, req QueryRequest, 
 		if j < len(splits) {
 			hi = splits[j]
 		}
-		return scanChunk(ctx, b, o.db.guard, room, plan.Ranges, from, lo, hi, filter, d, outs[j], free, stop)
+		return scanChunk(ctx, b, ck, room, plan.Ranges, from, lo, hi, filter, d, outs[j], free, stop)
 	}
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			debug.SetPanicOnFault(true)
-			room := &leafRoom{}
+			room := &boltfile.LeafRoom{}
 			for j := range next {
 				if !runChunk(room, j) {
 					return
@@ -157,10 +159,10 @@ func (o *op) collect(res *QueryResult, outs []chan scanOut, free chan<- []byte, 
 // delivery by d, in batches to out, which it closes (taking line buffers
 // from free when it has them). It returns false when stop closed first. A panic while reading (a damaged page) is the chunk's
 // last word, after the matches found before it, as in the serial scan.
-// With g, the leaves are read with pread (see leafCursor), not through the
-// memory map, into room's buffers, and a damaged page is the chunk's last
-// word as a *pageError.
-func scanChunk(ctx context.Context, b *bolt.Bucket, g *treeGuard, room *leafRoom, ranges []odata.KeyRange, from, lo, hi []byte, filter *odata.Filter, d *delivery, out chan<- scanOut, free <-chan []byte, stop <-chan struct{}) (cont bool) {
+// With c, the leaves are read with pread (see boltfile.LeafCursor), not
+// through the memory map, into room's buffers, and a damaged page is the
+// chunk's last word as a *boltfile.PageError.
+func scanChunk(ctx context.Context, b *bolt.Bucket, c *boltfile.Checker, room *boltfile.LeafRoom, ranges []odata.KeyRange, from, lo, hi []byte, filter *odata.Filter, d *delivery, out chan<- scanOut, free <-chan []byte, stop <-chan struct{}) (cont bool) {
 	send := func(o scanOut) bool {
 		select {
 		case out <- o:
@@ -172,7 +174,7 @@ func scanChunk(ctx context.Context, b *bolt.Bucket, g *treeGuard, room *leafRoom
 	var o scanOut
 	defer func() {
 		if r := recover(); r != nil {
-			o.err = &panicDamage{what: describePanic(r)}
+			o.err = &boltfile.PanicDamage{What: boltfile.DescribePanic(r)}
 			if cont = send(o); cont {
 				close(out)
 			}
@@ -183,8 +185,8 @@ func scanChunk(ctx context.Context, b *bolt.Bucket, g *treeGuard, room *leafRoom
 	if lo != nil && (s.from == nil || bytes.Compare(lo, s.from) > 0) {
 		s.from = lo
 	}
-	if g != nil {
-		s.readLeaves(g, hi, room)
+	if c != nil {
+		s.readLeaves(c, hi, room)
 	}
 	rec := &rawRecord{}
 	for s.next() {

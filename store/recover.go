@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/store/internal/boltfile"
 )
 
 // RecoverReport is what Recover saved, and what it had to leave behind.
@@ -104,7 +105,7 @@ func Recover(ctx context.Context, damaged, newPath string, opts *ScanOptions) (*
 	}
 	defer closeLocked(f)
 	w := newWalker(ctx, f, size, progress)
-	if w.h.use < 0 {
+	if w.H.Use < 0 {
 		return nil, odata.Errorf(odata.CodeDatabaseDamaged, "nothing in %s can be recovered: %s", damaged, w.problems[len(w.problems)-1].What)
 	}
 	sv := w.survey()
@@ -131,7 +132,7 @@ func Recover(ctx context.Context, damaged, newPath string, opts *ScanOptions) (*
 		return rep, err
 	}
 	if progress != nil {
-		progress(w.total(), w.total())
+		progress(w.Total(), w.Total())
 	}
 	rep.Problems = lostOnes(w.problems)
 	if err := out.Close(); err != nil {
@@ -169,14 +170,14 @@ func (w *walker) recoverTable(ctx context.Context, out *DB, t fileTable, gaps *[
 	var page uint64
 	whole := true
 	entities := func(yield func(*odata.Entity) bool) {
-		whole = w.tree(t.root, t.inline, t.at, nil, nil, func(pg uint64, e elem) bool {
-			if e.bucket {
-				w.problem(Problem{Page: int64(pg), Keys: oneKey(e.key), What: "the table holds a nested bucket, which tstable never writes; it was not saved", Lost: true})
+		whole = w.Tree(t.root, t.inline, t.at, nil, nil, func(pg uint64, e boltfile.Elem) bool {
+			if e.Bucket {
+				w.problem(Problem{Page: int64(pg), Keys: oneKey(e.Key), What: "the table holds a nested bucket, which tstable never writes; it was not saved", Lost: true})
 				return true
 			}
-			ent, err := decodeEntity(e.key, e.value)
+			ent, err := decodeEntity(e.Key, e.Value)
 			if err != nil {
-				w.problem(Problem{Page: int64(pg), Keys: oneKey(e.key), What: "the stored entity cannot be decoded; it was not saved", Lost: true})
+				w.problem(Problem{Page: int64(pg), Keys: oneKey(e.Key), What: "the stored entity cannot be decoded; it was not saved", Lost: true})
 				return true
 			}
 			page = pg
@@ -227,26 +228,26 @@ type unlinkedPage struct {
 // that hold entities and nothing else, every one decoding.
 func (w *walker) unlinked() []unlinkedPage {
 	var out []unlinkedPage
-	for id := uint64(2); id < uint64(w.total()); id++ {
-		if w.used[id] || (w.free != nil && w.free[id]) {
+	for id := uint64(2); id < uint64(w.Total()); id++ {
+		if w.Used(id) || (w.Free != nil && w.Free[id]) {
 			continue
 		}
-		w.tick(1)
-		h, b, err := w.r.page(id, flagLeaf)
+		w.Tick(1)
+		h, b, err := w.R.Page(id, boltfile.FlagLeaf)
 		if err != nil {
 			continue
 		}
-		es, err := parseElems(h, b)
+		es, err := boltfile.ParseElems(h, b)
 		if err != nil || len(es) == 0 {
 			continue
 		}
-		p := unlinkedPage{id: id, lo: bytes.Clone(es[0].key), hi: bytes.Clone(es[len(es)-1].key)}
+		p := unlinkedPage{id: id, lo: bytes.Clone(es[0].Key), hi: bytes.Clone(es[len(es)-1].Key)}
 		for _, e := range es {
-			if e.bucket || bytes.IndexByte(e.key, 0) < 0 {
+			if e.Bucket || bytes.IndexByte(e.Key, 0) < 0 {
 				p.entities = nil
 				break
 			}
-			ent, err := decodeEntity(e.key, e.value)
+			ent, err := decodeEntity(e.Key, e.Value)
 			if err != nil {
 				p.entities = nil
 				break
@@ -255,8 +256,8 @@ func (w *walker) unlinked() []unlinkedPage {
 		}
 		if p.entities != nil {
 			out = append(out, p)
-			w.claim(id, uint64(h.overflow)+1)
-			id += uint64(h.overflow)
+			w.Claim(id, uint64(h.Overflow)+1)
+			id += uint64(h.Overflow)
 		}
 	}
 	return out
@@ -295,24 +296,24 @@ func (w *walker) gatherEvidence(sv *survey) *evidence {
 			addRoot(t.root, strings.ToLower(t.name))
 		}
 	}
-	for id := uint64(2); id < uint64(w.total()); id++ {
-		h, b, err := w.r.page(id, flagLeaf, flagBranch)
+	for id := uint64(2); id < uint64(w.Total()); id++ {
+		h, b, err := w.R.Page(id, boltfile.FlagLeaf, boltfile.FlagBranch)
 		if err != nil {
 			continue
 		}
 		pg := id
-		id += uint64(h.overflow)
-		es, err := parseElems(h, b)
+		id += uint64(h.Overflow)
+		es, err := boltfile.ParseElems(h, b)
 		if err != nil || len(es) == 0 {
 			continue
 		}
-		if h.flags == flagBranch {
+		if h.Flags == boltfile.FlagBranch {
 			for i, e := range es {
 				var hi []byte
 				if i+1 < len(es) {
-					hi = bytes.Clone(es[i+1].key)
+					hi = bytes.Clone(es[i+1].Key)
 				}
-				ev.parents[e.child] = append(ev.parents[e.child], parentRef{id, bytes.Clone(e.key), hi})
+				ev.parents[e.Child] = append(ev.parents[e.Child], parentRef{id, bytes.Clone(e.Key), hi})
 			}
 			continue
 		}
@@ -324,25 +325,25 @@ func (w *walker) gatherEvidence(sv *survey) *evidence {
 		// tree moves into the table, and older copies when the next chunk
 		// is staged) leads to rows that were never committed. With the
 		// list of free pages unreadable, in use cannot be told.
-		marked := slices.ContainsFunc(es, func(e elem) bool { return !e.bucket && bytes.Equal(e.key, stagingMarker) })
-		live := marked && w.free != nil && !w.free[pg]
+		marked := slices.ContainsFunc(es, func(e boltfile.Elem) bool { return !e.Bucket && bytes.Equal(e.Key, stagingMarker) })
+		live := marked && w.Free != nil && !w.Free[pg]
 		catalogue := true
 		for _, e := range es {
-			if e.bucket && bytes.HasPrefix(e.key, []byte(tablePrefix)) && len(e.value) >= bucketHeaderSize {
-				if root := order.Uint64(e.value); root != 0 {
+			if e.Bucket && bytes.HasPrefix(e.Key, []byte(tablePrefix)) && len(e.Value) >= boltfile.BucketHeaderSize {
+				if root := boltfile.Order.Uint64(e.Value); root != 0 {
 					switch {
 					case live:
-						ev.staged[root] = string(e.key[len(tablePrefix):])
+						ev.staged[root] = string(e.Key[len(tablePrefix):])
 					case !marked:
-						addRoot(root, string(e.key[len(tablePrefix):]))
+						addRoot(root, string(e.Key[len(tablePrefix):]))
 					}
 				}
 			}
-			catalogue = catalogue && !e.bucket && odata.ValidateTableName(string(e.value)) == nil && strings.ToLower(string(e.value)) == string(e.key)
+			catalogue = catalogue && !e.Bucket && odata.ValidateTableName(string(e.Value)) == nil && strings.ToLower(string(e.Value)) == string(e.Key)
 		}
 		if catalogue {
 			for _, e := range es {
-				ev.names[string(e.key)] = string(e.value)
+				ev.names[string(e.Key)] = string(e.Value)
 			}
 		}
 	}
@@ -405,7 +406,7 @@ func (w *walker) recoverUnlinked(ctx context.Context, out *DB, sv *survey, gaps 
 			return err
 		}
 	}
-	if w.free == nil && len(pl.unplaced) < len(pages) && len(pl.unplaced) == 0 {
+	if w.Free == nil && len(pl.unplaced) < len(pages) && len(pl.unplaced) == 0 {
 		w.problem(Problem{Page: -1, What: "the list of free pages is unreadable, so the entities found on unlinked pages may include older versions of entities, or deleted ones", Lost: true})
 	}
 	if err := pl.save(ctx); err != nil {
@@ -566,7 +567,7 @@ func (pl *placement) keepLostAndFound(ctx context.Context) error {
 		pl.w.problem(Problem{Page: -1, What: fmt.Sprintf("%s, which no readable table leads to, could belong to %s; %s saved in table %s", pageList(ids), both, map[bool]string{true: "its entities are", false: "their entities are"}[len(ids) == 1], name), Lost: true})
 	}
 	what := fmt.Sprintf("%s, which no table leads to, %s entities that could not be placed in their table; the latest copy of each, %d in all, was saved in this table", pageList(pl.unplaced), map[bool]string{true: "holds", false: "hold"}[len(pl.unplaced) == 1], len(pl.lostFound))
-	if pl.w.free == nil {
+	if pl.w.Free == nil {
 		what += " (with the list of free pages unreadable, they may include older versions of entities, and deleted ones)"
 	}
 	pl.w.problem(Problem{Table: name, Page: -1, What: what, Lost: true})

@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"fmt"
+	"github.com/tstable/tstable/store/internal/boltfile"
 	"os"
 	"path/filepath"
 	"strings"
@@ -151,10 +152,10 @@ func TestRecoverFindsTheLeavesBelowADamagedBranch(t *testing.T) {
 	raw := openRaw(t, path)
 	root := raw.tableRoot("Alpha")
 	h, es := raw.elems(root)
-	if h.flags != flagBranch {
+	if h.Flags != boltfile.FlagBranch {
 		t.Fatal("Alpha's root is not a branch")
 	}
-	branch := es[1].child // a branch below the root, or a leaf in a shallower tree
+	branch := es[1].Child // a branch below the root, or a leaf in a shallower tree
 	below := raw.keysBelow(branch)
 	smash(t, path, branch, 20)
 	rep, out := recoverTo(t, path)
@@ -175,8 +176,8 @@ func TestRecoverACutFile(t *testing.T) {
 	path := fixture(t)
 	want := contents(t, path)
 	raw := openRaw(t, path)
-	used := int64(raw.h.meta().pgid) * raw.h.pageSize
-	for _, cut := range []int64{used / 2, used - raw.h.pageSize} {
+	used := int64(raw.h.Meta().Pgid) * raw.h.PageSize
+	for _, cut := range []int64{used / 2, used - raw.h.PageSize} {
 		p := copyFile(t, path, "cut.db")
 		truncate(t, p, cut)
 		rep, out := recoverTo(t, p)
@@ -250,7 +251,7 @@ func TestRecoverLeavesTheRowsOfAnUnfinishedImport(t *testing.T) {
 	if len(left) != 1 {
 		t.Fatalf("staging buckets after the kill: %v; want the one the killed load left", left)
 	}
-	smash(t, path, openRaw(t, path).h.meta().root, 31)
+	smash(t, path, openRaw(t, path).h.Meta().Root, 31)
 	rep, out := recoverTo(t, path)
 	if n := savedTotal(rep); n != 0 {
 		t.Fatalf("%d entities saved (%s); want none: the table was empty when the import was killed", n, savedCounts(rep))
@@ -284,7 +285,7 @@ func TestRecoverSavesTheRowsOfAFinishedStagedImport(t *testing.T) {
 		t.Fatalf("load: %+v %v", res, err)
 	}
 	db.Close()
-	smash(t, path, openRaw(t, path).h.meta().root, 32)
+	smash(t, path, openRaw(t, path).h.Meta().Root, 32)
 	rep, _ := recoverTo(t, path)
 	if len(rep.Unfinished) != 0 {
 		t.Fatalf("a finished import reported unfinished: %+v", rep.Unfinished)

@@ -7,6 +7,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/store/internal/boltfile"
 )
 
 // span is an odata.KeyRange translated to stored keys: start is where to seek,
@@ -79,7 +80,7 @@ type scanner struct {
 }
 
 // keyCursor is what a scanner moves over the keys with: the engine's
-// cursor, or a leafCursor.
+// cursor, or a boltfile.LeafCursor.
 type keyCursor interface {
 	First() ([]byte, []byte)
 	Seek([]byte) ([]byte, []byte)
@@ -121,21 +122,21 @@ func (s *scanner) seekSpan() bool {
 	return s.k != nil && !sp.past(s.k)
 }
 
-// readLeaves makes s read the leaves itself, with pread (see leafCursor),
-// when b has a tree of its own (not an inline one); hi is where the caller
-// stops (nil: no end), which the reads ahead do not pass; room is the
-// buffers to use (nil: its own).
-func (s *scanner) readLeaves(g *treeGuard, hi []byte, room *leafRoom) {
+// readLeaves makes s read the leaves itself, with pread (see
+// boltfile.LeafCursor), in c's snapshot, when b has a tree of its own (not
+// an inline one); hi is where the caller stops (nil: no end), which the
+// reads ahead do not pass; room is the buffers to use (nil: its own).
+func (s *scanner) readLeaves(c *boltfile.Checker, hi []byte, room *boltfile.LeafRoom) {
 	if root := uint64(s.b.RootPage()); root != 0 {
-		s.c = newLeafCursor(s.b.Tx(), g, root, hi, room)
+		s.c = boltfile.NewLeafCursor(c, root, hi, room)
 	}
 }
 
 // err is the damage that ended the scan early, when its cursor reads the
 // pages itself; nil otherwise.
 func (s *scanner) err() error {
-	if c, ok := s.c.(*leafCursor); ok {
-		return c.err
+	if c, ok := s.c.(*boltfile.LeafCursor); ok {
+		return c.Err()
 	}
 	return nil
 }

@@ -236,7 +236,7 @@ func (l *loader) writeStage(batch []loadRec, mem *arena) error {
 		}
 		// The staging tree is this load's own, its keys ascending: every
 		// entity is appended as it is.
-		w := &chunkWriter{o: o, tx: tx, b: b, kind: l.kind, mem: mem, keep: l.keep, ticks: ticks, latest: ticks, appending: true, guarded: true}
+		w := &chunkWriter{o: o, tx: tx, ck: o.checker(tx), b: b, kind: l.kind, mem: mem, keep: l.keep, ticks: ticks, latest: ticks, appending: true, guarded: true}
 		for i := range batch {
 			if err := w.put(&batch[i]); err != nil {
 				var ref *refusal

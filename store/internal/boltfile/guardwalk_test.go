@@ -1,4 +1,4 @@
-package store
+package boltfile
 
 import (
 	"math/rand"

@@ -1,0 +1,79 @@
+package boltfile
+
+import "io"
+
+// Header is what the start of a file says about it: both copies of the
+// meta, and which one the engine uses.
+type Header struct {
+	Size     int64
+	Metas    [2]MetaCopy
+	Use      int // the copy in use, -1 when neither is valid
+	PageSize int64
+	Magic    bool // some copy carries the database signature
+}
+
+// MetaCopy is one copy of the meta as found in the file.
+type MetaCopy struct {
+	M     Meta
+	Found bool   // the file is long enough to hold it
+	Fault string // why it is not valid, "" when it is
+}
+
+// Meta returns the meta in use.
+func (h *Header) Meta() Meta { return h.Metas[h.Use].M }
+
+// ReadMetaAt reads the copy of the meta in the page at off.
+func ReadMetaAt(f io.ReaderAt, size, off int64) MetaCopy {
+	if off+PageHeaderSize+MetaSize > size {
+		return MetaCopy{Fault: "the file ends before it"}
+	}
+	var b [PageHeaderSize + MetaSize]byte
+	if _, err := f.ReadAt(b[:], off); err != nil {
+		return MetaCopy{Fault: "it cannot be read: " + DescribeIOError(err)}
+	}
+	m, _ := ParseMeta(b[PageHeaderSize:])
+	return MetaCopy{M: m, Found: true, Fault: m.Valid()}
+}
+
+// ReadHeader finds the page size and both metas the way the engine does:
+// the page size from the first valid copy (the first page, else the
+// second, looked for at each possible page size), and the valid copy with
+// the higher transaction id in use.
+func ReadHeader(f io.ReaderAt, size int64) *Header {
+	h := &Header{Size: size, Use: -1}
+	h.Metas[0] = ReadMetaAt(f, size, 0)
+	if h.Metas[0].Fault == "" {
+		h.PageSize = int64(h.Metas[0].M.PageSize)
+	} else {
+		for i := 0; i < 15; i++ {
+			pos := int64(1024) << i
+			if pos >= size-1024 {
+				break
+			}
+			if c := ReadMetaAt(f, size, pos); c.Fault == "" {
+				h.PageSize = int64(c.M.PageSize)
+				break
+			} else if c.M.Magic == Magic {
+				h.Magic = true
+			}
+		}
+	}
+	if h.PageSize > 0 {
+		h.Metas[1] = ReadMetaAt(f, size, h.PageSize)
+	} else {
+		h.Metas[1] = MetaCopy{Fault: "the page size is unknown, so it cannot be found"}
+	}
+	for i, c := range h.Metas {
+		h.Magic = h.Magic || c.M.Magic == Magic
+		if c.Fault == "" && (h.Use < 0 || c.M.TxID > h.Meta().TxID) {
+			h.Use = i
+		}
+	}
+	return h
+}
+
+// Reader returns a reader of the pages the meta in use counts, in a file
+// of h.Size bytes.
+func (h *Header) Reader(f io.ReaderAt) *Reader {
+	return &Reader{F: f, Size: h.Size, PageSize: h.PageSize, HWM: h.Meta().Pgid}
+}

@@ -1,0 +1,166 @@
+package boltfile
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"syscall"
+)
+
+// ErrDamaged marks every error that reports damage found in the file:
+// errors.Is(err, ErrDamaged) tells damage from every other failure. Each
+// error of this package that reports damage wraps it, and so does every
+// error built on one.
+var ErrDamaged = errors.New("the database file is damaged")
+
+// PageError is a page that cannot be read as what it should be: damage.
+type PageError struct {
+	ID   uint64
+	What string // what is wrong with it, said of the page: "is a leaf page where …"
+}
+
+func (e *PageError) Error() string { return fmt.Sprintf("page %d %s", e.ID, e.What) }
+
+// Unwrap marks the error as damage.
+func (e *PageError) Unwrap() error { return ErrDamaged }
+
+// Reader reads pages from the file with pread, never through a memory
+// map, so a page past the end of the file is an error, not a fault.
+type Reader struct {
+	F        io.ReaderAt
+	Size     int64  // the file's length, or what of it the snapshot holds
+	PageSize int64  // from the header in use
+	HWM      uint64 // pages the header counts
+}
+
+// Head reads and checks the header of page id: inside the pages the
+// header counts and inside the file, calling itself id.
+func (r *Reader) Head(id uint64) (PageHead, error) {
+	if id < 2 || id >= r.HWM {
+		return PageHead{}, &PageError{id, fmt.Sprintf("is outside the %d pages the file's header counts", r.HWM)}
+	}
+	off := int64(id) * r.PageSize
+	if off+r.PageSize > r.Size {
+		return PageHead{}, &PageError{id, "lies past the end of the file (the file was cut short)"}
+	}
+	var b [PageHeaderSize]byte
+	if _, err := r.F.ReadAt(b[:], off); err != nil {
+		return PageHead{}, ReadError(id, err)
+	}
+	h := ParseHead(b[:])
+	if h.ID != id {
+		return h, &PageError{id, "holds something else (it does not carry its own page number)"}
+	}
+	return h, nil
+}
+
+// ReadError says why page id could not be read.
+func ReadError(id uint64, err error) error {
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return &PageError{id, "lies past the end of the file (the file was cut short)"}
+	}
+	return &PageError{id, "cannot be read: " + DescribeIOError(err)}
+}
+
+// DescribeIOError renders an operating-system error without the path and
+// operation the os package puts before it ("write /x/y.db: no space left
+// on device" becomes "the disk is full (no space left on device)"):
+// messages name the file themselves, once.
+func DescribeIOError(err error) string {
+	var msg string
+	var (
+		pe *fs.PathError
+		le *os.LinkError
+		se *os.SyscallError
+	)
+	switch {
+	case errors.As(err, &pe):
+		msg = pe.Err.Error()
+	case errors.As(err, &le):
+		msg = le.Err.Error()
+	case errors.As(err, &se):
+		msg = se.Err.Error()
+	default:
+		msg = err.Error()
+	}
+	if errors.Is(err, syscall.ENOSPC) {
+		return "the disk is full (" + msg + ")"
+	}
+	return msg
+}
+
+// Span returns the page count of a page and its overflow, checked
+// against the file.
+func (r *Reader) Span(h PageHead) (uint64, error) {
+	n := uint64(h.Overflow) + 1
+	if h.ID+n > r.HWM || h.ID+n < h.ID {
+		return 0, &PageError{h.ID, fmt.Sprintf("claims %d pages, past the %d the file's header counts", n, r.HWM)}
+	}
+	if int64(h.ID+n)*r.PageSize > r.Size {
+		return 0, &PageError{h.ID, "continues past the end of the file (the file was cut short)"}
+	}
+	return n, nil
+}
+
+// Page reads a whole page (with its overflow) of one of the given kinds.
+func (r *Reader) Page(id uint64, kinds ...uint16) (PageHead, []byte, error) {
+	h, err := r.Head(id)
+	if err != nil {
+		return h, nil, err
+	}
+	return r.Read(h, kinds...)
+}
+
+// Read reads the page (and overflow) whose header Head has read and
+// checked, checking its kind as Page does.
+func (r *Reader) Read(h PageHead, kinds ...uint16) (PageHead, []byte, error) {
+	id := h.ID
+	ok := false
+	for _, k := range kinds {
+		ok = ok || h.Flags == k
+	}
+	if !ok {
+		return h, nil, &PageError{id, "is a " + h.Kind() + " page where a data page belongs"}
+	}
+	n, err := r.Span(h)
+	if err != nil {
+		return h, nil, err
+	}
+	b := make([]byte, int64(n)*r.PageSize)
+	if _, err := r.F.ReadAt(b, int64(id)*r.PageSize); err != nil {
+		return h, nil, ReadError(id, err)
+	}
+	return h, b, nil
+}
+
+// Freelist reads the list of free pages at page id, checking every id.
+func (r *Reader) Freelist(id uint64) ([]uint64, error) {
+	h, b, err := r.Page(id, FlagFreelist)
+	if err != nil {
+		if pe, ok := err.(*PageError); ok && h.ID == id && h.Flags != FlagFreelist && h.Flags != 0 {
+			pe.What = "is a " + h.Kind() + " page where the free-page list belongs"
+		}
+		return nil, err
+	}
+	start, count := PageHeaderSize, uint64(h.Count)
+	if h.Count == 0xFFFF {
+		count = Order.Uint64(b[PageHeaderSize:])
+		start += 8
+	}
+	if count > uint64(len(b)-start)/8 {
+		return nil, &PageError{id, fmt.Sprintf("(the free-page list) claims %d entries, more than fit in it", count)}
+	}
+	ids := make([]uint64, count)
+	for i := range ids {
+		ids[i] = Order.Uint64(b[start+8*i:])
+		switch {
+		case ids[i] < 2 || ids[i] >= r.HWM:
+			return nil, &PageError{id, fmt.Sprintf("(the free-page list) names page %d, outside the %d pages the file counts", ids[i], r.HWM)}
+		case i > 0 && ids[i] <= ids[i-1]:
+			return nil, &PageError{id, fmt.Sprintf("(the free-page list) is out of order at page %d", ids[i])}
+		}
+	}
+	return ids, nil
+}
