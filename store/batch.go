@@ -1,10 +1,8 @@
 package store
 
 import (
-	"bytes"
 	"context"
-
-	bolt "go.etcd.io/bbolt"
+	"errors"
 
 	"github.com/tstable/tstable/odata"
 )
@@ -19,23 +17,19 @@ func (db *DB) Batch(ctx context.Context, table string, ops []Operation) ([]*odat
 		return nil, err
 	}
 	out := make([]*odata.Entity, len(prepared))
-	lo, hi := batchSpan(prepared)
 	err = db.do(true, func(o *op) error {
-		return o.db.update(func(tx *bolt.Tx) error {
-			b, err := o.table(tx, table)
+		return o.shared(func(t *gtx) error {
+			b, err := t.table(table)
 			if err != nil {
 				return err
 			}
-			if err := o.guardKeys(tx, b, lo, hi, false); err != nil {
-				return err
-			}
-			ticks, err := o.nextTicks(tx, 0)
+			ticks, err := t.nextTicks(0)
 			if err != nil {
 				return err
 			}
 			for i, p := range prepared {
 				if out[i], err = apply(b, p, ticks); err != nil {
-					if _, damage := damageIn(err); damage {
+					if errors.Is(err, ErrDamaged) {
 						return err
 					}
 					return odata.AtIndex(err, i)
@@ -85,18 +79,4 @@ func PrepareBatch(ops []Operation) ([]Operation, error) {
 		return nil, odata.Errorf(odata.CodeRequestBodyTooLarge, "the batch holds %d bytes of entities; the limit is %d (4 MiB)", size, odata.MaxBatchBytes)
 	}
 	return prepared, nil
-}
-
-// batchSpan returns the lowest and highest stored key of a batch.
-func batchSpan(ops []Operation) (lo, hi []byte) {
-	for _, op := range ops {
-		k := entityKey(op.Entity.PartitionKey, op.Entity.RowKey)
-		if lo == nil || bytes.Compare(k, lo) < 0 {
-			lo = k
-		}
-		if hi == nil || bytes.Compare(k, hi) > 0 {
-			hi = k
-		}
-	}
-	return lo, hi
 }

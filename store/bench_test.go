@@ -12,8 +12,6 @@ import (
 	"testing"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"github.com/tstable/tstable/odata"
 )
 
@@ -299,12 +297,12 @@ func BenchmarkGuardWholeTree(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		db.guard.Reset()
 		err := db.do(false, func(o *op) error {
-			return o.view(func(tx *bolt.Tx) error {
-				bk, err := o.table(tx, "Bench")
+			return o.view(func(t *gtx) error {
+				bk, err := t.table("Bench")
 				if err != nil {
 					return err
 				}
-				return o.guardKeys(tx, bk, nil, nil, true)
+				return bk.guard(nil, nil, true)
 			})
 		})
 		if err != nil {

@@ -3,12 +3,12 @@ package store
 import (
 	"bytes"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"math"
 	"unsafe"
 
 	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/store/internal/boltfile"
 )
 
 // Stored entity format (version 1):
@@ -24,7 +24,9 @@ import (
 // decoding the others.
 const formatV1 = 1
 
-var errCorrupt = errors.New("a stored entity cannot be decoded")
+// errCorrupt is a stored value that does not decode, where its key is not
+// known: damage.
+var errCorrupt error = &boltfile.Finding{What: "a stored entity cannot be decoded"}
 
 // corruptError is a stored entity that does not decode: damage.
 type corruptError struct{ key []byte }
@@ -33,6 +35,9 @@ func (e *corruptError) Error() string {
 	pk, rk := splitKey(e.key)
 	return fmt.Sprintf("the stored entity (%q, %q) cannot be decoded", pk, rk)
 }
+
+// Unwrap marks the error as damage.
+func (e *corruptError) Unwrap() error { return ErrDamaged }
 
 // entityKey is PartitionKey 0x00 RowKey: byte order is table order, and
 // 0x00 cannot occur inside a key.

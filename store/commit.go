@@ -1,6 +1,7 @@
 package store
 
 import (
+	"errors"
 	"sync"
 
 	bolt "go.etcd.io/bbolt"
@@ -73,7 +74,7 @@ func (db *DB) commitGroup(group []*commitReq, self *commitReq) {
 	left := len(group)
 	for left > 0 {
 		failed, err := db.runGroup(group, out)
-		if _, damage := damageIn(err); damage {
+		if errors.Is(err, ErrDamaged) {
 			for i, r := range group {
 				if !out[i] {
 					r.err = err
@@ -126,7 +127,7 @@ func (db *DB) runGroup(group []*commitReq, out []bool) (failed int, err error) {
 func run(fn func(*bolt.Tx) error, tx *bolt.Tx) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = &boltfile.PanicDamage{What: boltfile.DescribePanic(p)}
+			err = boltfile.PanicFinding(p)
 		}
 	}()
 	return fn(tx)

@@ -50,7 +50,10 @@ func Compact(path string, opts *Options) (*CompactResult, error) {
 		os.Remove(tmp)
 		return nil, err
 	}
-	if err := src.do(false, func(*op) error { return bolt.Compact(dst, src.bolt, compactTxBytes) }); err != nil {
+	if err := src.do(false, func(o *op) error {
+		o.once = true // it writes the copy
+		return bolt.Compact(dst, src.bolt, compactTxBytes)
+	}); err != nil {
 		if odata.CodeOf(err) != "" { // damage found while copying
 			return fail(err)
 		}

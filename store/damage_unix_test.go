@@ -37,8 +37,7 @@ func TestAFaultWhileReadingIsAnError(t *testing.T) {
 		t.Skip("cannot map the file:", err)
 	}
 	defer syscall.Munmap(m)
-	db2 := &DB{path: path, bolt: db.bolt}
-	err = db2.do(false, func(o *op) error {
+	err = db.do(false, func(o *op) error {
 		sink = m[40*4096] // past the end: SIGBUS
 		return nil
 	})

@@ -50,6 +50,11 @@ type Options struct {
 	loadEvery  time.Duration
 	loadRun    int
 	noStaging  bool // Load never stages (see staging.go)
+	// finding, when set, is asked at each step of a call where damage can
+	// be met (a table opened, "table"; a key scanned, "scan"), and an error
+	// from it is met there as damage (a false finding, for the tests of
+	// confirmation).
+	finding func(step string) error
 }
 
 // wait returns the wait to use.
@@ -77,7 +82,7 @@ type DB struct {
 	guard    *boltfile.Guard
 	pageSize int64 // the file's page size
 
-	broken  atomic.Pointer[odata.Error] // the damage found, once found
+	damaged atomic.Pointer[damageError] // the damage confirmed in the file, once confirmed
 	commits committer                   // writers sharing a commit
 
 	mapAtLeast int // bytes of the file the engine maps from the start (see reserveMap)
@@ -134,41 +139,12 @@ func OpenContext(ctx context.Context, path string, opts *Options) (*DB, error) {
 	if err := db.open(ctx); err != nil {
 		return nil, err
 	}
-	if err := db.do(false, func(o *op) error { return o.view(o.checkFormat) }); err != nil {
+	if err := db.do(false, func(o *op) error { return o.view(checkFormat) }); err != nil {
 		db.Close()
 		return nil, err
 	}
 	if !db.opts.ReadOnly {
-		if err := db.do(true, func(o *op) error {
-			ready := false
-			if err := o.view(func(tx *bolt.Tx) error {
-				c, err := o.catalogue(tx)
-				ready = err == nil && c != nil
-				return nil
-			}); err != nil || ready {
-				return err
-			}
-			return o.update(func(tx *bolt.Tx) error {
-				if err := o.guardRoot(tx, metaBucket); err != nil {
-					return err
-				}
-				fresh := tx.Bucket(metaBucket) == nil
-				m, err := tx.CreateBucketIfNotExists(metaBucket)
-				if err != nil {
-					return err
-				}
-				if err := o.guardAll(tx, m); err != nil {
-					return err
-				}
-				if fresh {
-					if err := putFormat(m); err != nil {
-						return err
-					}
-				}
-				_, err = m.CreateBucketIfNotExists(catalogueKey)
-				return err
-			})
-		}); err != nil {
+		if err := db.do(true, func(o *op) error { return o.makeReady() }); err != nil {
 			db.Close()
 			return nil, err
 		}
@@ -306,7 +282,7 @@ func (db *DB) closeEngine() error {
 	b, f := db.bolt, db.file
 	db.bolt, db.file = nil, nil
 	releaseFile(f) // the engine's own lock keeps others out until it closes
-	if db.broken.Load() == nil {
+	if db.damaged.Load() == nil {
 		if err := b.Close(); err != nil {
 			return FileError(err, "cannot close database %s", db.path)
 		}
@@ -325,22 +301,59 @@ func (db *DB) closeEngine() error {
 	return nil
 }
 
+// makeReady gives a file opened for writing what a tstable file holds
+// (the bucket of its own records, the format, the catalogue) when it does
+// not hold them yet: a new file.
+func (o *op) makeReady() error {
+	ready := false
+	if err := o.view(func(t *gtx) error {
+		c, err := t.catalogue()
+		ready = err == nil && c != nil
+		return nil
+	}); err != nil || ready {
+		return err
+	}
+	return o.update(func(t *gtx) error {
+		m, err := t.top(metaBucket)
+		if err != nil {
+			return err
+		}
+		if m == nil {
+			if m, err = t.createTop(metaBucket); err != nil {
+				return err
+			}
+			if err := putFormat(m); err != nil {
+				return err
+			}
+		}
+		if c, err := m.bucket(catalogueKey); err != nil || c != nil {
+			return err
+		}
+		_, err = m.createBucket(catalogueKey)
+		return err
+	})
+}
+
 // nextTicks issues the Timestamp for a write transaction: the current time
 // in ticks, but always later than the last one issued in this file, so every
 // write changes an entity's ETag even within one 100 ns tick. atLeast, when
 // later than that, is issued instead (Recover keeps entities' Timestamps).
-func (o *op) nextTicks(tx *bolt.Tx, atLeast int64) (int64, error) {
-	m, err := o.meta(tx)
+func (t *gtx) nextTicks(atLeast int64) (int64, error) {
+	m, err := t.meta()
 	if err != nil {
 		return 0, err
 	}
 	now := max(odata.TicksOf(time.Now()), atLeast)
-	if last := m.Get(clockKey); len(last) == 8 {
+	last, err := m.get(clockKey)
+	if err != nil {
+		return 0, err
+	}
+	if len(last) == 8 {
 		if l := int64(binary.BigEndian.Uint64(last)); now <= l {
 			now = l + 1
 		}
 	}
 	var buf [8]byte
 	binary.BigEndian.PutUint64(buf[:], uint64(now))
-	return now, m.Put(clockKey, buf[:])
+	return now, m.put(clockKey, buf[:])
 }

@@ -4,8 +4,6 @@ import (
 	"encoding/binary"
 	"fmt"
 
-	bolt "go.etcd.io/bbolt"
-
 	"github.com/tstable/tstable/odata"
 )
 
@@ -26,11 +24,14 @@ const formatVersion = 1
 var formatKey = []byte("format")
 
 // formatOf reads the format a file's meta bucket records.
-func formatOf(m *bolt.Bucket) (uint64, error) {
+func formatOf(m *gbucket) (uint64, error) {
 	if m == nil {
 		return formatVersion, nil
 	}
-	v := m.Get(formatKey)
+	v, err := m.get(formatKey)
+	if err != nil {
+		return 0, err
+	}
 	if v == nil {
 		return 1, nil
 	}
@@ -41,10 +42,10 @@ func formatOf(m *bolt.Bucket) (uint64, error) {
 }
 
 // putFormat records the current format in a new file's meta bucket.
-func putFormat(m *bolt.Bucket) error {
+func putFormat(m *gbucket) error {
 	var b [8]byte
 	binary.BigEndian.PutUint64(b[:], formatVersion)
-	return m.Put(formatKey, b[:])
+	return m.put(formatKey, b[:])
 }
 
 // newerFormat is the refusal of a file this tstable cannot read: the
@@ -54,22 +55,22 @@ func newerFormat(path string, v uint64) error {
 }
 
 // checkFormat refuses a file of a newer format than this tstable's.
-func (o *op) checkFormat(tx *bolt.Tx) error {
-	if err := o.guardRoot(tx, metaBucket); err != nil {
+func checkFormat(t *gtx) error {
+	m, err := t.top(metaBucket)
+	if err != nil {
 		return err
 	}
-	m := tx.Bucket(metaBucket)
 	if m != nil {
-		if err := o.guardAll(tx, m); err != nil {
+		if err := m.guardAll(); err != nil {
 			return err
 		}
 	}
 	v, err := formatOf(m)
 	if err != nil {
-		return damagedError(o.db.path, err.Error())
+		return damagedError(t.o.db.path, err.Error())
 	}
 	if v > formatVersion {
-		return newerFormat(o.db.path, v)
+		return newerFormat(t.o.db.path, v)
 	}
 	return nil
 }

@@ -3,9 +3,7 @@ package store
 import (
 	"errors"
 	"fmt"
-	"os"
 	"runtime/debug"
-	"sync"
 
 	bolt "go.etcd.io/bbolt"
 	berrors "go.etcd.io/bbolt/errors"
@@ -14,30 +12,71 @@ import (
 )
 
 // op is one call of a DB method into the engine. Its guard turns a fault
-// while reading the memory-mapped file, and a panic of the engine (its
-// assertions about pages), into DatabaseDamaged; code of the caller that
-// the call runs (a Query callback, a Load source) runs outside the guard.
+// while reading the memory-mapped file, a panic of the engine (its
+// assertions about pages) and damage the call's own checks find into a
+// finding, which the DB confirms before it reports it (see DB.do); code
+// of the caller that the call runs (a Query callback, a Load's OnReject)
+// runs outside the guard, through user.
 type op struct {
 	db        *DB
-	prevFault bool // the goroutine's SetPanicOnFault before the call
-	inUser    bool // the caller's code is running
+	fresh     bool   // a call run again: the guard trusts nothing it kept
+	prevFault bool   // the goroutine's SetPanicOnFault before the call
+	inUser    bool   // the caller's code is running
+	handed    bool   // the caller's code has run: the call cannot be run again
+	once      bool   // the call has effects outside its transaction: it cannot be run again
+	lastTable string // the table the call opened last, for a finding that names no page
 }
 
-// do runs fn as one guarded call. A write on a DB found damaged, or any
-// call on one closed, fails before it starts.
-func (db *DB) do(write bool, fn func(o *op) error) (err error) {
+// do runs fn as one guarded call. A call on a closed DB fails before it
+// starts, and so does a write once damage is confirmed in the file.
+//
+// Damage the call meets (a finding) is confirmed before it is reported
+// or marks anything: confirm reads the file again, under a read
+// transaction of its own and trusting nothing the guard kept, and only
+// damage found again is DatabaseDamaged (after which the DB refuses
+// writes, and this process opens the file for writing no more; reads go
+// on, and each meets the damage only where it reads it). A finding not
+// found again was a page changing under the call: the call runs once
+// more, afresh, when the caller's code has not run yet and it has no
+// effects outside its transaction, else it fails with ServerBusy, a
+// transient error.
+func (db *DB) do(write bool, fn func(o *op) error) error {
 	db.mu.RLock()
 	defer db.mu.RUnlock()
-	if e := db.broken.Load(); e != nil {
-		return e
-	}
 	if db.bolt == nil {
 		return fmt.Errorf("database %s is closed", db.path)
 	}
 	if write && db.opts.ReadOnly {
 		return fmt.Errorf("database %s was opened for reading only; this change needs it opened for writing", db.path)
 	}
+	if e := db.damaged.Load(); write && e != nil {
+		return e
+	}
 	o := &op{db: db}
+	err := o.run(fn)
+	for again := false; ; again = true {
+		var ce *callersError
+		if errors.As(err, &ce) {
+			return ce.err
+		}
+		f := findingIn(err)
+		if f == nil {
+			return err
+		}
+		if e := db.confirm(o, f); e != nil {
+			return e
+		}
+		db.guard.Reset()
+		if again || o.handed || o.once {
+			return db.transient(f)
+		}
+		o = &op{db: db, fresh: true}
+		err = o.run(fn)
+	}
+}
+
+// run calls fn inside the guard: a fault or a panic is a finding.
+func (o *op) run(fn func(o *op) error) (err error) {
 	o.prevFault = debug.SetPanicOnFault(true)
 	defer func() {
 		if o.inUser {
@@ -46,83 +85,69 @@ func (db *DB) do(write bool, fn func(o *op) error) (err error) {
 		r := recover()
 		debug.SetPanicOnFault(o.prevFault)
 		if r != nil {
-			err = db.found(boltfile.DescribePanic(r))
+			err = boltfile.PanicFinding(r)
 		}
 	}()
-	err = fn(o)
-	if what, ok := damageIn(err); ok {
-		err = db.found(what)
-	}
-	return err
-}
-
-// damageIn says whether err is damage found in the file, and what.
-func damageIn(err error) (string, bool) {
-	if err == nil {
-		return "", false
-	}
-	return damageOf(err)
-}
-
-func damageOf(err error) (string, bool) {
-	var pe *boltfile.PageError
-	var ce *corruptError
-	var pd *boltfile.PanicDamage
-	switch {
-	case errors.As(err, &pd):
-		return pd.What, true
-	case errors.As(err, &pe):
-		return pe.Error(), true
-	case errors.As(err, &ce):
-		return ce.Error(), true
-	case errors.Is(err, errCorrupt):
-		return errCorrupt.Error(), true
-	}
-	return "", false
+	return fn(o)
 }
 
 // user runs the caller's code outside the guard: a panic in it is the
 // caller's and goes on untouched (the engine's own deferred clean-up
-// still runs), and a fault in it is handled as the caller set.
+// still runs), and a fault in it is handled as the caller set. It is the
+// one way a call runs the caller's code, and once it has, the call is not
+// run again. An error the caller's code returns is the caller's, never a
+// finding of the call, whatever it wraps.
 func (o *op) user(fn func() error) error {
-	o.leave()
-	err := fn()
-	o.enter()
-	return err
-}
-
-// leave steps out of the guard, into the caller's code; enter steps back.
-// A caller's panic between the two leaves o outside, which the guard sees.
-func (o *op) leave() {
 	debug.SetPanicOnFault(o.prevFault)
-	o.inUser = true
-}
-
-func (o *op) enter() {
+	o.inUser, o.handed = true, true
+	err := fn()
 	o.inUser = false
 	debug.SetPanicOnFault(true)
+	if err != nil {
+		return &callersError{err}
+	}
+	return nil
 }
+
+// callersError is an error of the caller's code, on its way out of the
+// call (DB.do returns it as it was).
+type callersError struct{ err error }
+
+func (e *callersError) Error() string { return e.err.Error() }
 
 // view runs fn in a read transaction.
-func (o *op) view(fn func(tx *bolt.Tx) error) error {
-	return o.db.bolt.View(fn)
+func (o *op) view(fn func(t *gtx) error) error {
+	return o.db.bolt.View(func(tx *bolt.Tx) error { return fn(o.wrap(tx)) })
 }
 
-// update runs fn in a write transaction and commits it when fn succeeds.
-func (o *op) update(fn func(tx *bolt.Tx) error) error {
-	tx, err := o.db.bolt.Begin(true)
+// update runs fn in a write transaction of its own and commits it when fn
+// succeeds.
+func (o *op) update(fn func(t *gtx) error) error {
+	t, err := o.begin(true)
 	if err != nil {
-		return o.db.engineError(err)
-	}
-	defer tx.Rollback() // nothing to do after a commit; on a panic it releases the writer's lock
-	if err := fn(tx); err != nil {
 		return err
 	}
-	return o.commit(tx, -1)
+	defer t.rollback() // nothing to do after a commit; on a panic it releases the writer's lock
+	if err := fn(t); err != nil {
+		return err
+	}
+	return t.commit(-1)
 }
 
-// commit commits tx (see DB.commit).
-func (o *op) commit(tx *bolt.Tx, from int64) error { return o.db.commit(tx, from) }
+// shared runs fn in a write transaction shared with concurrent writers
+// (see DB.update).
+func (o *op) shared(fn func(t *gtx) error) error {
+	return o.db.update(func(tx *bolt.Tx) error { return fn(o.wrap(tx)) })
+}
+
+// begin begins a transaction; the caller ends it (rollback, commit).
+func (o *op) begin(writable bool) (*gtx, error) {
+	tx, err := o.db.bolt.Begin(writable)
+	if err != nil {
+		return nil, o.db.engineError(err)
+	}
+	return o.wrap(tx), nil
+}
 
 // commit commits tx. A failure (a full disk, an I/O error) rolls it back
 // and is a *CommitError; from is Load's position, else -1.
@@ -149,71 +174,4 @@ func (db *DB) engineError(err error) error {
 		return fmt.Errorf("database %s is closed", db.path)
 	}
 	return fmt.Errorf("database %s: %s", db.path, describeIOError(err))
-}
-
-// found records damage found in the file: the DB refuses every later call
-// with the returned error, and this process opens the file for writing no
-// more.
-func (db *DB) found(what string) error {
-	e := damagedError(db.path, what)
-	if !db.broken.CompareAndSwap(nil, e) {
-		return db.broken.Load()
-	}
-	if db.file != nil {
-		markDamaged(db.file, db.path, what)
-	}
-	return e
-}
-
-// damaged lists the files this process found damaged. Each is kept open
-// (on a handle of its own, holding no lock), so that its inode, by which
-// it is recognised, cannot be reused for another file.
-var damaged struct {
-	sync.Mutex
-	files []damagedFile
-}
-
-type damagedFile struct {
-	f    *os.File
-	info os.FileInfo
-	what string
-}
-
-// markDamaged records that the file open as f (at path) is damaged.
-func markDamaged(f *os.File, path, what string) {
-	st, err := f.Stat()
-	if err != nil {
-		return
-	}
-	keep, err := os.Open(path)
-	if err != nil {
-		return
-	}
-	if kst, err := keep.Stat(); err != nil || !os.SameFile(st, kst) {
-		keep.Close()
-		return
-	}
-	damaged.Lock()
-	defer damaged.Unlock()
-	if len(damaged.files) == maxDamaged { // a process that meets this many damaged files forgets the oldest
-		damaged.files[0].f.Close()
-		damaged.files = damaged.files[1:]
-	}
-	damaged.files = append(damaged.files, damagedFile{keep, st, what})
-}
-
-// maxDamaged is how many damaged files a process remembers (and keeps open).
-const maxDamaged = 64
-
-// damagedEarlier returns the DatabaseDamaged error for a file this process
-// found damaged before, or nil.
-func damagedEarlier(st os.FileInfo, path string) error {
-	damaged.Lock()
-	defer damaged.Unlock()
-	for _, d := range damaged.files {
-		if os.SameFile(d.info, st) {
-			return damagedError(path, d.what+" (found earlier in this process)")
-		}
-	}
-	return nil
 }

@@ -1,10 +1,31 @@
 package store
 
 import (
+	"bytes"
+
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store/internal/boltfile"
 )
+
+// gtx is a transaction as the DB's methods use it. Every bucket it hands
+// out is a *gbucket, which has the guard check the pages on the way to
+// each key it reads or writes (boltfile.Checker) before the engine
+// follows them, so no caller has to remember to; damage is an error
+// marked with ErrDamaged. The engine's transaction and buckets are used
+// here and in the few places that hand them on to the engine whole
+// (commit, compact), nowhere else.
+type gtx struct {
+	o  *op
+	tx *bolt.Tx
+	ck *boltfile.Checker // the guard's, of tx's snapshot
+}
+
+// wrap makes tx a guarded transaction of o's call.
+func (o *op) wrap(tx *bolt.Tx) *gtx {
+	return &gtx{o: o, tx: tx, ck: o.db.guard.Checker(o.db.snapshot(tx), o.fresh)}
+}
 
 // snapshot is tx's state of the file, as boltfile reads it.
 func (db *DB) snapshot(tx *bolt.Tx) boltfile.Snapshot {
@@ -17,26 +38,278 @@ func (db *DB) snapshot(tx *bolt.Tx) boltfile.Snapshot {
 	}
 }
 
-// checker is the guard's checker of tx's snapshot.
-func (o *op) checker(tx *bolt.Tx) *boltfile.Checker {
-	return o.db.guard.Checker(o.db.snapshot(tx), false)
+// rollback ends the transaction without its changes; after a commit it
+// does nothing.
+func (t *gtx) rollback() { t.tx.Rollback() }
+
+// commit commits the transaction (see DB.commit).
+func (t *gtx) commit(from int64) error { return t.o.db.commit(t.tx, from) }
+
+// bucket is b, guarded.
+func (t *gtx) bucket(b *bolt.Bucket) *gbucket {
+	return &gbucket{t: t, b: b, root: uint64(b.RootPage())}
 }
 
-// guardKeys checks the way to keys lo to hi in bucket b (see
-// boltfile.Checker.Check).
-func (o *op) guardKeys(tx *bolt.Tx, b *bolt.Bucket, lo, hi []byte, next bool) error {
-	root := uint64(b.RootPage())
-	if root == 0 {
-		return nil // an inline bucket: one leaf inside its parent
+// rootTree is the top-level tree (the buckets of the tables, the file's
+// own records, staging), guarded.
+func (t *gtx) rootTree() *gbucket { return t.bucket(t.tx.Cursor().Bucket()) }
+
+// top returns the top-level bucket name, or nil when there is none.
+func (t *gtx) top(name []byte) (*gbucket, error) {
+	return t.rootTree().bucket(name)
+}
+
+// createTop creates the top-level bucket name (it fails when it exists).
+func (t *gtx) createTop(name []byte) (*gbucket, error) {
+	return t.rootTree().createBucket(name)
+}
+
+// deleteTop deletes the top-level bucket name and its tree, which it has
+// the guard check first: deleting a bucket frees every page of its tree.
+func (t *gtx) deleteTop(name []byte) error {
+	b, err := t.top(name)
+	if err != nil || b == nil {
+		return err
 	}
-	_, _, err := o.checker(tx).Check(root, lo, hi, next)
+	if err := b.guardAll(); err != nil {
+		return err
+	}
+	return t.tx.DeleteBucket(name)
+}
+
+// moveTop moves the bucket key of parent to the top level.
+func (t *gtx) moveTop(key []byte, parent *gbucket) error {
+	if err := parent.guardKey(key); err != nil {
+		return err
+	}
+	return t.tx.MoveBucket(key, parent.b, nil)
+}
+
+// topBuckets lists the top-level buckets whose names start with prefix.
+func (t *gtx) topBuckets(prefix []byte) ([][]byte, error) {
+	root := t.rootTree()
+	if err := root.guardAll(); err != nil {
+		return nil, err
+	}
+	var out [][]byte
+	c := root.b.Cursor()
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		if v == nil {
+			out = append(out, bytes.Clone(k))
+		}
+	}
+	return out, nil
+}
+
+// table returns the table's bucket, or TableNotFound.
+func (t *gtx) table(name string) (*gbucket, error) {
+	t.o.lastTable = name
+	if err := t.o.db.opts.finding; err != nil {
+		if err := err("table"); err != nil {
+			return nil, err
+		}
+	}
+	b, err := t.top(tableBucketName(name))
+	if err == nil && b == nil {
+		err = odata.Errorf(odata.CodeTableNotFound, "table %q does not exist (tstable table list shows the tables)", name)
+	}
+	return b, err
+}
+
+// meta returns the bucket of the file's own records (catalogue, clock),
+// its whole tree checked.
+func (t *gtx) meta() (*gbucket, error) {
+	m, err := t.top(metaBucket)
+	if err != nil {
+		return nil, err
+	}
+	if m == nil {
+		return nil, t.noCatalogue()
+	}
+	return m, m.guardAll()
+}
+
+// catalogue returns the table catalogue: lower-cased name → name as
+// created, its whole tree checked.
+func (t *gtx) catalogue() (*gbucket, error) {
+	m, err := t.meta()
+	if err != nil {
+		return nil, err
+	}
+	c, err := m.bucket(catalogueKey)
+	if err != nil {
+		return nil, err
+	}
+	if c == nil {
+		return nil, t.noCatalogue()
+	}
+	return c, c.guardAll()
+}
+
+func (t *gtx) noCatalogue() error {
+	p := t.o.db.path
+	return damagef("database %s has no table catalogue: it was not written by tstable, or it is damaged (tstable check %s tells which)", p, p)
+}
+
+// gbucket is a bucket of a gtx: every key it reads or writes has the way
+// down to it checked first. It remembers the stretch of keys that take the
+// way it checked last, so that keys in order (a load, a scan) pay for
+// each way once.
+type gbucket struct {
+	t    *gtx
+	b    *bolt.Bucket
+	root uint64 // 0: an inline bucket, one leaf inside its parent
+
+	from, to []byte // keys whose way down is checked (to nil: no end)
+	checked  bool
+}
+
+// guard checks the way to keys lo to hi (see boltfile.Checker.Check).
+func (b *gbucket) guard(lo, hi []byte, next bool) error {
+	if b.root == 0 {
+		return nil
+	}
+	_, _, err := b.t.ck.Check(b.root, lo, hi, next)
 	return err
 }
 
-// guardAll checks the whole tree of bucket b.
-func (o *op) guardAll(tx *bolt.Tx, b *bolt.Bucket) error { return o.guardKeys(tx, b, nil, nil, false) }
+// guardAll checks the whole tree.
+func (b *gbucket) guardAll() error { return b.guard(nil, nil, false) }
 
-// guardRoot checks the way to name among the top-level buckets.
-func (o *op) guardRoot(tx *bolt.Tx, name []byte) error {
-	return o.guardKeys(tx, tx.Cursor().Bucket(), name, name, false)
+// guardKey checks the way to key, unless it lies in the stretch checked
+// last.
+func (b *gbucket) guardKey(key []byte) error {
+	if b.root == 0 || (b.checked && bytes.Compare(key, b.from) >= 0 && (b.to == nil || bytes.Compare(key, b.to) < 0)) {
+		return nil
+	}
+	from, to, err := b.t.ck.Check(b.root, key, key, false)
+	if err != nil {
+		return err
+	}
+	b.from, b.to, b.checked = from, to, true
+	return nil
+}
+
+// get returns the value at key, nil when there is none (or a bucket).
+func (b *gbucket) get(key []byte) ([]byte, error) {
+	if err := b.guardKey(key); err != nil {
+		return nil, err
+	}
+	return b.b.Get(key), nil
+}
+
+// put stores v at key.
+func (b *gbucket) put(key, v []byte) error {
+	if err := b.guardKey(key); err != nil {
+		return err
+	}
+	return b.b.Put(key, v)
+}
+
+// del deletes key.
+func (b *gbucket) del(key []byte) error {
+	if err := b.guardKey(key); err != nil {
+		return err
+	}
+	return b.b.Delete(key)
+}
+
+// first and last return the bucket's first and last keys (nil when it is
+// empty).
+func (b *gbucket) first() ([]byte, error) {
+	if err := b.guard(beforeAll, beforeAll, false); err != nil {
+		return nil, err
+	}
+	k, _ := b.b.Cursor().First()
+	return k, nil
+}
+
+func (b *gbucket) last() ([]byte, error) {
+	if err := b.guard(afterAll, afterAll, false); err != nil {
+		return nil, err
+	}
+	k, _ := b.b.Cursor().Last()
+	return k, nil
+}
+
+// beforeAll and afterAll are stored keys before and after every key a
+// table can hold: keys are not empty, and 0xFF never occurs in UTF-8.
+var (
+	beforeAll = []byte{}
+	afterAll  = []byte{0xFF}
+)
+
+// bucket returns the nested bucket name, or nil when there is none.
+func (b *gbucket) bucket(name []byte) (*gbucket, error) {
+	if err := b.guardKey(name); err != nil {
+		return nil, err
+	}
+	n := b.b.Bucket(name)
+	if n == nil {
+		return nil, nil
+	}
+	return b.t.bucket(n), nil
+}
+
+// createBucket creates the nested bucket name (it fails when it exists).
+func (b *gbucket) createBucket(name []byte) (*gbucket, error) {
+	if err := b.guardKey(name); err != nil {
+		return nil, err
+	}
+	n, err := b.b.CreateBucket(name)
+	if err != nil {
+		return nil, err
+	}
+	return b.t.bucket(n), nil
+}
+
+// fillPages has the engine fill the pages it splits to fraction f (see
+// bolt.Bucket.FillPercent), for keys written in order.
+func (b *gbucket) fillPages(f float64) { b.b.FillPercent = f }
+
+// forEach calls fn with each key and value, in order (see
+// bolt.Bucket.ForEach), the whole tree checked first.
+func (b *gbucket) forEach(fn func(k, v []byte) error) error {
+	if err := b.guardAll(); err != nil {
+		return err
+	}
+	return b.b.ForEach(fn)
+}
+
+// scan calls fn with each key and value from the first key after from
+// (nil: from the start), in order, until fn returns false.
+func (b *gbucket) scan(after []byte, fn func(k, v []byte) bool) error {
+	if err := b.guard(after, nil, true); err != nil {
+		return err
+	}
+	c := b.b.Cursor()
+	k, v := c.First()
+	if after != nil {
+		if k, v = c.Seek(after); bytes.Equal(k, after) {
+			k, v = c.Next()
+		}
+	}
+	for ; k != nil && fn(k, v); k, v = c.Next() {
+	}
+	return nil
+}
+
+// scanner returns a scanner of the ranges from the key from (nil: their
+// start), the ways to each range's keys checked first. With pointStep
+// false, a range of one key is checked without the page after it, which
+// a lookup of that key does not step to (see span.point); the parallel
+// scan's ranges step on.
+func (b *gbucket) scanner(ranges []odata.KeyRange, from *odata.Key, pointStep bool) (*scanner, error) {
+	s := newScanner(b.b, ranges, from)
+	for _, sp := range s.spans {
+		lo := sp.start
+		if s.from != nil && (lo == nil || bytes.Compare(s.from, lo) > 0) {
+			lo = s.from
+		}
+		next := pointStep || !sp.point() || !bytes.Equal(lo, sp.end)
+		if err := b.guard(lo, sp.end, next); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
 }

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"syscall"
 	"testing"
 
@@ -80,9 +81,12 @@ func mustWrite(t *testing.T, db *DB, table string, kind OpKind, e *odata.Entity)
 // wantCode fails unless err is an *odata.Error with the code and status.
 func wantCode(t *testing.T, err error, code odata.Code, status int) *odata.Error {
 	t.Helper()
-	e, ok := err.(*odata.Error)
-	if !ok {
+	var e *odata.Error
+	if !errors.As(err, &e) {
 		t.Fatalf("got %v (%T), want %s", err, err, code)
+	}
+	if damaged := errors.Is(err, ErrDamaged); damaged != (code == odata.CodeDatabaseDamaged) {
+		t.Fatalf("got %v: marked as damage %v, with code %s", err, damaged, e.Code)
 	}
 	if e.Code != code || e.Status() != status {
 		t.Fatalf("got %s %d (%s), want %s %d", e.Code, e.Status(), e.Message, code, status)

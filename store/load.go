@@ -13,10 +13,7 @@ import (
 	"strconv"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"github.com/tstable/tstable/odata"
-	"github.com/tstable/tstable/store/internal/boltfile"
 )
 
 // A load writes a chunk of entities per transaction: loadChunk of them,
@@ -128,12 +125,13 @@ func (db *DB) load(ctx context.Context, table string, kind OpKind, src EntitySou
 	}
 	empty := false
 	if err := db.do(true, func(o *op) error {
-		return o.view(func(tx *bolt.Tx) error {
-			b, err := o.table(tx, table)
-			if err == nil {
-				k, _ := b.Cursor().First()
-				empty = k == nil
+		return o.view(func(t *gtx) error {
+			b, err := t.table(table)
+			if err != nil {
+				return err
 			}
+			k, err := b.first()
+			empty = k == nil
 			return err
 		})
 	}); err != nil {
@@ -200,7 +198,7 @@ func (db *DB) reserveMap(ctx context.Context, n int64) error {
 		return odata.Errorf(odata.CodeInternalError, "database %s is closed", db.path)
 	}
 	st, err := db.file.Stat()
-	if db.broken.Load() != nil || err != nil {
+	if db.damaged.Load() != nil || err != nil {
 		return nil
 	}
 	want := int(min(st.Size()+2*n, 1<<30))
@@ -318,9 +316,10 @@ func (l *loader) check() error {
 	c := &checker{l: l}
 	for done := false; !done; {
 		if err := l.db.do(false, func(o *op) error {
-			return o.view(func(tx *bolt.Tx) error {
+			o.once = true // the pass takes records from the merger
+			return o.view(func(t *gtx) error {
 				var err error
-				done, err = c.pass(o, tx, m)
+				done, err = c.pass(t, m)
 				return err
 			})
 		}); err != nil {
@@ -364,24 +363,19 @@ func rejectedEntity(key, val []byte) *odata.Entity {
 
 // pass checks records in one read transaction: it returns done when the
 // records are all checked, or false after about a second.
-func (c *checker) pass(o *op, tx *bolt.Tx, m *merger) (done bool, err error) {
-	b, err := o.table(tx, c.l.table)
+func (c *checker) pass(t *gtx, m *merger) (done bool, err error) {
+	b, err := t.table(c.l.table)
 	if err != nil {
 		return false, err
 	}
-	if err := o.guardKeys(tx, b, []byte{0}, []byte{0}, false); err != nil {
+	lo, err := b.first()
+	if err != nil {
 		return false, err
 	}
-	if err := o.guardKeys(tx, b, afterAll, afterAll, false); err != nil {
+	hi, err := b.last()
+	if err != nil {
 		return false, err
 	}
-	cur := b.Cursor()
-	lo, _ := cur.First()
-	hi, _ := cur.Last()
-	root := uint64(b.RootPage())
-	ck := o.checker(tx)
-	guarded := root == 0
-	var guardFrom, guardTo []byte
 	began := time.Now()
 	for n := 0; ; n++ {
 		if n&1023 == 1023 {
@@ -404,13 +398,11 @@ func (c *checker) pass(o *op, tx *bolt.Tx, m *merger) (done bool, err error) {
 			c.exists, c.cur = false, c.cur[:0]
 			// Only a key inside the table's range can be in it.
 			if lo != nil && bytes.Compare(r.key, lo) >= 0 && bytes.Compare(r.key, hi) <= 0 {
-				if !guarded || bytes.Compare(r.key, guardFrom) < 0 || (guardTo != nil && bytes.Compare(r.key, guardTo) >= 0) {
-					if guardFrom, guardTo, err = ck.Check(root, r.key, r.key, false); err != nil {
-						return false, err
-					}
-					guarded = true
+				v, err := b.get(r.key)
+				if err != nil {
+					return false, err
 				}
-				if v := b.Get(r.key); v != nil {
+				if v != nil {
 					c.exists = true
 					if c.l.kind == OpMerge || c.l.kind == OpInsertOrMerge {
 						c.cur = append(c.cur[:0], v...)
@@ -419,7 +411,7 @@ func (c *checker) pass(o *op, tx *bolt.Tx, m *merger) (done bool, err error) {
 			}
 		}
 		if err := c.decide(r); err != nil {
-			if _, damage := damageIn(err); damage {
+			if errors.Is(err, ErrDamaged) {
 				return false, err
 			}
 			c.refuse(r, err)
@@ -516,6 +508,7 @@ func (l *loader) write() error {
 		}
 		var c chunk
 		err := l.db.do(true, func(o *op) error {
+			o.once = true // the chunk takes records from the merger
 			var err error
 			c, err = o.writeChunk(l, m)
 			return err
@@ -534,10 +527,6 @@ func (l *loader) write() error {
 	}
 }
 
-// afterAll is a stored key after every key a table can hold: 0xFF never
-// occurs in UTF-8.
-var afterAll = []byte{0xFF}
-
 // writeChunk writes and commits one chunk of the merged records. A chunk
 // ends between two keys, never inside the records of one key. On an
 // error nothing of the chunk is committed.
@@ -547,7 +536,7 @@ func (o *op) writeChunk(l *loader, m *merger) (c chunk, err error) {
 	if err != nil {
 		return c, err
 	}
-	defer w.tx.Rollback() // after a commit, nothing to do; on an error or a panic it undoes the chunk and releases the writer's lock
+	defer w.t.rollback() // after a commit, nothing to do; on an error or a panic it undoes the chunk and releases the writer's lock
 	var first, prev []byte
 	began := time.Now()
 	count := 0
@@ -598,7 +587,7 @@ func (o *op) writeChunk(l *loader, m *merger) (c chunk, err error) {
 	if err := w.finish(); err != nil {
 		return c, err
 	}
-	if err := o.commit(w.tx, -1); err != nil {
+	if err := w.t.commit(-1); err != nil {
 		var ce *CommitError
 		if errors.As(err, &ce) {
 			pk, rk := splitKey(first)
@@ -617,49 +606,41 @@ func (r *refusal) Error() string { return r.err.Error() }
 
 // chunkWriter writes one chunk's entities in a write transaction.
 type chunkWriter struct {
-	o                  *op
-	tx                 *bolt.Tx
-	ck                 *boltfile.Checker // the guard's, of tx's snapshot
-	b                  *bolt.Bucket
-	kind               OpKind
-	mem                *arena
-	keep               bool
-	ticks, latest      int64
-	root               uint64
-	guardFrom, guardTo []byte // keys whose way down is checked
-	guarded            bool
-	last               []byte
-	appending          bool
-	written            int64
+	t             *gtx
+	b             *gbucket
+	kind          OpKind
+	mem           *arena
+	keep          bool
+	ticks, latest int64
+	last          []byte
+	appending     bool
+	written       int64
 }
 
 // beginChunk starts a chunk's write transaction.
 func (o *op) beginChunk(table string, kind OpKind, mem *arena, keep bool) (_ *chunkWriter, err error) {
-	tx, err := o.db.bolt.Begin(true)
+	t, err := o.begin(true)
 	if err != nil {
-		return nil, o.db.engineError(err)
+		return nil, err
 	}
 	handed := false
 	defer func() {
 		if !handed { // an error or a panic: release the writer's lock
-			tx.Rollback()
+			t.rollback()
 		}
 	}()
-	b, err := o.table(tx, table)
+	b, err := t.table(table)
 	if err != nil {
 		return nil, err
 	}
-	ticks, err := o.nextTicks(tx, 0)
+	ticks, err := t.nextTicks(0)
 	if err != nil {
 		return nil, err
 	}
-	if err := o.guardKeys(tx, b, afterAll, afterAll, false); err != nil {
+	w := &chunkWriter{t: t, b: b, kind: kind, mem: mem, keep: keep, ticks: ticks, latest: ticks, appending: true}
+	if w.last, err = b.last(); err != nil {
 		return nil, err
 	}
-	w := &chunkWriter{o: o, tx: tx, ck: o.checker(tx), b: b, kind: kind, mem: mem, keep: keep, ticks: ticks, latest: ticks, appending: true}
-	w.root = uint64(b.RootPage())
-	w.guarded = w.root == 0
-	w.last, _ = b.Cursor().Last()
 	handed = true
 	return w, nil
 }
@@ -677,12 +658,6 @@ func (w *chunkWriter) put(r *loadRec) (err error) {
 	if !r.kept {
 		key = w.mem.copy(r.key)
 	}
-	if !w.guarded || bytes.Compare(key, w.guardFrom) < 0 || (w.guardTo != nil && bytes.Compare(key, w.guardTo) >= 0) {
-		if w.guardFrom, w.guardTo, err = w.ck.Check(w.root, key, key, false); err != nil {
-			return err
-		}
-		w.guarded = true
-	}
 	if w.appending && w.last != nil && bytes.Compare(key, w.last) <= 0 {
 		w.appending = false
 	}
@@ -694,7 +669,10 @@ func (w *chunkWriter) put(r *loadRec) (err error) {
 		// entity is put as it is.
 		val = w.stamped(r, t)
 	} else {
-		cur := w.b.Get(key)
+		cur, err := w.b.get(key)
+		if err != nil {
+			return err
+		}
 		switch {
 		case kind == OpInsert && cur != nil:
 			return &refusal{alreadyExists(key)}
@@ -703,7 +681,7 @@ func (w *chunkWriter) put(r *loadRec) (err error) {
 		case cur != nil && (kind == OpMerge || kind == OpInsertOrMerge):
 			merged, err := mergeValues(key, cur, r.val, t, w.mem.scratch[:0])
 			if err != nil {
-				if _, damage := damageIn(err); damage {
+				if errors.Is(err, ErrDamaged) {
 					return err
 				}
 				return &refusal{err}
@@ -714,8 +692,8 @@ func (w *chunkWriter) put(r *loadRec) (err error) {
 			val = w.stamped(r, t)
 		}
 	}
-	if err := w.b.Put(key, val); err != nil {
-		if _, damage := damageIn(err); damage {
+	if err := w.b.put(key, val); err != nil {
+		if errors.Is(err, ErrDamaged) {
 			return err
 		}
 		return &refusal{err}
@@ -738,10 +716,10 @@ func (w *chunkWriter) stamped(r *loadRec, ticks int64) []byte {
 // finish completes the chunk's writes, before its commit.
 func (w *chunkWriter) finish() error {
 	if w.appending {
-		w.b.FillPercent = 0.95
+		w.b.fillPages(0.95)
 	}
 	if w.latest > w.ticks {
-		if _, err := w.o.nextTicks(w.tx, w.latest); err != nil {
+		if _, err := w.t.nextTicks(w.latest); err != nil {
 			return err
 		}
 	}
@@ -757,7 +735,7 @@ func (db *DB) stepAside(ctx context.Context) error {
 	if db.bolt == nil {
 		return odata.Errorf(odata.CodeInternalError, "database %s is closed", db.path)
 	}
-	if db.broken.Load() != nil || !othersWaiting(db.file) {
+	if db.damaged.Load() != nil || !othersWaiting(db.file) {
 		return nil
 	}
 	if err := db.closeEngine(); err != nil {

@@ -4,23 +4,16 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store/internal/boltfile"
 )
 
 // notDatabase says that the file at path is not a tstable database.
-func notDatabase(path, why string, maybeDamaged bool) *odata.Error {
+func notDatabase(path, why string, maybeDamaged bool) error {
 	msg := fmt.Sprintf("%s is not a tstable database: %s", path, why)
 	if maybeDamaged {
 		msg += fmt.Sprintf(". If it was one, its first pages are destroyed: tstable recover %s NEW copies what can still be read into a new file", path)
 	}
-	return odata.Errorf(odata.CodeDatabaseDamaged, "%s", msg)
-}
-
-// damagedError says that the database at path is damaged, what is wrong,
-// and what to do.
-func damagedError(path, what string) *odata.Error {
-	return odata.Errorf(odata.CodeDatabaseDamaged, "database %s is damaged: %s. tstable makes no further change to it: run tstable check %s to list the damage, then tstable recover %s NEW to copy what can still be read into a new file", path, what, path, path)
+	return damagef("%s", msg)
 }
 
 // vetFile checks what is cheap to check before the engine maps a file
@@ -36,7 +29,7 @@ func vetFile(f io.ReaderAt, size int64, path string, write bool) (empty bool, er
 		if write {
 			return true, nil
 		}
-		return true, odata.Errorf(odata.CodeDatabaseDamaged, "%s is empty, so it is not a tstable database yet: give another file with --db, or create a table in it (tstable --db %s table create NAME) to make it one", path, path)
+		return true, damagef("%s is empty, so it is not a tstable database yet: give another file with --db, or create a table in it (tstable --db %s table create NAME) to make it one", path, path)
 	}
 	if size < boltfile.PageHeaderSize+boltfile.MetaSize {
 		return false, notDatabase(path, fmt.Sprintf("it is only %d bytes long", size), false)

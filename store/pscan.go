@@ -53,25 +53,25 @@ func (o *op) queryParallel(ctx context.Context, table string, req QueryRequest, 
 	// it begins another: a writer that needs to map more of the file waits
 	// for every reader to end, and a reader that begins meanwhile waits
 	// for that writer, so the two would wait for each other for ever.
-	tx, err := o.db.bolt.Begin(false)
+	t, err := o.begin(false)
 	if err != nil {
 		return nil, false, err
 	}
-	defer tx.Rollback()
-	b, err := o.table(tx, table)
+	defer t.rollback()
+	b, err := t.table(table)
 	if err != nil {
 		return nil, false, nil // the serial scan reports it
 	}
-	if b.RootPage() == 0 {
+	if b.root == 0 {
 		return nil, false, nil // an inline bucket: one small leaf, nothing to share
 	}
-	// The guard checks the tree once for the snapshot.
-	if err := o.guardSpans(tx, b, newScanner(b, plan.Ranges, req.Start), false); err != nil {
+	// The guard checks the ranges' trees once for the snapshot.
+	if _, err := b.scanner(plan.Ranges, req.Start, true); err != nil {
 		return nil, true, err
 	}
-	splits := scanSplits(b, plan.Ranges, req.Start)
-	if len(splits) == 0 {
-		return nil, false, nil
+	splits, err := scanSplits(b, plan.Ranges, req.Start)
+	if err != nil || len(splits) == 0 {
+		return nil, err != nil, err
 	}
 	var from []byte
 	if req.Start != nil {
@@ -96,7 +96,6 @@ func (o *op) queryParallel(ctx context.Context, table string, req QueryRequest, 
 	filter := req.Query.Filter
 	// Line buffers the caller has written go back to the workers.
 	free := make(chan []byte, chunks*scanBuffered)
-	ck := o.checker(tx)
 	runChunk := func(room *boltfile.LeafRoom, j int) bool {
 		var lo, hi []byte
 		if j > 0 {
@@ -105,7 +104,7 @@ func (o *op) queryParallel(ctx context.Context, table string, req QueryRequest, 
 		if j < len(splits) {
 			hi = splits[j]
 		}
-		return scanChunk(ctx, b, ck, room, plan.Ranges, from, lo, hi, filter, d, outs[j], free, stop)
+		return scanChunk(ctx, b.b, t.ck, room, plan.Ranges, from, lo, hi, filter, d, outs[j], free, stop)
 	}
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
@@ -127,17 +126,17 @@ func (o *op) queryParallel(ctx context.Context, table string, req QueryRequest, 
 	return res, true, nil
 }
 
-// collect delivers the chunks' batches in key order, outside the guard,
-// counting them into res, and gives their line buffers back to free.
+// collect delivers the chunks' batches in key order, through the caller's
+// code (see op.user), counting them into res, and gives their line
+// buffers back to free.
 func (o *op) collect(res *QueryResult, outs []chan scanOut, free chan<- []byte, d *delivery) error {
 	for _, ch := range outs {
 		for out := range ch {
 			res.Returned += int64(out.n)
-			o.leave()
-			err := d.deliver(&out.batch)
-			o.enter()
-			if err != nil {
-				return err
+			if out.n > 0 {
+				if err := o.user(func() error { return d.deliver(&out.batch) }); err != nil {
+					return err
+				}
 			}
 			if out.lines != nil {
 				select {
@@ -174,7 +173,7 @@ func scanChunk(ctx context.Context, b *bolt.Bucket, c *boltfile.Checker, room *b
 	var o scanOut
 	defer func() {
 		if r := recover(); r != nil {
-			o.err = &boltfile.PanicDamage{What: boltfile.DescribePanic(r)}
+			o.err = boltfile.PanicFinding(r)
 			if cont = send(o); cont {
 				close(out)
 			}
@@ -236,14 +235,14 @@ func scanChunk(ctx context.Context, b *bolt.Bucket, c *boltfile.Checker, room *b
 
 // scanSplits returns up to 2^scanChunkDepth-1 increasing keys that cut the
 // stretch from the first key the ranges hold (at or after start) to their
-// last possible key, or nil when the stretch is too short to cut.
-func scanSplits(b *bolt.Bucket, ranges []odata.KeyRange, start *odata.Key) [][]byte {
-	s := newScanner(b, ranges, start)
+// last possible key, or nil when the stretch is too short to cut. The
+// ways to the ranges' keys are checked already.
+func scanSplits(b *gbucket, ranges []odata.KeyRange, start *odata.Key) ([][]byte, error) {
+	s := newScanner(b.b, ranges, start)
 	if !s.next() {
-		return nil
+		return nil, nil
 	}
 	first := bytes.Clone(s.k)
-	c := b.Cursor()
 	var last []byte
 	if len(ranges) > 0 {
 		if end := spanOf(ranges[len(ranges)-1]).end; end != nil {
@@ -251,10 +250,13 @@ func scanSplits(b *bolt.Bucket, ranges []odata.KeyRange, start *odata.Key) [][]b
 		}
 	}
 	if last == nil {
-		k, _ := c.Last()
+		k, err := b.last()
+		if err != nil {
+			return nil, err
+		}
 		last = bytes.Clone(k)
 	}
-	return splitBetween(first, last, scanChunkDepth)
+	return splitBetween(first, last, scanChunkDepth), nil
 }
 
 func splitBetween(a, b []byte, depth int) [][]byte {

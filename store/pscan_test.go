@@ -7,8 +7,6 @@ import (
 	"reflect"
 	"testing"
 
-	bolt "go.etcd.io/bbolt"
-
 	"github.com/tstable/tstable/odata"
 )
 
@@ -100,12 +98,17 @@ func TestParallelScanEqualsSerial(t *testing.T) {
 		}
 	}
 	// The split points exist for this table, so the parallel path really ran.
-	if err := db.bolt.View(func(tx *bolt.Tx) error {
-		b := tx.Bucket(tableBucketName("Bench"))
-		if len(scanSplits(b, odata.PlanQuery(nil).Ranges, nil)) == 0 {
-			return errors.New("no split points for a 30k-entity table")
-		}
-		return nil
+	if err := db.do(false, func(o *op) error {
+		return o.view(func(t *gtx) error {
+			b, err := t.table("Bench")
+			if err != nil {
+				return err
+			}
+			if splits, err := scanSplits(b, odata.PlanQuery(nil).Ranges, nil); err != nil || len(splits) == 0 {
+				return fmt.Errorf("no split points for a 30k-entity table (%v)", err)
+			}
+			return nil
+		})
 	}); err != nil {
 		t.Fatal(err)
 	}

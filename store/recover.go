@@ -106,7 +106,7 @@ func Recover(ctx context.Context, damaged, newPath string, opts *ScanOptions) (*
 	defer closeLocked(f)
 	w := newWalker(ctx, f, size, progress)
 	if w.H.Use < 0 {
-		return nil, odata.Errorf(odata.CodeDatabaseDamaged, "nothing in %s can be recovered: %s", damaged, w.problems[len(w.problems)-1].What)
+		return nil, damagef("nothing in %s can be recovered: %s", damaged, w.problems[len(w.problems)-1].What)
 	}
 	sv := w.survey()
 	out, err := Open(newPath, nil)

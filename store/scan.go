@@ -166,16 +166,16 @@ func (s *scanner) next() bool {
 func (db *DB) Get(ctx context.Context, table, pk, rk string) (*odata.Entity, error) {
 	var out *odata.Entity
 	err := db.do(false, func(o *op) error {
-		return o.view(func(tx *bolt.Tx) error {
-			b, err := o.table(tx, table)
+		return o.view(func(t *gtx) error {
+			b, err := t.table(table)
 			if err != nil {
 				return err
 			}
 			key := entityKey(pk, rk)
-			if err := o.guardKeys(tx, b, key, key, false); err != nil {
+			v, err := b.get(key)
+			if err != nil {
 				return err
 			}
-			v := b.Get(key)
 			if v == nil {
 				return notFound(pk, rk)
 			}
@@ -197,23 +197,6 @@ func (db *DB) Get(ctx context.Context, table, pk, rk string) (*odata.Entity, err
 // A panic in fn is fn's own: it goes on to the caller untouched.
 func (db *DB) Query(ctx context.Context, table string, req QueryRequest, fn func(*odata.Entity) error) (*QueryResult, error) {
 	return db.query(ctx, table, req, &delivery{sel: req.Query.Select, entity: fn})
-}
-
-// guardSpans checks the tree under every span s will read, from where s
-// starts (see guardKeys). With points, a point is read without the step
-// past it (see seekSpan), and guarded so.
-func (o *op) guardSpans(tx *bolt.Tx, b *bolt.Bucket, s *scanner, points bool) error {
-	for _, sp := range s.spans {
-		lo := sp.start
-		if s.from != nil && (lo == nil || bytes.Compare(s.from, lo) > 0) {
-			lo = s.from
-		}
-		next := !points || !sp.point() || !bytes.Equal(lo, sp.end)
-		if err := o.guardKeys(tx, b, lo, sp.end, next); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // queryParallel runs the query on several cores when it can (ran).
@@ -248,77 +231,85 @@ func (db *DB) query(ctx context.Context, table string, req QueryRequest, d *deli
 			return res, err
 		}
 	}
-	res := &QueryResult{Plan: plan, Requests: 1}
-	filter := req.Query.Filter
+	var res *QueryResult
 	err := db.do(false, func(o *op) error {
-		return o.view(func(tx *bolt.Tx) error {
-			b, err := o.table(tx, table)
-			if err != nil {
-				return err
-			}
-			s := newScanner(b, plan.Ranges, req.Start)
-			if err := o.guardSpans(tx, b, s, true); err != nil {
-				return err
-			}
-			var out batch
-			inFn := false
-			deliver := func() error {
-				o.leave()
-				inFn = true
-				err := d.deliver(&out)
-				inFn = false
-				o.enter()
-				return err
-			}
-			// Whatever ends the scan, the matches read before it reach the
-			// caller first, as they would have one by one; a panic while
-			// reading (a damaged page) too, but not one of fn's own.
-			defer func() {
-				if r := recover(); r != nil {
-					if !inFn {
-						deliver()
-					}
-					panic(r)
-				}
-			}()
-			finish := func(err error) error {
-				if derr := deliver(); derr != nil {
-					return derr
-				}
-				return err
-			}
-			rec := &rawRecord{}
-			for s.next() {
-				if limit > 0 && res.Returned == int64(limit) {
-					pk, rk := splitKey(s.k)
-					res.Next = &odata.Key{PartitionKey: string(pk), RowKey: string(rk)}
-					return finish(nil)
-				}
-				res.Scanned++
-				if res.Scanned&4095 == 0 {
-					if err := ctx.Err(); err != nil {
-						return finish(err)
-					}
-				}
-				rec.key, rec.val = s.k, s.v
-				if filter != nil && !filter.Match(rec) {
-					continue
-				}
-				if err := d.add(&out, s.k, s.v); err != nil {
-					return finish(err)
-				}
-				res.Returned++
-				if d.full(&out, false) {
-					if err := deliver(); err != nil {
-						return err
-					}
-				}
-			}
-			return finish(nil)
-		})
+		res = &QueryResult{Plan: plan, Requests: 1}
+		return o.view(func(t *gtx) error { return o.scanSerial(ctx, t, table, req, plan, limit, d, res) })
 	})
 	if err != nil {
 		return nil, err
 	}
 	return res, nil
+}
+
+// scanSerial answers a query on the caller's goroutine, in t, delivering
+// each match as it reads it (or, for lines, a buffer at a time).
+func (o *op) scanSerial(ctx context.Context, t *gtx, table string, req QueryRequest, plan *odata.Plan, limit int, d *delivery, res *QueryResult) error {
+	b, err := t.table(table)
+	if err != nil {
+		return err
+	}
+	s, err := b.scanner(plan.Ranges, req.Start, false)
+	if err != nil {
+		return err
+	}
+	var out batch
+	deliver := func() error {
+		if out.n == 0 {
+			return nil
+		}
+		return o.user(func() error { return d.deliver(&out) })
+	}
+	// Whatever ends the scan, the matches read before it reach the
+	// caller first, as they would have one by one; a panic while reading
+	// (a damaged page) too, but not one of the caller's own.
+	defer func() {
+		if r := recover(); r != nil {
+			if !o.inUser {
+				deliver()
+			}
+			panic(r)
+		}
+	}()
+	finish := func(err error) error {
+		if derr := deliver(); derr != nil {
+			return derr
+		}
+		return err
+	}
+	filter := req.Query.Filter
+	rec := &rawRecord{}
+	hook := o.db.opts.finding
+	for s.next() {
+		if hook != nil {
+			if err := hook("scan"); err != nil {
+				return finish(err)
+			}
+		}
+		if limit > 0 && res.Returned == int64(limit) {
+			pk, rk := splitKey(s.k)
+			res.Next = &odata.Key{PartitionKey: string(pk), RowKey: string(rk)}
+			return finish(nil)
+		}
+		res.Scanned++
+		if res.Scanned&4095 == 0 {
+			if err := ctx.Err(); err != nil {
+				return finish(err)
+			}
+		}
+		rec.key, rec.val = s.k, s.v
+		if filter != nil && !filter.Match(rec) {
+			continue
+		}
+		if err := d.add(&out, s.k, s.v); err != nil {
+			return finish(err)
+		}
+		res.Returned++
+		if d.full(&out, false) {
+			if err := deliver(); err != nil {
+				return err
+			}
+		}
+	}
+	return finish(nil)
 }

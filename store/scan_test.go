@@ -5,8 +5,6 @@ import (
 	"reflect"
 	"testing"
 
-	bolt "go.etcd.io/bbolt"
-
 	"github.com/tstable/tstable/odata"
 )
 
@@ -91,12 +89,16 @@ func scanKeys(t *testing.T, db *DB, ranges []odata.KeyRange, from *odata.Key) []
 	t.Helper()
 	keys := []string{}
 	err := db.do(false, func(o *op) error {
-		return o.view(func(tx *bolt.Tx) error {
-			b, err := o.table(tx, "Tbl")
+		keys = keys[:0]
+		return o.view(func(t *gtx) error {
+			b, err := t.table("Tbl")
 			if err != nil {
 				return err
 			}
-			s := newScanner(b, ranges, from)
+			s, err := b.scanner(ranges, from, false)
+			if err != nil {
+				return err
+			}
 			for s.next() {
 				pk, rk := splitKey(s.k)
 				keys = append(keys, string(pk)+"/"+string(rk))

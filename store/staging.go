@@ -11,9 +11,6 @@ import (
 	"strings"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-	berrors "go.etcd.io/bbolt/errors"
-
 	"github.com/tstable/tstable/odata"
 )
 
@@ -92,32 +89,26 @@ func stagingOwner(name []byte) int {
 // (or whose name does not say which process).
 func (db *DB) removeLeftStaging() error {
 	var left [][]byte
-	find := func(tx *bolt.Tx) error {
+	find := func(t *gtx) error {
+		names, err := t.topBuckets([]byte(stagingPrefix))
 		left = left[:0]
-		c := tx.Cursor()
-		for k, v := c.Seek([]byte(stagingPrefix)); k != nil && bytes.HasPrefix(k, []byte(stagingPrefix)); k, v = c.Next() {
-			if v != nil {
-				continue // not a bucket
-			}
+		for _, k := range names {
 			if pid := stagingOwner(k); pid < 0 || (pid != os.Getpid() && !ProcessAlive(pid)) {
-				left = append(left, bytes.Clone(k))
+				left = append(left, k)
 			}
 		}
-		return nil
+		return err
 	}
 	return db.do(true, func(o *op) error {
 		if err := o.view(find); err != nil || len(left) == 0 {
 			return err
 		}
-		return o.update(func(tx *bolt.Tx) error {
-			if err := find(tx); err != nil {
+		return o.update(func(t *gtx) error {
+			if err := find(t); err != nil {
 				return err
 			}
 			for _, k := range left {
-				if err := o.guardRoot(tx, k); err != nil {
-					return err
-				}
-				if err := tx.DeleteBucket(k); err != nil && !errors.Is(err, berrors.ErrBucketNotFound) {
+				if err := t.deleteTop(k); err != nil {
 					return err
 				}
 			}
@@ -204,39 +195,22 @@ func (l *loader) writeStage(batch []loadRec, mem *arena) error {
 	st := l.st
 	var written int64
 	err := l.db.do(true, func(o *op) error {
-		tx, err := o.db.bolt.Begin(true)
+		t, err := o.begin(true)
 		if err != nil {
-			return o.db.engineError(err)
-		}
-		defer tx.Rollback()
-		if err := o.guardRoot(tx, st.parent); err != nil {
 			return err
 		}
-		var b *bolt.Bucket
-		if !st.created {
-			p, err := tx.CreateBucket(st.parent)
-			if err != nil {
-				return err
-			}
-			if err := p.Put(stagingMarker, st.child); err != nil {
-				return err
-			}
-			if b, err = p.CreateBucket(st.child); err != nil {
-				return err
-			}
-		} else if p := tx.Bucket(st.parent); p != nil {
-			b = p.Bucket(st.child)
+		defer t.rollback()
+		b, err := l.stagingTree(t)
+		if err != nil {
+			return err
 		}
-		if b == nil {
-			return l.stagingGone()
-		}
-		ticks, err := o.nextTicks(tx, 0)
+		ticks, err := t.nextTicks(0)
 		if err != nil {
 			return err
 		}
 		// The staging tree is this load's own, its keys ascending: every
 		// entity is appended as it is.
-		w := &chunkWriter{o: o, tx: tx, ck: o.checker(tx), b: b, kind: l.kind, mem: mem, keep: l.keep, ticks: ticks, latest: ticks, appending: true, guarded: true}
+		w := &chunkWriter{t: t, b: b, kind: l.kind, mem: mem, keep: l.keep, ticks: ticks, latest: ticks, appending: true}
 		for i := range batch {
 			if err := w.put(&batch[i]); err != nil {
 				var ref *refusal
@@ -249,7 +223,7 @@ func (l *loader) writeStage(batch []loadRec, mem *arena) error {
 		if err := w.finish(); err != nil {
 			return err
 		}
-		if err := o.commit(tx, -1); err != nil {
+		if err := t.commit(-1); err != nil {
 			return err
 		}
 		written = w.written
@@ -261,6 +235,36 @@ func (l *loader) writeStage(batch []loadRec, mem *arena) error {
 	st.created = true
 	st.n += written
 	return nil
+}
+
+// stagingTree is the staged table's bucket in t, made with its staging
+// bucket when this load has not staged anything yet.
+func (l *loader) stagingTree(t *gtx) (*gbucket, error) {
+	st := l.st
+	if !st.created {
+		p, err := t.createTop(st.parent)
+		if err != nil {
+			return nil, err
+		}
+		if err := p.put(stagingMarker, st.child); err != nil {
+			return nil, err
+		}
+		return p.createBucket(st.child)
+	}
+	p, err := t.top(st.parent)
+	if err != nil {
+		return nil, err
+	}
+	var b *gbucket
+	if p != nil {
+		if b, err = p.bucket(st.child); err != nil {
+			return nil, err
+		}
+	}
+	if b == nil {
+		return nil, l.stagingGone()
+	}
+	return b, nil
 }
 
 // stageCommitError gives a failed commit of a staged load its FromKey:
@@ -303,35 +307,27 @@ func (l *loader) unstage() error {
 		var after []byte
 		for done := false; !done; {
 			err := l.db.do(false, func(o *op) error {
-				return o.view(func(tx *bolt.Tx) error {
-					p := tx.Bucket(st.parent)
-					var b *bolt.Bucket
-					if p != nil {
-						b = p.Bucket(st.child)
+				o.once = true // the records go to the load's runs as they are read
+				return o.view(func(t *gtx) error {
+					b, err := l.stagingTree(t)
+					if err != nil {
+						return err
 					}
-					if b == nil {
-						return l.stagingGone()
-					}
-					c := b.Cursor()
-					k, v := c.First()
-					if after != nil {
-						if k, v = c.Seek(after); bytes.Equal(k, after) {
-							k, v = c.Next()
-						}
-					}
-					for n := 0; ; k, v = c.Next() {
-						if k == nil {
-							done = true
-							return nil
-						}
-						if err := add(bytes.Clone(k), bytes.Clone(v)); err != nil {
-							return err
+					n := 0
+					var aerr error
+					err = b.scan(after, func(k, v []byte) bool {
+						if aerr = add(bytes.Clone(k), bytes.Clone(v)); aerr != nil {
+							return false
 						}
 						after = append(after[:0], k...)
-						if n++; n >= l.size {
-							return nil
-						}
+						n++
+						return n < l.size
+					})
+					if err == nil {
+						err = aerr
 					}
+					done = err == nil && n < l.size
+					return err
 				})
 			})
 			if err != nil {
@@ -366,15 +362,7 @@ func (l *loader) dropStage() error {
 		return nil
 	}
 	err := l.db.do(true, func(o *op) error {
-		return o.update(func(tx *bolt.Tx) error {
-			if err := o.guardRoot(tx, st.parent); err != nil {
-				return err
-			}
-			if err := tx.DeleteBucket(st.parent); err != nil && !errors.Is(err, berrors.ErrBucketNotFound) {
-				return err
-			}
-			return nil
-		})
+		return o.update(func(t *gtx) error { return t.deleteTop(st.parent) })
 	})
 	if err == nil {
 		st.created = false
@@ -400,29 +388,37 @@ func (l *loader) swapIn() (bool, error) {
 	}
 	full := false
 	err := l.db.do(true, func(o *op) error {
-		return o.update(func(tx *bolt.Tx) error {
-			b, err := o.table(tx, l.table)
+		return o.update(func(t *gtx) error {
+			b, err := t.table(l.table)
 			if err != nil {
 				return err
 			}
-			if k, _ := b.Cursor().First(); k != nil {
-				full = true
-				return errNotEmpty
-			}
-			if err := o.guardRoot(tx, st.parent); err != nil {
+			if k, err := b.first(); err != nil || k != nil {
+				if err == nil {
+					full, err = true, errNotEmpty
+				}
 				return err
 			}
-			p := tx.Bucket(st.parent)
-			if p == nil || p.Bucket(st.child) == nil {
+			p, err := t.top(st.parent)
+			if err != nil {
+				return err
+			}
+			var staged *gbucket
+			if p != nil {
+				if staged, err = p.bucket(st.child); err != nil {
+					return err
+				}
+			}
+			if staged == nil {
 				return l.stagingGone()
 			}
-			if err := tx.DeleteBucket(st.child); err != nil {
+			if err := t.deleteTop(st.child); err != nil {
 				return err
 			}
-			if err := tx.MoveBucket(st.child, p, nil); err != nil {
+			if err := t.moveTop(st.child, p); err != nil {
 				return err
 			}
-			return tx.DeleteBucket(st.parent)
+			return t.deleteTop(st.parent)
 		})
 	})
 	if full {

@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/tstable/tstable/odata"
-	bolt "go.etcd.io/bbolt"
 )
 
 // stageDB opens a database with table Tab whose loads commit chunks of
@@ -32,13 +31,13 @@ func stagingBuckets(t *testing.T, db *DB) []string {
 	t.Helper()
 	var names []string
 	if err := db.do(false, func(o *op) error {
-		return o.view(func(tx *bolt.Tx) error {
-			return tx.ForEach(func(name []byte, _ *bolt.Bucket) error {
-				if bytes.HasPrefix(name, []byte(stagingPrefix)) {
-					names = append(names, string(name))
-				}
-				return nil
-			})
+		return o.view(func(t *gtx) error {
+			found, err := t.topBuckets([]byte(stagingPrefix))
+			names = names[:0]
+			for _, n := range found {
+				names = append(names, string(n))
+			}
+			return err
 		})
 	}); err != nil {
 		t.Fatal(err)
@@ -249,17 +248,17 @@ func TestLeftStagingBucketIsRemoved(t *testing.T) {
 	newTable(t, db, "Tab")
 	left := []byte(stagingPrefix + "999999999:0123")
 	if err := db.do(true, func(o *op) error {
-		return o.update(func(tx *bolt.Tx) error {
-			p, err := tx.CreateBucket(left)
+		return o.update(func(t *gtx) error {
+			p, err := t.createTop(left)
 			if err != nil {
 				return err
 			}
-			b, err := p.CreateBucket(tableBucketName("Tab"))
+			b, err := p.createBucket(tableBucketName("Tab"))
 			if err != nil {
 				return err
 			}
 			for i := 0; i < 2000; i++ {
-				if err := b.Put(entityKey("p", fmt.Sprintf("%05d", i)), encodeEntity(nil, 1, nil)); err != nil {
+				if err := b.put(entityKey("p", fmt.Sprintf("%05d", i)), encodeEntity(nil, 1, nil)); err != nil {
 					return err
 				}
 			}

@@ -3,8 +3,6 @@ package store
 import (
 	"context"
 
-	bolt "go.etcd.io/bbolt"
-
 	"github.com/tstable/tstable/odata"
 )
 
@@ -53,10 +51,13 @@ func notFound(pk, rk string) error {
 
 // apply performs one prepared operation inside a write transaction, with
 // ticks as the new Timestamp, and returns the entity as stored.
-func apply(b *bolt.Bucket, op Operation, ticks int64) (*odata.Entity, error) {
+func apply(b *gbucket, op Operation, ticks int64) (*odata.Entity, error) {
 	e := op.Entity
 	key := entityKey(e.PartitionKey, e.RowKey)
-	cur := b.Get(key)
+	cur, err := b.get(key)
+	if err != nil {
+		return nil, err
+	}
 	props := e.Properties
 	switch op.Kind {
 	case OpInsert:
@@ -72,7 +73,7 @@ func apply(b *bolt.Bucket, op Operation, ticks int64) (*odata.Entity, error) {
 		}
 	}
 	if op.Kind == OpDelete {
-		return &odata.Entity{PartitionKey: e.PartitionKey, RowKey: e.RowKey}, b.Delete(key)
+		return &odata.Entity{PartitionKey: e.PartitionKey, RowKey: e.RowKey}, b.del(key)
 	}
 	if cur != nil && (op.Kind == OpMerge || op.Kind == OpInsertOrMerge) {
 		old, err := decodeEntity(key, cur)
@@ -87,7 +88,7 @@ func apply(b *bolt.Bucket, op Operation, ticks int64) (*odata.Entity, error) {
 		}
 		props = old.Properties
 	}
-	if err := b.Put(key, encodeEntity(nil, ticks, props)); err != nil {
+	if err := b.put(key, encodeEntity(nil, ticks, props)); err != nil {
 		return nil, err
 	}
 	return &odata.Entity{PartitionKey: e.PartitionKey, RowKey: e.RowKey, Timestamp: odata.TimeOfTicks(ticks), Properties: props}, nil
@@ -101,16 +102,12 @@ func (db *DB) Write(ctx context.Context, table string, wop Operation) (*odata.En
 	}
 	var out *odata.Entity
 	err = db.do(true, func(o *op) error {
-		return o.db.update(func(tx *bolt.Tx) error {
-			b, err := o.table(tx, table)
+		return o.shared(func(t *gtx) error {
+			b, err := t.table(table)
 			if err != nil {
 				return err
 			}
-			key := entityKey(wop.Entity.PartitionKey, wop.Entity.RowKey)
-			if err := o.guardKeys(tx, b, key, key, false); err != nil {
-				return err
-			}
-			ticks, err := o.nextTicks(tx, 0)
+			ticks, err := t.nextTicks(0)
 			if err != nil {
 				return err
 			}

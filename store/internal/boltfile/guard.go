@@ -225,16 +225,16 @@ func (s *state) branch(r *Reader, id uint64) (*branchInfo, error) {
 		}
 		es, err := ParseElems(h, buf)
 		if err != nil {
-			return nil, &PageError{id, err.Error()}
+			return nil, &PageError{ID: id, What: err.Error()}
 		}
 		if len(es) == 0 {
-			return nil, &PageError{id, "is a branch page with no entries"}
+			return nil, &PageError{ID: id, What: "is a branch page with no entries"}
 		}
 		// The keys stay in buf, the page's own copy, which nothing writes.
 		b.keys, b.kids = make([][]byte, len(es)), make([]uint64, len(es))
 		for i, e := range es {
 			if e.Child < 2 || e.Child >= r.HWM {
-				return nil, &PageError{id, fmt.Sprintf("leads to page %d, outside the %d pages the file counts", e.Child, r.HWM)}
+				return nil, &PageError{ID: id, What: fmt.Sprintf("leads to page %d, outside the %d pages the file counts", e.Child, r.HWM)}
 			}
 			b.keys[i], b.kids[i] = e.Key, e.Child
 		}
@@ -247,7 +247,7 @@ func (s *state) branch(r *Reader, id uint64) (*branchInfo, error) {
 			b.leaves = true
 		case FlagBranch:
 		default:
-			return nil, &PageError{first.ID, "is a " + first.Kind() + " page where a data page belongs"}
+			return nil, &PageError{ID: first.ID, What: "is a " + first.Kind() + " page where a data page belongs"}
 		}
 	}
 	s.pages[id] = b

@@ -72,13 +72,13 @@ func (w *guardWalk) mark(id uint64) bool {
 func (w *guardWalk) walk(id uint64, above []uint64, from, to []byte) ([]byte, []byte, error) {
 	s, r, lo, hi, next := w.s, w.r, w.lo, w.hi, w.next
 	if len(above) >= MaxTreeDepth {
-		return nil, nil, &PageError{id, fmt.Sprintf("lies more than %d pages deep in its tree (a page leads back up)", MaxTreeDepth)}
+		return nil, nil, &PageError{ID: id, What: fmt.Sprintf("lies more than %d pages deep in its tree (a page leads back up)", MaxTreeDepth)}
 	}
 	if w.reach(id) {
-		return nil, nil, &PageError{id, "is reached from two places in its tree"}
+		return nil, nil, &PageError{ID: id, What: "is reached from two places in its tree"}
 	}
 	if s.free[id] {
-		return nil, nil, &PageError{id, "is in use but also on the list of free pages, so a write would overwrite it"}
+		return nil, nil, inFreeList(id)
 	}
 	b, err := s.branch(r, id)
 	if err != nil || b.leaf {
@@ -92,13 +92,13 @@ func (w *guardWalk) walk(id uint64, above []uint64, from, to []byte) ([]byte, []
 		// All its children at once: the next lookup below it costs nothing.
 		for _, kid := range b.kids {
 			if j := slices.Index(above, kid); j >= 0 {
-				return nil, nil, &PageError{id, fmt.Sprintf("leads back to page %d above it", above[j])}
+				return nil, nil, &PageError{ID: id, What: fmt.Sprintf("leads back to page %d above it", above[j])}
 			}
 			if s.free[kid] {
-				return nil, nil, &PageError{kid, "is in use but also on the list of free pages, so a write would overwrite it"}
+				return nil, nil, inFreeList(kid)
 			}
 			if w.reach(kid) {
-				return nil, nil, &PageError{kid, "is reached from two places in its tree"}
+				return nil, nil, &PageError{ID: kid, What: "is reached from two places in its tree"}
 			}
 		}
 		b.whole = true
@@ -120,10 +120,10 @@ func (w *guardWalk) walk(id uint64, above []uint64, from, to []byte) ([]byte, []
 	}
 	for i := i0; i <= i1; i++ {
 		if j := slices.Index(above, b.kids[i]); j >= 0 {
-			return nil, nil, &PageError{id, fmt.Sprintf("leads back to page %d above it", above[j])}
+			return nil, nil, &PageError{ID: id, What: fmt.Sprintf("leads back to page %d above it", above[j])}
 		}
 		if s.free[b.kids[i]] {
-			return nil, nil, &PageError{b.kids[i], "is in use but also on the list of free pages, so a write would overwrite it"}
+			return nil, nil, inFreeList(b.kids[i])
 		}
 	}
 	cf, ct := from, to
@@ -143,4 +143,10 @@ func (w *guardWalk) walk(id uint64, above []uint64, from, to []byte) ([]byte, []
 		b.whole = true
 	}
 	return cf, ct, nil
+}
+
+// inFreeList is a page in use that the free-page list a write began from
+// names.
+func inFreeList(id uint64) *PageError {
+	return &PageError{ID: id, What: "is in use but also on the list of free pages, so a write would overwrite it", Free: true}
 }

@@ -141,7 +141,7 @@ func (c *LeafCursor) nextLeaf() bool {
 func (c *LeafCursor) down(id uint64, key []byte) bool {
 	for {
 		if len(c.stack) >= MaxTreeDepth {
-			return c.fail(&PageError{id, fmt.Sprintf("lies more than %d pages deep in its tree (a page leads back up)", MaxTreeDepth)})
+			return c.fail(&PageError{ID: id, What: fmt.Sprintf("lies more than %d pages deep in its tree (a page leads back up)", MaxTreeDepth)})
 		}
 		if n := len(c.stack); n > 0 && c.stack[n-1].b.leaves {
 			return c.leaf(id)
@@ -171,7 +171,7 @@ func (c *LeafCursor) fail(err error) bool {
 // they hold it.
 func (c *LeafCursor) leaf(id uint64) bool {
 	if id < 2 || id >= c.r.HWM {
-		return c.fail(&PageError{id, fmt.Sprintf("is outside the %d pages the file's header counts", c.r.HWM)})
+		return c.fail(&PageError{ID: id, What: fmt.Sprintf("is outside the %d pages the file's header counts", c.r.HWM)})
 	}
 	if id < c.bufAt || id >= c.bufAt+c.bufN {
 		if !c.fill(id, c.run(id), true) {
@@ -181,7 +181,7 @@ func (c *LeafCursor) leaf(id uint64) bool {
 	off := int64(id-c.bufAt) * c.r.PageSize
 	// Said as when the engine's own check of the page fails (describePanic).
 	if h := ParseHead(c.buf[off:]); h.ID != id || h.Flags != FlagLeaf {
-		return c.fail(&PageError{id, "does not hold what the page that leads to it expects"})
+		return c.fail(&PageError{ID: id, What: "does not hold what the page that leads to it expects"})
 	}
 	h := ParseHead(c.buf[off:])
 	n, err := c.r.Span(h)
@@ -196,7 +196,7 @@ func (c *LeafCursor) leaf(id uint64) bool {
 	}
 	es, err := AppendElems(c.room, h, c.buf[off:off+int64(n)*c.r.PageSize])
 	if err != nil {
-		return c.fail(&PageError{id, err.Error()})
+		return c.fail(&PageError{ID: id, What: err.Error()})
 	}
 	c.elems, c.room, c.i = es, es, 0
 	return true

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -20,34 +21,45 @@ var pageNumber = sync.OnceValue(func() *regexp.Regexp {
 // the file is shorter than its pages say), or one that does not hold what
 // the engine expects (its assertions, and the index errors of a page
 // whose entries point outside it). It names the page when the panic does.
-func DescribePanic(r any) string {
+func DescribePanic(r any) string { return PanicFinding(r).What }
+
+// PanicFinding is the damage a panic of the engine (or a fault reading its
+// memory map) means, as DescribePanic says it, with the page it names.
+func PanicFinding(r any) *Finding {
 	if f, ok := r.(interface{ Addr() uintptr }); ok {
 		if _, rt := r.(runtime.Error); rt && f.Addr() != 0 {
-			return "a page it refers to cannot be read (the file is shorter than its pages say, or the disk fails to read it)"
+			return &Finding{What: "a page it refers to cannot be read (the file is shorter than its pages say, or the disk fails to read it)", Fault: true}
 		}
 	}
 	msg := fmt.Sprint(r)
-	page := ""
+	var page uint64
 	if m := pageNumber().FindStringSubmatch(msg); m != nil {
-		page = "page " + m[1]
+		page, _ = strconv.ParseUint(m[1], 10, 64)
+	}
+	named := func(what string) *Finding {
+		if page != 0 {
+			return &Finding{Page: page, What: fmt.Sprintf("page %d %s", page, what)}
+		}
+		return &Finding{What: "a page " + what}
 	}
 	switch {
 	case strings.Contains(msg, "out of range") || strings.Contains(msg, "slice bounds"):
-		if page != "" {
-			return page + " points outside itself"
-		}
-		return "a page points outside itself"
-	case page != "":
-		return page + " does not hold what the page that leads to it expects"
+		return named("points outside itself")
+	case page != 0:
+		return named("does not hold what the page that leads to it expects")
 	}
-	return "a page does not hold what the database expects"
+	return &Finding{What: "a page does not hold what the database expects"}
 }
 
-// PanicDamage is damage met as a panic of the engine (or a fault reading
-// its memory map), as DescribePanic says it.
-type PanicDamage struct{ What string }
+// Finding is damage said in words: a panic of the engine on a page, a
+// stored value that does not decode. It names a page when it knows one.
+type Finding struct {
+	Page  uint64 // the page, 0 when unknown
+	What  string // what is wrong, for people
+	Fault bool   // a fault reading the memory map: the file is shorter than the snapshot
+}
 
-func (e *PanicDamage) Error() string { return e.What }
+func (e *Finding) Error() string { return e.What }
 
 // Unwrap marks the error as damage.
-func (e *PanicDamage) Unwrap() error { return ErrDamaged }
+func (e *Finding) Unwrap() error { return ErrDamaged }

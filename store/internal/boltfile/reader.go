@@ -19,6 +19,7 @@ var ErrDamaged = errors.New("the database file is damaged")
 type PageError struct {
 	ID   uint64
 	What string // what is wrong with it, said of the page: "is a leaf page where …"
+	Free bool   // the page is in use and on the free-page list a write began from
 }
 
 func (e *PageError) Error() string { return fmt.Sprintf("page %d %s", e.ID, e.What) }
@@ -39,11 +40,11 @@ type Reader struct {
 // header counts and inside the file, calling itself id.
 func (r *Reader) Head(id uint64) (PageHead, error) {
 	if id < 2 || id >= r.HWM {
-		return PageHead{}, &PageError{id, fmt.Sprintf("is outside the %d pages the file's header counts", r.HWM)}
+		return PageHead{}, &PageError{ID: id, What: fmt.Sprintf("is outside the %d pages the file's header counts", r.HWM)}
 	}
 	off := int64(id) * r.PageSize
 	if off+r.PageSize > r.Size {
-		return PageHead{}, &PageError{id, "lies past the end of the file (the file was cut short)"}
+		return PageHead{}, &PageError{ID: id, What: "lies past the end of the file (the file was cut short)"}
 	}
 	var b [PageHeaderSize]byte
 	if _, err := r.F.ReadAt(b[:], off); err != nil {
@@ -51,7 +52,7 @@ func (r *Reader) Head(id uint64) (PageHead, error) {
 	}
 	h := ParseHead(b[:])
 	if h.ID != id {
-		return h, &PageError{id, "holds something else (it does not carry its own page number)"}
+		return h, &PageError{ID: id, What: "holds something else (it does not carry its own page number)"}
 	}
 	return h, nil
 }
@@ -59,9 +60,9 @@ func (r *Reader) Head(id uint64) (PageHead, error) {
 // ReadError says why page id could not be read.
 func ReadError(id uint64, err error) error {
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return &PageError{id, "lies past the end of the file (the file was cut short)"}
+		return &PageError{ID: id, What: "lies past the end of the file (the file was cut short)"}
 	}
-	return &PageError{id, "cannot be read: " + DescribeIOError(err)}
+	return &PageError{ID: id, What: "cannot be read: " + DescribeIOError(err)}
 }
 
 // DescribeIOError renders an operating-system error without the path and
@@ -96,10 +97,10 @@ func DescribeIOError(err error) string {
 func (r *Reader) Span(h PageHead) (uint64, error) {
 	n := uint64(h.Overflow) + 1
 	if h.ID+n > r.HWM || h.ID+n < h.ID {
-		return 0, &PageError{h.ID, fmt.Sprintf("claims %d pages, past the %d the file's header counts", n, r.HWM)}
+		return 0, &PageError{ID: h.ID, What: fmt.Sprintf("claims %d pages, past the %d the file's header counts", n, r.HWM)}
 	}
 	if int64(h.ID+n)*r.PageSize > r.Size {
-		return 0, &PageError{h.ID, "continues past the end of the file (the file was cut short)"}
+		return 0, &PageError{ID: h.ID, What: "continues past the end of the file (the file was cut short)"}
 	}
 	return n, nil
 }
@@ -122,7 +123,7 @@ func (r *Reader) Read(h PageHead, kinds ...uint16) (PageHead, []byte, error) {
 		ok = ok || h.Flags == k
 	}
 	if !ok {
-		return h, nil, &PageError{id, "is a " + h.Kind() + " page where a data page belongs"}
+		return h, nil, &PageError{ID: id, What: "is a " + h.Kind() + " page where a data page belongs"}
 	}
 	n, err := r.Span(h)
 	if err != nil {
@@ -150,16 +151,16 @@ func (r *Reader) Freelist(id uint64) ([]uint64, error) {
 		start += 8
 	}
 	if count > uint64(len(b)-start)/8 {
-		return nil, &PageError{id, fmt.Sprintf("(the free-page list) claims %d entries, more than fit in it", count)}
+		return nil, &PageError{ID: id, What: fmt.Sprintf("(the free-page list) claims %d entries, more than fit in it", count)}
 	}
 	ids := make([]uint64, count)
 	for i := range ids {
 		ids[i] = Order.Uint64(b[start+8*i:])
 		switch {
 		case ids[i] < 2 || ids[i] >= r.HWM:
-			return nil, &PageError{id, fmt.Sprintf("(the free-page list) names page %d, outside the %d pages the file counts", ids[i], r.HWM)}
+			return nil, &PageError{ID: id, What: fmt.Sprintf("(the free-page list) names page %d, outside the %d pages the file counts", ids[i], r.HWM)}
 		case i > 0 && ids[i] <= ids[i-1]:
-			return nil, &PageError{id, fmt.Sprintf("(the free-page list) is out of order at page %d", ids[i])}
+			return nil, &PageError{ID: id, What: fmt.Sprintf("(the free-page list) is out of order at page %d", ids[i])}
 		}
 	}
 	return ids, nil

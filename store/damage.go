@@ -1,0 +1,245 @@
+package store
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"slices"
+	"sync"
+
+	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/store/internal/boltfile"
+)
+
+// ErrDamaged marks every error that reports damage in a database file:
+// each DatabaseDamaged error the store returns wraps it, so
+// errors.Is(err, ErrDamaged) tells damage from every other failure. The
+// store's own findings (a page, a panic of the engine on one, a stored
+// value that does not decode) wrap it too.
+var ErrDamaged = boltfile.ErrDamaged
+
+// damageError is a DatabaseDamaged error: an *odata.Error for people and
+// the service (errors.As finds it), marked with ErrDamaged.
+type damageError struct{ e *odata.Error }
+
+func (d *damageError) Error() string   { return d.e.Error() }
+func (d *damageError) Unwrap() []error { return []error{d.e, ErrDamaged} }
+
+// damagef is a DatabaseDamaged error with the message format gives.
+func damagef(format string, args ...any) *damageError {
+	return &damageError{odata.Errorf(odata.CodeDatabaseDamaged, format, args...)}
+}
+
+// damagedError says that the database at path is damaged, what is wrong,
+// and what to do.
+func damagedError(path, what string) *damageError {
+	return damagef("database %s is damaged: %s. tstable makes no further change to it: run tstable check %s to list the damage, then tstable recover %s NEW to copy what can still be read into a new file", path, what, path, path)
+}
+
+// finding is damage a call met, not yet confirmed.
+type finding struct {
+	what  string // for people
+	page  uint64 // the page it names, 0 when none
+	key   []byte // a stored value that does not decode: its key, in the call's table
+	free  bool   // the page is in use but on the free-page list the write began from
+	fault bool   // a fault reading the engine's map
+}
+
+// findingIn is the damage err reports, or nil. A DatabaseDamaged error
+// already made (a confirmed one) is no finding.
+func findingIn(err error) *finding {
+	if err == nil || !errors.Is(err, ErrDamaged) {
+		return nil
+	}
+	var de *damageError
+	if errors.As(err, &de) {
+		return nil
+	}
+	var pe *boltfile.PageError
+	var bf *boltfile.Finding
+	var ce *corruptError
+	switch {
+	case errors.As(err, &pe):
+		return &finding{what: pe.Error(), page: pe.ID, free: pe.Free}
+	case errors.As(err, &bf):
+		return &finding{what: bf.What, page: bf.Page, fault: bf.Fault}
+	case errors.As(err, &ce):
+		return &finding{what: ce.Error(), key: ce.key}
+	}
+	return &finding{what: err.Error()}
+}
+
+// confirm reads the file again for f, under a read transaction of its own
+// and trusting nothing the guard kept. When it finds the damage again, it
+// records it (see found) and returns the DatabaseDamaged error; otherwise
+// nil: the finding was a page changing under the call.
+func (db *DB) confirm(o *op, f *finding) (err error) {
+	defer func() {
+		if r := recover(); r != nil { // the engine, reading again, panics again
+			err = db.found(boltfile.PanicFinding(r).What)
+		}
+	}()
+	what, ok := db.stillDamaged(o, f)
+	if !ok {
+		return nil
+	}
+	return db.found(what)
+}
+
+// stillDamaged looks for f's damage in a fresh snapshot: the page it
+// names still reached and still not what it should be (or, for a write,
+// still on the free-page list); the value it names still not decoding;
+// the file still shorter than the snapshot after a fault; and, for damage
+// that names nothing, any damage at all in the trees of the call's table,
+// leaves included.
+func (db *DB) stillDamaged(o *op, f *finding) (string, bool) {
+	tx, err := db.bolt.Begin(false)
+	if err != nil {
+		return "", false
+	}
+	defer tx.Rollback()
+	fo := &op{db: db, fresh: true}
+	t := fo.wrap(tx)
+	switch {
+	case f.fault:
+		st, err := db.file.Stat()
+		return f.what, err == nil && st.Size() < tx.Size()
+	case f.free:
+		rc := t.ck.Reach(holdsBuckets, f.page)
+		return f.what, rc.Reached(f.page) && onFreeList(db.file, t.ck.Snapshot(), f.page)
+	case f.page != 0:
+		rc := t.ck.Reach(holdsBuckets, f.page)
+		bad, ok := rc.Bad[f.page]
+		return fmt.Sprintf("page %d %s", f.page, bad), ok
+	case f.key != nil && o.lastTable != "":
+		return valueStillDamaged(t, o.lastTable, f.key)
+	}
+	whole := func(path [][]byte) bool {
+		return holdsBuckets(path) || (o.lastTable != "" && len(path) == 1 && bytes.Equal(path[0], tableBucketName(o.lastTable)))
+	}
+	rc := t.ck.Reach(whole, 0)
+	if len(rc.Bad) == 0 {
+		return "", false
+	}
+	id := slices.Min(slices.Collect(maps.Keys(rc.Bad)))
+	return fmt.Sprintf("page %d %s", id, rc.Bad[id]), true
+}
+
+// valueStillDamaged reads the stored value at key in table again, through
+// the guard, and decodes it.
+func valueStillDamaged(t *gtx, table string, key []byte) (string, bool) {
+	b, err := t.table(table)
+	if err != nil {
+		f := findingIn(err)
+		return messageOf(err), f != nil
+	}
+	v, err := b.get(key)
+	if err != nil || v == nil {
+		return messageOf(err), err != nil && findingIn(err) != nil
+	}
+	if _, err := decodeEntity(key, v); err != nil {
+		return err.Error(), true
+	}
+	return "", false
+}
+
+// holdsBuckets says which trees hold buckets in their leaves (see
+// boltfile.Nested): the top-level tree, the file's own records (the
+// catalogue is a bucket in it) and a staging bucket (the staged table is
+// one in it); a table's never does.
+func holdsBuckets(path [][]byte) bool {
+	switch len(path) {
+	case 0:
+		return true
+	case 1:
+		return bytes.Equal(path[0], metaBucket) || bytes.HasPrefix(path[0], []byte(stagingPrefix))
+	}
+	return false
+}
+
+// onFreeList reports whether the free-page list of snapshot s (the one its
+// meta names) names page id.
+func onFreeList(f *os.File, s boltfile.Snapshot, id uint64) bool {
+	h := boltfile.ReadHeader(f, s.Size)
+	if h.Use < 0 || h.Meta().TxID != s.TxID || h.Meta().Freelist == boltfile.NoFreelist {
+		return false
+	}
+	ids, err := h.Reader(f).Freelist(h.Meta().Freelist)
+	if err != nil {
+		return false
+	}
+	_, found := slices.BinarySearch(ids, id)
+	return found
+}
+
+// found records damage confirmed in the file: the DB refuses every later
+// write, and this process opens the file for writing no more. It returns
+// the DatabaseDamaged error that tells of it.
+func (db *DB) found(what string) error {
+	e := damagedError(db.path, what)
+	if db.damaged.CompareAndSwap(nil, e) && db.file != nil {
+		markDamaged(db.file, db.path, what)
+	}
+	return e
+}
+
+// transient is the error of a call that met a finding not found again: a
+// page changed under it. Nothing is damaged; the call can be retried.
+func (db *DB) transient(f *finding) error {
+	return odata.Errorf(odata.CodeServerBusy, "reading database %s found that %s, but reading the file again found it sound: it changed under the call, which stopped; nothing is damaged, retry the call", db.path, f.what)
+}
+
+// damaged lists the files this process found damaged. Each is kept open
+// (on a handle of its own, holding no lock), so that its inode, by which
+// it is recognised, cannot be reused for another file.
+var damaged struct {
+	sync.Mutex
+	files []damagedFile
+}
+
+type damagedFile struct {
+	f    *os.File
+	info os.FileInfo
+	what string
+}
+
+// markDamaged records that the file open as f (at path) is damaged.
+func markDamaged(f *os.File, path, what string) {
+	st, err := f.Stat()
+	if err != nil {
+		return
+	}
+	keep, err := os.Open(path)
+	if err != nil {
+		return
+	}
+	if kst, err := keep.Stat(); err != nil || !os.SameFile(st, kst) {
+		keep.Close()
+		return
+	}
+	damaged.Lock()
+	defer damaged.Unlock()
+	if len(damaged.files) == maxDamaged { // a process that meets this many damaged files forgets the oldest
+		damaged.files[0].f.Close()
+		damaged.files = damaged.files[1:]
+	}
+	damaged.files = append(damaged.files, damagedFile{keep, st, what})
+}
+
+// maxDamaged is how many damaged files a process remembers (and keeps open).
+const maxDamaged = 64
+
+// damagedEarlier returns the DatabaseDamaged error for a file this process
+// found damaged before, or nil.
+func damagedEarlier(st os.FileInfo, path string) error {
+	damaged.Lock()
+	defer damaged.Unlock()
+	for _, d := range damaged.files {
+		if os.SameFile(d.info, st) {
+			return damagedError(path, d.what+" (found earlier in this process)")
+		}
+	}
+	return nil
+}
