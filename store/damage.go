@@ -100,8 +100,8 @@ func (db *DB) stillDamaged(o *op, f *finding) (string, bool) {
 		return "", false
 	}
 	defer tx.Rollback()
-	fo := &op{db: db, fresh: true}
-	t := fo.wrap(tx)
+	t := (&op{db: db, fresh: true}).wrap(tx)
+	t.ck = db.guard.Checker(db.snapshot(tx, true), true)
 	switch {
 	case f.fault:
 		st, err := db.file.Stat()

@@ -24,18 +24,18 @@ type gtx struct {
 
 // wrap makes tx a guarded transaction of o's call.
 func (o *op) wrap(tx *bolt.Tx) *gtx {
-	return &gtx{o: o, tx: tx, ck: o.db.guard.Checker(o.db.snapshot(tx), o.fresh)}
+	return &gtx{o: o, tx: tx, ck: o.db.guard.Checker(o.db.snapshot(tx, false), o.fresh)}
 }
 
-// snapshot is tx's state of the file, as boltfile reads it.
-func (db *DB) snapshot(tx *bolt.Tx) boltfile.Snapshot {
-	return boltfile.Snapshot{
-		TxID:     uint64(tx.ID()),
-		Writable: tx.Writable(),
-		Size:     tx.Size(),
-		PageSize: db.pageSize,
-		Root:     uint64(tx.Cursor().Bucket().RootPage()),
+// snapshot is tx's state of the file, as boltfile reads it. With root,
+// it has its root page too (which costs a cursor; the guard's checks of
+// keys do not need it, the walks of whole snapshots do).
+func (db *DB) snapshot(tx *bolt.Tx, root bool) boltfile.Snapshot {
+	s := boltfile.Snapshot{TxID: uint64(tx.ID()), Writable: tx.Writable(), Size: tx.Size(), PageSize: db.pageSize}
+	if root {
+		s.Root = uint64(tx.Cursor().Bucket().RootPage())
 	}
+	return s
 }
 
 // rollback ends the transaction without its changes; after a commit it

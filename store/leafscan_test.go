@@ -126,7 +126,7 @@ func TestLeafScanEqualsEngineScan(t *testing.T) {
 	}
 	rng := rand.New(rand.NewSource(1))
 	err := db.bolt.View(func(tx *bolt.Tx) error {
-		ck := db.guard.Checker(db.snapshot(tx), false)
+		ck := db.guard.Checker(db.snapshot(tx, false), false)
 		for _, table := range []string{"Big", "Seq", "One", "Tiny"} {
 			b := tx.Bucket(tableBucketName(table))
 			var room boltfile.LeafRoom

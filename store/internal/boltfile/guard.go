@@ -21,7 +21,8 @@ type Snapshot struct {
 	// pages in use) times PageSize.
 	Size     int64
 	PageSize int64
-	// Root is the root page of the top-level tree.
+	// Root is the root page of the top-level tree, which Reach starts
+	// from; the checks of keys do not need it (0: not given).
 	Root uint64
 }
 
