@@ -68,28 +68,41 @@ func TestTruncatedFileIsRefusedBeforeItIsRead(t *testing.T) {
 	}
 }
 
+// Damage a call meets is an error, whatever the call. A damaged leaf is
+// met by the calls that read it (Alpha's entity 1 is on it), and the others
+// go on. A damaged branch page is found when the file is opened for
+// writing, which then refuses every write; the reads that do not pass it
+// go on.
 func TestEveryCallTurnsDamageIntoAnError(t *testing.T) {
 	base := fixture(t)
 	raw := openRaw(t, base)
+	e := fixtureEntity("Alpha", 1)
+	leaf, _ := raw.leafOf("Alpha", e.PartitionKey, e.RowKey)
 	root := raw.tableRoot("Alpha")
-	for name := range everyCall(nil) {
-		t.Run(name, func(t *testing.T) {
-			path := copyFile(t, base, "d.db")
-			smash(t, path, root, 2)
-			db, err := Open(path, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer db.Close()
-			err = everyCall(db)[name]()
-			if name == "ListTables" || name == "CreateTable" || name == "DeleteTable" {
+	sound := map[string]map[string]bool{
+		"leaf":   {"ListTables": true, "CreateTable": true, "DeleteTable": true},
+		"branch": {"ListTables": true},
+	}
+	for damage, page := range map[string]uint64{"leaf": leaf, "branch": root} {
+		for name := range everyCall(nil) {
+			t.Run(damage+"/"+name, func(t *testing.T) {
+				path := copyFile(t, base, "d.db")
+				smash(t, path, page, 2)
+				db, err := Open(path, nil)
 				if err != nil {
-					t.Fatalf("%s does not read Alpha's tree: %v", name, err)
+					t.Fatal(err)
 				}
-				return
-			}
-			wantDamaged(t, err, fmt.Sprintf("page %d", root))
-		})
+				defer db.Close()
+				err = everyCall(db)[name]()
+				if sound[damage][name] {
+					if err != nil {
+						t.Fatalf("%s does not read page %d: %v", name, page, err)
+					}
+					return
+				}
+				wantDamaged(t, err, fmt.Sprintf("page %d", page))
+			})
+		}
 	}
 }
 
@@ -228,25 +241,6 @@ func TestDamagedFreeListIsRefusedForWriting(t *testing.T) {
 		t.Fatalf("reading does not use the free-page list: %v", err)
 	}
 	ro.Close()
-}
-
-func TestAWriteThatWouldReuseAPageInUseIsRefused(t *testing.T) {
-	path := fixture(t)
-	raw := openRaw(t, path)
-	e := fixtureEntity("Alpha", 77)
-	leaf, _ := raw.leafOf("Alpha", e.PartitionKey, e.RowKey)
-	addToFreeList(t, path, leaf)
-
-	db, err := Open(path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if _, err := db.Get(ctx, "Alpha", e.PartitionKey, e.RowKey); err != nil {
-		t.Fatalf("a read does not allocate: %v", err)
-	}
-	_, err = db.Write(ctx, "Alpha", Operation{Kind: OpInsertOrMerge, Entity: e})
-	wantDamaged(t, err, fmt.Sprintf("page %d is in use but also on the list of free pages", leaf))
 }
 
 func TestDescribePanic(t *testing.T) {

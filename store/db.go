@@ -144,7 +144,7 @@ func OpenContext(ctx context.Context, path string, opts *Options) (*DB, error) {
 		return nil, err
 	}
 	if !db.opts.ReadOnly {
-		if err := db.do(true, func(o *op) error { return o.makeReady() }); err != nil {
+		if err := db.makeReady(); err != nil {
 			db.Close()
 			return nil, err
 		}
@@ -202,7 +202,8 @@ func (db *DB) open(ctx context.Context) error {
 		closeLocked(f)
 		return FileError(err, "cannot read database %s", db.path)
 	}
-	if _, err := vetFile(f, st.Size(), db.path, !db.opts.ReadOnly); err != nil {
+	_, elsewhere, err := vetFile(f, st.Size(), db.path, !db.opts.ReadOnly)
+	if err != nil {
 		closeLocked(f)
 		return err
 	}
@@ -212,6 +213,9 @@ func (db *DB) open(ctx context.Context) error {
 	}
 	db.bolt, db.file = b, f
 	db.guard, db.pageSize = boltfile.NewGuard(f), int64(b.Info().PageSize)
+	if elsewhere != "" {
+		db.found(elsewhere) // read afresh before the engine had the file: confirmed
+	}
 	return nil
 }
 
@@ -304,34 +308,39 @@ func (db *DB) closeEngine() error {
 // makeReady gives a file opened for writing what a tstable file holds
 // (the bucket of its own records, the format, the catalogue) when it does
 // not hold them yet: a new file.
-func (o *op) makeReady() error {
+func (db *DB) makeReady() error {
 	ready := false
-	if err := o.view(func(t *gtx) error {
-		c, err := t.catalogue()
-		ready = err == nil && c != nil
-		return nil
+	if err := db.do(false, func(o *op) error {
+		return o.view(func(t *gtx) error {
+			c, err := t.catalogue()
+			ready = err == nil && c != nil
+			return nil
+		})
 	}); err != nil || ready {
 		return err
 	}
-	return o.update(func(t *gtx) error {
-		m, err := t.top(metaBucket)
-		if err != nil {
-			return err
-		}
-		if m == nil {
-			if m, err = t.createTop(metaBucket); err != nil {
-				return err
-			}
-			if err := putFormat(m); err != nil {
-				return err
-			}
-		}
-		if c, err := m.bucket(catalogueKey); err != nil || c != nil {
-			return err
-		}
-		_, err = m.createBucket(catalogueKey)
+	return db.do(true, func(o *op) error { return o.update(makeRecords) })
+}
+
+// makeRecords writes the file's own records, those it lacks.
+func makeRecords(t *gtx) error {
+	m, err := t.top(metaBucket)
+	if err != nil {
 		return err
-	})
+	}
+	if m == nil {
+		if m, err = t.createTop(metaBucket); err != nil {
+			return err
+		}
+		if err := putFormat(m); err != nil {
+			return err
+		}
+	}
+	if c, err := m.bucket(catalogueKey); err != nil || c != nil {
+		return err
+	}
+	_, err = m.createBucket(catalogueKey)
+	return err
 }
 
 // nextTicks issues the Timestamp for a write transaction: the current time

@@ -1,8 +1,11 @@
 package store
 
 import (
+	"bytes"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 
 	"github.com/tstable/tstable/store/internal/boltfile"
 )
@@ -22,40 +25,120 @@ func notDatabase(path, why string, maybeDamaged bool) error {
 // of the meta exists and names a sound page size, root and high-water
 // mark, the file holds every page that mark counts, the root page is a
 // data page, and (for writing, because the engine then allocates pages
-// from it) the list of free pages names only pages that exist, in order.
-// It reports whether the file is empty.
-func vetFile(f io.ReaderAt, size int64, path string, write bool) (empty bool, err error) {
+// from it) what vetForWriting checks. It reports whether the file is
+// empty, and, for writing, damage elsewhere in the file's trees.
+func vetFile(f io.ReaderAt, size int64, path string, write bool) (empty bool, elsewhere string, err error) {
 	if size == 0 {
 		if write {
-			return true, nil
+			return true, "", nil
 		}
-		return true, damagef("%s is empty, so it is not a tstable database yet: give another file with --db, or create a table in it (tstable --db %s table create NAME) to make it one", path, path)
+		return true, "", damagef("%s is empty, so it is not a tstable database yet: give another file with --db, or create a table in it (tstable --db %s table create NAME) to make it one", path, path)
 	}
 	if size < boltfile.PageHeaderSize+boltfile.MetaSize {
-		return false, notDatabase(path, fmt.Sprintf("it is only %d bytes long", size), false)
+		return false, "", notDatabase(path, fmt.Sprintf("it is only %d bytes long", size), false)
 	}
 	h := boltfile.ReadHeader(f, size)
 	if h.Use < 0 {
 		if !h.Magic {
-			return false, notDatabase(path, "it does not start with a database header", true)
+			return false, "", notDatabase(path, "it does not start with a database header", true)
 		}
-		return false, damagedError(path, fmt.Sprintf("both copies of its header are unreadable (the first: %s; the second: %s)", h.Metas[0].Fault, h.Metas[1].Fault))
+		return false, "", damagedError(path, fmt.Sprintf("both copies of its header are unreadable (the first: %s; the second: %s)", h.Metas[0].Fault, h.Metas[1].Fault))
 	}
 	m := h.Meta()
 	if fault := m.Fault(); fault != "" {
-		return false, damagedError(path, "its header is unsound: "+fault)
+		return false, "", damagedError(path, "its header is unsound: "+fault)
 	}
 	if need := int64(m.Pgid) * h.PageSize; size < need {
-		return false, damagedError(path, fmt.Sprintf("the file is %d bytes long, but its header counts %d pages of %d bytes (%d bytes): it was cut short", size, m.Pgid, h.PageSize, need))
+		return false, "", damagedError(path, fmt.Sprintf("the file is %d bytes long, but its header counts %d pages of %d bytes (%d bytes): it was cut short", size, m.Pgid, h.PageSize, need))
 	}
 	r := h.Reader(f)
 	if _, _, err := r.Page(m.Root, boltfile.FlagLeaf, boltfile.FlagBranch); err != nil {
-		return false, damagedError(path, "its root "+err.Error())
+		return false, "", damagedError(path, "its root "+err.Error())
 	}
-	if write && m.Freelist != boltfile.NoFreelist {
-		if _, err := r.Freelist(m.Freelist); err != nil {
-			return false, damagedError(path, err.Error())
+	if write {
+		elsewhere, err = vetForWriting(r, m, path)
+	}
+	return false, elsewhere, err
+}
+
+// vetForWriting checks, before the engine writes a file, what its writes
+// rely on: the header's root page is the list of tables (every entry of
+// its leaves a bucket, the file's own records among them), the free-page
+// list is readable and names no page in use (the engine would write over
+// it: a live entity, a branch page). It returns damage found elsewhere in
+// the file's trees (branch pages, the way down to the leaves): the DB
+// opens, refuses every write, and reads the sound parts.
+func vetForWriting(r *boltfile.Reader, m boltfile.Meta, path string) (elsewhere string, err error) {
+	if what := listOfTablesFault(r, m.Root); what != "" {
+		return "", damagedError(path, what)
+	}
+	var free []uint64
+	var listPages uint64
+	if m.Freelist != boltfile.NoFreelist {
+		if free, err = r.Freelist(m.Freelist); err != nil {
+			return "", damagedError(path, err.Error())
+		}
+		h, _ := r.Head(m.Freelist)
+		listPages = uint64(h.Overflow) + 1
+	}
+	rc := r.Reach(m.Root, holdsBuckets, 0)
+	for _, id := range free {
+		used, err := rc.InUse(id)
+		if err != nil {
+			return err.Error(), nil
+		}
+		if used || (id >= m.Freelist && id < m.Freelist+listPages) {
+			return "", damagedError(path, fmt.Sprintf("page %d is in use but also on the list of free pages, so a write would overwrite it", id))
 		}
 	}
-	return false, nil
+	if len(rc.Bad) > 0 {
+		id := slices.Min(slices.Collect(maps.Keys(rc.Bad)))
+		return fmt.Sprintf("page %d %s", id, rc.Bad[id]), nil
+	}
+	return "", nil
+}
+
+// listOfTablesFault says why the tree at root is not the list of tables,
+// or "". Every entry of its leaves is a bucket (of a table, of the file's
+// own records, of an import's staging), and unless it is empty (a new
+// file), the file's own records are among them.
+func listOfTablesFault(r *boltfile.Reader, root uint64) string {
+	seen := map[uint64]bool{}
+	entries, records := 0, false
+	var walk func(id uint64, depth int) string
+	walk = func(id uint64, depth int) string {
+		if depth > boltfile.MaxTreeDepth || seen[id] {
+			return fmt.Sprintf("its list of tables leads back to page %d", id)
+		}
+		seen[id] = true
+		h, b, err := r.Page(id, boltfile.FlagLeaf, boltfile.FlagBranch)
+		if err != nil {
+			return "its list of tables: " + err.Error()
+		}
+		es, err := boltfile.ParseElems(h, b)
+		if err != nil {
+			return fmt.Sprintf("its list of tables, page %d, cannot be read: %s", id, err)
+		}
+		for _, e := range es {
+			if h.Flags == boltfile.FlagBranch {
+				if what := walk(e.Child, depth+1); what != "" {
+					return what
+				}
+				continue
+			}
+			entries++
+			if !e.Bucket {
+				return fmt.Sprintf("its root page %d is not the list of tables: page %d holds %q, which is not a bucket (the header leads to a page of a table's, or of the file's own records)", root, id, printable(e.Key))
+			}
+			records = records || bytes.Equal(e.Key, metaBucket)
+		}
+		return ""
+	}
+	if what := walk(root, 0); what != "" {
+		return what
+	}
+	if entries > 0 && !records {
+		return fmt.Sprintf("its root page %d is not the list of tables: the file's own records are not in it", root)
+	}
+	return ""
 }

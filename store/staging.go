@@ -99,10 +99,10 @@ func (db *DB) removeLeftStaging() error {
 		}
 		return err
 	}
+	if err := db.do(false, func(o *op) error { return o.view(find) }); err != nil || len(left) == 0 || db.damaged.Load() != nil {
+		return err // (a file found damaged is written no more: they stay)
+	}
 	return db.do(true, func(o *op) error {
-		if err := o.view(find); err != nil || len(left) == 0 {
-			return err
-		}
 		return o.update(func(t *gtx) error {
 			if err := find(t); err != nil {
 				return err

@@ -10,7 +10,11 @@
 //   - the leaf cursor (LeafCursor), which scans the leaves of one
 //     snapshot itself, in long reads, for the store's fast scans;
 //   - the walker (Walker), which reads a whole file page by page for
-//     check and recover.
+//     check and recover;
+//   - Reach, the pages a state of the file uses and the damage on the
+//     way to them, read from the branch pages alone (about one page in a
+//     hundred): the store compares them with the free-page list before
+//     it lets the engine write, and confirms a damage finding with them.
 //
 // It takes a Snapshot (transaction id, size, page size, root page), never
 // one of the engine's transactions, and it never writes.

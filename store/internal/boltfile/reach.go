@@ -13,63 +13,70 @@ import (
 // the one page it is asked about: for a large table it reads about one
 // page in a hundred.
 type Reach struct {
-	r *Reader
-	// over is each page reached, with its overflow when the walk read
-	// its header (unread: a leaf known only from its parent).
-	over map[uint64]uint32
+	r       *Reader
+	reached []uint64          // a bit for each page below the high-water mark
+	over    map[uint64]uint32 // the overflow of the pages whose header the walk read
 	// Bad is what is wrong with each page the walk found damaged, said of
 	// the page ("is reached from two places in its tree").
 	Bad map[uint64]string
-	ids []uint64 // the pages reached, sorted (for InUse)
 }
 
-const unread = ^uint32(0)
+// maxOverflow bounds how far below a page InUse looks for the page whose
+// overflow it could be: an entity is at most 1 MiB, and a page at least
+// 1 KiB.
+const maxOverflow = 1<<20/1024 + 2
 
 // Nested says whether the leaves of the tree of the bucket at path (the
 // names of the buckets from the top level down; none for the top-level
 // tree) hold buckets, which the walk then reaches too.
 type Nested func(path [][]byte) bool
 
-// Reach walks the trees of c's snapshot (see Reach). It reads page target
-// whole wherever it finds it, so that Bad says whether it is sound (0:
-// none).
+// Reach walks the trees of c's snapshot (see Reach), from its Root. It
+// reads page target whole wherever it finds it, so that Bad says whether
+// it is sound (0: none).
 func (c *Checker) Reach(nested Nested, target uint64) *Reach {
-	w := &reachWalk{rc: &Reach{r: &c.r, over: map[uint64]uint32{}, Bad: map[uint64]string{}}, nested: nested, target: target}
-	w.tree(c.snap.Root, nil, nil, nil)
-	w.rc.ids = make([]uint64, 0, len(w.rc.over))
-	for id := range w.rc.over {
-		w.rc.ids = append(w.rc.ids, id)
-	}
-	slices.Sort(w.rc.ids)
-	return w.rc
+	return c.r.Reach(c.snap.Root, nested, target)
+}
+
+// Reach walks the trees of the state whose top-level tree is at root, as
+// Checker.Reach does, in the pages r reads.
+func (r *Reader) Reach(root uint64, nested Nested, target uint64) *Reach {
+	rc := &Reach{r: r, reached: make([]uint64, (r.HWM+63)/64), over: map[uint64]uint32{}, Bad: map[uint64]string{}}
+	w := &reachWalk{rc: rc, nested: nested, target: target}
+	w.tree(root, nil, nil, nil)
+	return rc
 }
 
 // Reached reports whether the walk reached page id itself (not as an
 // overflow page of another).
-func (rc *Reach) Reached(id uint64) bool { _, ok := rc.over[id]; return ok }
+func (rc *Reach) Reached(id uint64) bool {
+	return id < rc.r.HWM && rc.reached[id/64]&(1<<(id%64)) != 0
+}
 
 // InUse reports whether page id is in use: reached, or an overflow page
-// of a page reached (for which it reads the header of the nearest leaf
-// below id that it has not read yet).
+// of a page reached (for which it reads the header of the nearest page
+// reached below id, when the walk did not).
 func (rc *Reach) InUse(id uint64) (bool, error) {
 	if rc.Reached(id) {
 		return true, nil
 	}
-	i, _ := slices.BinarySearch(rc.ids, id)
-	if i == 0 {
-		return false, nil
-	}
-	below := rc.ids[i-1]
-	o := rc.over[below]
-	if o == unread {
-		h, err := rc.r.Head(below)
-		if err != nil {
-			return false, err
+	for below := id; below > 1 && id-below < maxOverflow; {
+		below--
+		if !rc.Reached(below) {
+			continue
 		}
-		o = h.Overflow
-		rc.over[below] = o
+		o, ok := rc.over[below]
+		if !ok {
+			h, err := rc.r.Head(below)
+			if err != nil {
+				return false, err
+			}
+			o = h.Overflow
+			rc.over[below] = o
+		}
+		return id <= below+uint64(o), nil
 	}
-	return id <= below+uint64(o), nil
+	return false, nil
 }
 
 // reachWalk is one Reach.
@@ -86,13 +93,17 @@ func (w *reachWalk) bad(id uint64, what string) {
 }
 
 // reach marks page id reached, reporting false (and the damage) when it
-// was reached before.
-func (w *reachWalk) reach(id uint64, over uint32) bool {
-	if _, seen := w.rc.over[id]; seen {
+// was reached before. A page outside the high-water mark is left
+// unmarked (its damage says so).
+func (w *reachWalk) reach(id uint64) bool {
+	if id >= w.rc.r.HWM {
+		return true
+	}
+	if w.rc.Reached(id) {
 		w.bad(id, "is reached from two places in its tree")
 		return false
 	}
-	w.rc.over[id] = over
+	w.rc.reached[id/64] |= 1 << (id % 64)
 	return true
 }
 
@@ -107,37 +118,34 @@ func (w *reachWalk) tree(root uint64, inline []byte, path [][]byte, above []uint
 		}
 		return
 	}
-	w.page(root, path, above)
+	leaves := -1 // the level of the tree's leaves, once one is found
+	w.page(root, path, above, 0, &leaves)
 }
 
-// page walks the subtree at page id.
-func (w *reachWalk) page(id uint64, path [][]byte, above []uint64) {
+// page walks the subtree at page id, at level of its tree (0: the root).
+// The engine's trees are balanced: once the walk has found a leaf, it
+// knows the children of a page one level above the leaves to be leaves,
+// by their numbers alone.
+func (w *reachWalk) page(id uint64, path [][]byte, above []uint64, level int, leaves *int) {
 	if len(above) >= MaxTreeDepth {
 		w.bad(id, fmt.Sprintf("lies more than %d pages deep in its tree (a page leads back up)", MaxTreeDepth))
 		return
 	}
-	h, err := w.rc.r.Head(id)
+	h, b, err := w.rc.r.Page(id, FlagBranch, FlagLeaf)
 	if err != nil {
-		w.reach(id, 0)
+		w.reach(id)
 		w.bad(id, whatOfPage(err))
 		return
 	}
-	if !w.reach(id, h.Overflow) {
+	if !w.reach(id) {
 		return
 	}
-	if h.Flags != FlagBranch && h.Flags != FlagLeaf {
-		w.bad(id, "is a "+h.Kind()+" page where a data page belongs")
-		return
-	}
+	w.rc.over[id] = h.Overflow
 	if h.Flags == FlagLeaf {
+		*leaves = level
 		if w.nested(path) || id == w.target {
-			w.leaf(h, path, above)
+			w.leaf(h, b, path, above)
 		}
-		return
-	}
-	_, b, err := w.rc.r.Read(h, FlagBranch)
-	if err != nil {
-		w.bad(id, whatOfPage(err))
 		return
 	}
 	es, err := ParseElems(h, b)
@@ -160,31 +168,18 @@ func (w *reachWalk) page(id uint64, path [][]byte, above []uint64) {
 		}
 	}
 	above = append(above, id)
-	first, err := w.rc.r.Head(es[0].Child)
-	if err == nil && first.Flags == FlagLeaf && !w.nested(path) {
-		// Its children are leaves, known by their numbers alone.
-		for _, e := range es {
-			if e.Child == w.target {
-				w.page(e.Child, path, above)
-			} else {
-				w.reach(e.Child, unread)
-			}
+	for i, e := range es {
+		if i > 0 && *leaves == level+1 && !w.nested(path) && e.Child != w.target {
+			w.reach(e.Child)
+			continue
 		}
-		return
-	}
-	for _, e := range es {
-		w.page(e.Child, path, above)
+		w.page(e.Child, path, above, level+1, leaves)
 	}
 }
 
-// leaf reads the leaf page whose header is h, and walks the buckets on it
-// when its tree's leaves hold buckets.
-func (w *reachWalk) leaf(h PageHead, path [][]byte, above []uint64) {
-	_, b, err := w.rc.r.Read(h, FlagLeaf)
-	if err != nil {
-		w.bad(h.ID, whatOfPage(err))
-		return
-	}
+// leaf reads the entries of the leaf page b (whose header is h), and
+// walks the buckets among them when its tree's leaves hold buckets.
+func (w *reachWalk) leaf(h PageHead, b []byte, path [][]byte, above []uint64) {
 	es, err := ParseElems(h, b)
 	if err != nil {
 		w.bad(h.ID, err.Error())

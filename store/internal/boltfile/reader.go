@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"syscall"
 )
 
@@ -39,18 +40,31 @@ type Reader struct {
 // Head reads and checks the header of page id: inside the pages the
 // header counts and inside the file, calling itself id.
 func (r *Reader) Head(id uint64) (PageHead, error) {
-	if id < 2 || id >= r.HWM {
-		return PageHead{}, &PageError{ID: id, What: fmt.Sprintf("is outside the %d pages the file's header counts", r.HWM)}
-	}
-	off := int64(id) * r.PageSize
-	if off+r.PageSize > r.Size {
-		return PageHead{}, &PageError{ID: id, What: "lies past the end of the file (the file was cut short)"}
+	if err := r.locate(id); err != nil {
+		return PageHead{}, err
 	}
 	var b [PageHeaderSize]byte
-	if _, err := r.F.ReadAt(b[:], off); err != nil {
+	if _, err := r.F.ReadAt(b[:], int64(id)*r.PageSize); err != nil {
 		return PageHead{}, ReadError(id, err)
 	}
-	h := ParseHead(b[:])
+	return r.own(id, b[:])
+}
+
+// locate checks that page id lies inside the pages the header counts and
+// inside the file.
+func (r *Reader) locate(id uint64) error {
+	if id < 2 || id >= r.HWM {
+		return &PageError{ID: id, What: fmt.Sprintf("is outside the %d pages the file's header counts", r.HWM)}
+	}
+	if int64(id)*r.PageSize+r.PageSize > r.Size {
+		return &PageError{ID: id, What: "lies past the end of the file (the file was cut short)"}
+	}
+	return nil
+}
+
+// own reads the header at the start of b, which must call itself id.
+func (r *Reader) own(id uint64, b []byte) (PageHead, error) {
+	h := ParseHead(b)
 	if h.ID != id {
 		return h, &PageError{ID: id, What: "holds something else (it does not carry its own page number)"}
 	}
@@ -105,25 +119,43 @@ func (r *Reader) Span(h PageHead) (uint64, error) {
 	return n, nil
 }
 
-// Page reads a whole page (with its overflow) of one of the given kinds.
+// Page reads a whole page (with its overflow) of one of the given kinds,
+// checked as Head and Read check it, in one read when it has no overflow.
 func (r *Reader) Page(id uint64, kinds ...uint16) (PageHead, []byte, error) {
-	h, err := r.Head(id)
-	if err != nil {
+	if err := r.locate(id); err != nil {
+		return PageHead{}, nil, err
+	}
+	b := make([]byte, r.PageSize)
+	if _, err := r.F.ReadAt(b, int64(id)*r.PageSize); err != nil {
+		return PageHead{}, nil, ReadError(id, err)
+	}
+	h, err := r.own(id, b)
+	if err != nil || h.Overflow > 0 {
+		if err == nil {
+			return r.Read(h, kinds...)
+		}
 		return h, nil, err
 	}
-	return r.Read(h, kinds...)
+	if err := kindIn(h, kinds); err != nil {
+		return h, nil, err
+	}
+	return h, b, nil
+}
+
+// kindIn checks that the page is of one of the kinds.
+func kindIn(h PageHead, kinds []uint16) error {
+	if !slices.Contains(kinds, h.Flags) {
+		return &PageError{ID: h.ID, What: "is a " + h.Kind() + " page where a data page belongs"}
+	}
+	return nil
 }
 
 // Read reads the page (and overflow) whose header Head has read and
 // checked, checking its kind as Page does.
 func (r *Reader) Read(h PageHead, kinds ...uint16) (PageHead, []byte, error) {
 	id := h.ID
-	ok := false
-	for _, k := range kinds {
-		ok = ok || h.Flags == k
-	}
-	if !ok {
-		return h, nil, &PageError{ID: id, What: "is a " + h.Kind() + " page where a data page belongs"}
+	if err := kindIn(h, kinds); err != nil {
+		return h, nil, err
 	}
 	n, err := r.Span(h)
 	if err != nil {
