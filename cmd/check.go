@@ -139,6 +139,9 @@ type checkResult struct {
 	Path     string        `json:"path"`
 	Problems []problemJSON `json:"problems"`
 	Tables   []tableCount  `json:"tables"`
+	// Unfinished is the rows of imports killed while they staged them,
+	// still in the file: no problem, but room it holds.
+	Unfinished []unfinishedRow `json:"unfinishedImports,omitempty"`
 }
 
 // tableCount is a table and its entities.
@@ -147,7 +150,7 @@ type tableCount struct {
 	Name     string `json:"name"`
 }
 
-func (r checkResult) items() []any { return anys(r.Problems) }
+func (r checkResult) items() []any { return append(anys(r.Problems), anys(r.Unfinished)...) }
 
 // anys is a list as a list of any.
 func anys[T any](list []T) []any {
@@ -166,8 +169,14 @@ func printCheck(p *Printer, r *store.CheckReport) error {
 		entities += t.Entities
 		res.Tables = append(res.Tables, tableCount{Entities: t.Entities, Name: t.Name})
 	}
+	for _, u := range r.Unfinished {
+		res.Unfinished = append(res.Unfinished, unfinishedRow{Note: u.InFile(), Pages: len(u.Pages), Rows: u.Rows, Table: u.Table})
+	}
 	return p.Print(res, func(w io.Writer) error {
 		fmt.Fprintf(w, "checked %s: %s, %s in %s\n", r.Path, plural(r.Pages, "page"), plural(entities, "entity"), plural(int64(len(r.Tables)), "table"))
+		for _, u := range r.Unfinished {
+			fmt.Fprintf(w, "  not in a table: %s\n", u.InFile())
+		}
 		if r.OK() {
 			_, err := fmt.Fprintln(w, "no problems")
 			return err

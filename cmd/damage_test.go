@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	bolt "go.etcd.io/bbolt"
+
 	"github.com/tstable/tstable/iostreams"
 )
 
@@ -98,6 +100,11 @@ func TestDamageGolden(t *testing.T) {
 		{"recover-damaged-json", zeroLeaf, []string{"recover", "$DB", "$DIR/new.db", "-o", "json"}},
 		{"recover-cut", cutHalf, []string{"recover", "$DB", "$DIR/new.db", "-o", "table"}},
 		{"recover-over-a-file", nil, []string{"recover", "$DB", "$DB"}},
+		{"check-unfinished-import", leftStaging, []string{"check", "-o", "table"}},
+		{"recover-unfinished-import", leftStaging, []string{"recover", "$DB", "$DIR/new.db", "-o", "table"}},
+		{"check-no-headers", zeroHeaders, []string{"check", "-o", "table"}},
+		{"recover-no-headers", zeroHeaders, []string{"recover", "$DB", "$DIR/new.db", "-o", "table"}},
+		{"upsert-no-headers", zeroHeaders, []string{"upsert", "Big", `{"PartitionKey":"p3","RowKey":"k0123","Text":"new"}`}},
 		{"recover-missing-args", nil, []string{"recover", "$DB"}},
 		// The other commands on a damaged or cut file: one error line, no crash.
 		{"damaged-query", zeroLeaf, []string{"query", "Big", "--all", "-o", "csv"}},
@@ -159,6 +166,45 @@ var counts = regexp.MustCompile(`\b\d+ (entities|entity|pages|page|found|in all)
 
 // zeroLeaf zeroes the leaf page that holds k0123 (and its neighbours).
 func zeroLeaf(t *testing.T, db string) { zeroPage(t, db, leafHolding(t, db, "k0123")) }
+
+// zeroHeaders zeroes both copies of the file's header: every other page
+// is intact.
+func zeroHeaders(t *testing.T, db string) {
+	zeroPage(t, db, 0)
+	zeroPage(t, db, 1)
+}
+
+// leftStaging leaves what an import killed while it staged 50 rows into
+// Big leaves: a staging bucket, of a process that is gone.
+func leftStaging(t *testing.T, db string) {
+	t.Helper()
+	b, err := bolt.Open(db, 0o644, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if err := b.Update(func(tx *bolt.Tx) error {
+		p, err := tx.CreateBucket([]byte("import:999999999:00"))
+		if err != nil {
+			return err
+		}
+		if err := p.Put([]byte("staging"), []byte("t:big")); err != nil {
+			return err
+		}
+		c, err := p.CreateBucket([]byte("t:big"))
+		if err != nil {
+			return err
+		}
+		for i := range 50 {
+			if err := c.Put([]byte(fmt.Sprintf("p9\x00k%04d", i)), []byte(strings.Repeat("s", 200))); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
 
 // cutHalf cuts the file to half its length.
 func cutHalf(t *testing.T, db string) {

@@ -62,6 +62,12 @@ type recoverResult struct {
 	Tables     []savedTable    `json:"tables"`
 	Target     string          `json:"target"`
 	Unfinished []unfinishedRow `json:"unfinishedImports,omitempty"`
+	Notes      []noteRow       `json:"notes,omitempty"`
+}
+
+// noteRow is what recover did that lost nothing but is worth knowing.
+type noteRow struct {
+	Note string `json:"note"`
 }
 
 // savedTable is a table recover saved.
@@ -81,7 +87,7 @@ type unfinishedRow struct {
 }
 
 func (r recoverResult) items() []any {
-	return append(append(anys(r.Tables), anys(r.Skipped)...), anys(r.Unfinished)...)
+	return append(append(append(anys(r.Tables), anys(r.Skipped)...), anys(r.Unfinished)...), anys(r.Notes)...)
 }
 
 // printRecover prints what recover did.
@@ -93,8 +99,14 @@ func printRecover(p *Printer, r *store.RecoverReport) error {
 	for _, u := range r.Unfinished {
 		res.Unfinished = append(res.Unfinished, unfinishedRow{Note: u.String(), Pages: len(u.Pages), Rows: u.Rows, Table: u.Table})
 	}
+	for _, n := range r.Notes {
+		res.Notes = append(res.Notes, noteRow{Note: n})
+	}
 	return p.Print(res, func(w io.Writer) error {
 		fmt.Fprintf(w, "recovered %s into %s\n", r.Source, r.Target)
+		for _, n := range r.Notes {
+			fmt.Fprintf(w, "  note: %s\n", n)
+		}
 		for _, t := range r.Tables {
 			fmt.Fprintf(w, "  %s: %s saved", t.Name, plural(t.Saved, "entity"))
 			if t.Unlinked > 0 {

@@ -112,6 +112,10 @@ type CheckReport struct {
 	Pages    int64 // pages the header counts
 	Tables   []TableReport
 	Problems []Problem
+	// Unfinished lists the rows of imports that did not finish, still in
+	// the file and never in their table: no problem (the next open for
+	// writing removes them), but room the file holds.
+	Unfinished []UnfinishedImport
 }
 
 // TableReport is one table as Check read it.
@@ -156,6 +160,7 @@ func checkFile(ctx context.Context, f io.ReaderAt, size int64, path string, prog
 	if w.H.Use >= 0 {
 		rep.PageSize, rep.Pages = int(w.H.PageSize), int64(w.meta().Pgid)
 		sv := w.survey()
+		rep.Unfinished = sv.unfinished
 		for _, t := range sv.tables {
 			if t.missing {
 				continue
@@ -254,9 +259,10 @@ type fileTable struct {
 
 // survey is what the file's own records say: its tables and its clock.
 type survey struct {
-	tables   []fileTable
-	clock    int64 // the last Timestamp issued, -1 when unknown
-	rootLost bool  // part of the newest list of tables cannot be read
+	tables     []fileTable
+	clock      int64 // the last Timestamp issued, -1 when unknown
+	rootLost   bool  // part of the newest list of tables cannot be read
+	unfinished []UnfinishedImport
 }
 
 // entry is a copied leaf entry with its page.
@@ -350,7 +356,7 @@ func (w *walker) readTop(top []entry, sv *survey, catalogue map[string]string, r
 			// removed when the file is next opened for writing. Its pages
 			// are in use.
 			if report {
-				w.stagingPages(t)
+				w.stagingPages(t, sv)
 			}
 		default:
 			problem(Problem{Page: int64(t.page), What: fmt.Sprintf("the file holds a record %q that tstable never writes", printable(t.Key))})
@@ -360,8 +366,10 @@ func (w *walker) readTop(top []entry, sv *survey, catalogue map[string]string, r
 }
 
 // stagingPages walks a staging bucket's trees, so that their pages count
-// as in use.
-func (w *walker) stagingPages(t entry) {
+// as in use, and records the rows staged in it: an import that did not
+// finish (it was killed, or the machine went down) left them, and they
+// were never committed to the table.
+func (w *walker) stagingPages(t entry, sv *survey) {
 	quiet := func(uint64, []byte, []byte, string) {}
 	root, _, inl, err := boltfile.InlinePage(t.Value)
 	if err != nil {
@@ -371,9 +379,19 @@ func (w *walker) stagingPages(t entry) {
 		if !e.Bucket {
 			continue
 		}
-		if croot, _, cinl, err := boltfile.InlinePage(e.Value); err == nil {
-			w.Tree(croot, cinl, e.page, nil, nil, func(uint64, boltfile.Elem) bool { return true }, quiet)
+		u := UnfinishedImport{Table: strings.TrimPrefix(string(e.Key), tablePrefix)}
+		croot, _, cinl, err := boltfile.InlinePage(e.Value)
+		if err != nil {
+			continue
 		}
+		w.Tree(croot, cinl, e.page, nil, nil, func(page uint64, _ boltfile.Elem) bool {
+			u.Rows++
+			if n := len(u.Pages); n == 0 || u.Pages[n-1] != page {
+				u.Pages = append(u.Pages, page)
+			}
+			return true
+		}, quiet)
+		sv.unfinished = append(sv.unfinished, u)
 	}
 }
 

@@ -364,5 +364,6 @@ func (t *gtx) nextTicks(atLeast int64) (int64, error) {
 	}
 	var buf [8]byte
 	binary.BigEndian.PutUint64(buf[:], uint64(now))
+	t.ticked = true
 	return now, m.put(clockKey, buf[:])
 }

@@ -115,7 +115,7 @@ func wantSound(t testing.TB, path string) {
 	if st, err := os.Stat(path); err != nil || st.Size() == 0 {
 		return
 	}
-	rep, err := Check(ctx, path, &ScanOptions{Wait: -1})
+	rep, err := Check(ctx, path, &ScanOptions{Wait: 2 * time.Second}) // a killed holder lets go a little after it is reaped
 	var own, engine []string
 	if err != nil {
 		own = append(own, err.Error())

@@ -18,7 +18,13 @@ import (
 //
 // Format 1: one bucket per table (tablePrefix + lower-cased name), keys
 // PartitionKey 0x00 RowKey, values as encodeEntity writes them; the meta
-// bucket holds the catalogue, the clock and the format.
+// bucket holds the catalogue, the clock and the format. The clock is the
+// last Timestamp issued (8 bytes, big-endian ticks), and every committed
+// write transaction advances it (those that write no entity too), so of
+// two states of the file (two lists of tables) the one with the later
+// clock is the newer: Recover and Check rely on it when the file's
+// headers cannot say which state is the newest. (Files written before
+// this rule advanced it with the writes of entities only.)
 const formatVersion = 1
 
 var formatKey = []byte("format")

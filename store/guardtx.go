@@ -20,6 +20,8 @@ type gtx struct {
 	o  *op
 	tx *bolt.Tx
 	ck *boltfile.Checker // the guard's, of tx's snapshot
+
+	ticked bool // the transaction has issued a Timestamp
 }
 
 // wrap makes tx a guarded transaction of o's call.
@@ -42,8 +44,17 @@ func (db *DB) snapshot(tx *bolt.Tx, root bool) boltfile.Snapshot {
 // does nothing.
 func (t *gtx) rollback() { t.tx.Rollback() }
 
-// commit commits the transaction (see DB.commit).
-func (t *gtx) commit(from int64) error { return t.o.db.commit(t.tx, from) }
+// commit commits the transaction (see DB.commit). A write transaction
+// that issued no Timestamp advances the file's clock first: every commit
+// does, so the clock orders the file's states (see format.go).
+func (t *gtx) commit(from int64) error {
+	if !t.ticked {
+		if _, err := t.nextTicks(0); err != nil {
+			return err
+		}
+	}
+	return t.o.db.commit(t.tx, from)
+}
 
 // bucket is b, guarded.
 func (t *gtx) bucket(b *bolt.Bucket) *gbucket {

@@ -26,14 +26,19 @@ type RecoverReport struct {
 	// do not decode or break the service's rules, names of tables.
 	Problems []Problem
 	// Unfinished lists the imports that were still staging their rows
-	// when they stopped (killed, or the machine went down) and whose
-	// staging was found only on pages no longer linked: those rows were
-	// never committed, so they are not saved, and nothing is lost by it.
+	// when they stopped (killed, or the machine went down), whose staging
+	// the file still holds (or, with the list of tables lost, pages no
+	// longer linked): those rows were never committed, so they are not
+	// saved, and nothing is lost by it.
 	Unfinished []UnfinishedImport
+	// Notes says what Recover did that lost nothing but is worth knowing:
+	// the file's headers were unreadable and its newest state was found
+	// by scanning its pages.
+	Notes []string
 }
 
 // UnfinishedImport is the rows of an import that did not finish, found in
-// a damaged file and left behind.
+// a file and left behind.
 type UnfinishedImport struct {
 	Table string // the table it was importing into, lower-cased
 	Rows  int64  // the rows found on its pages
@@ -50,9 +55,17 @@ type TableRecovery struct {
 	Unlinked int64
 }
 
-// String says what was found and why it was left behind.
-func (u UnfinishedImport) String() string {
-	return fmt.Sprintf("%d rows that an import into %s staged and never committed (it stopped before its end), on %s: an import commits all its rows or none, so they were never in the table and were not saved",
+// String says what was found and why Recover left it behind.
+func (u UnfinishedImport) String() string { return u.what() + " and were not saved" }
+
+// InFile says what was found, for Check: the rows are in the file, not in
+// the table, until the file is next opened for writing.
+func (u UnfinishedImport) InFile() string {
+	return u.what() + "; the next open of the file for writing removes them"
+}
+
+func (u UnfinishedImport) what() string {
+	return fmt.Sprintf("%d rows that an import into %s staged and never committed (it stopped before its end), on %s: an import commits all its rows or none, so they were never in the table",
 		u.Rows, u.Table, pageList(u.Pages))
 }
 
@@ -114,7 +127,7 @@ func Recover(ctx context.Context, damaged, newPath string, opts *ScanOptions) (*
 		return nil, err
 	}
 	defer out.Close()
-	rep := &RecoverReport{Source: damaged, Target: newPath}
+	rep := &RecoverReport{Source: damaged, Target: newPath, Unfinished: sv.unfinished, Notes: w.notes}
 	gaps := make([][]*gap, len(sv.tables))
 	for i, t := range sv.tables {
 		tr, err := w.recoverTable(ctx, out, t, &gaps[i])

@@ -2,6 +2,7 @@ package boltfile
 
 import (
 	"fmt"
+	"io"
 	"slices"
 )
 
@@ -210,4 +211,55 @@ func whatOfPage(err error) string {
 		return pe.What
 	}
 	return err.Error()
+}
+
+// Used returns a bit for each page below the high-water mark that is in
+// use: reached, or an overflow page of one reached. It reads the header of
+// every page reached whose overflow the walk did not read (the leaves of
+// the trees that hold no buckets): as many reads as leaves.
+func (rc *Reach) Used() ([]uint64, error) {
+	used := make([]uint64, len(rc.reached))
+	var cover uint64 // pages up to here are an overflow of the last page reached
+	for id := uint64(2); id < rc.r.HWM; id++ {
+		if rc.Reached(id) {
+			o, ok := rc.over[id]
+			if !ok {
+				h, err := rc.r.Head(id)
+				if err != nil {
+					return nil, err
+				}
+				o = h.Overflow
+			}
+			cover = id + uint64(o)
+		}
+		if id <= cover && cover != 0 {
+			used[id/64] |= 1 << (id % 64)
+		}
+	}
+	return used, nil
+}
+
+// GuessPageSize finds the page size of a file whose headers cannot say
+// it: the possible size at which most of the file's first pages carry
+// their own number (and a data or free-page list kind). It returns 0 when
+// no size makes even two pages do.
+func GuessPageSize(f io.ReaderAt, size int64) int64 {
+	best, bestN := int64(0), 1
+	for ps := int64(1024); ps <= 1<<16; ps *= 2 {
+		n := 0
+		for id := uint64(2); id < 2+1024 && int64(id+1)*ps <= size; id++ {
+			var b [PageHeaderSize]byte
+			if _, err := f.ReadAt(b[:], int64(id)*ps); err != nil {
+				break
+			}
+			h := ParseHead(b[:])
+			if h.ID == id && (h.Flags == FlagLeaf || h.Flags == FlagBranch || h.Flags == FlagFreelist) {
+				n++
+			}
+		}
+		if n > bestN {
+			best, bestN = ps, n
+		}
+	}
+	return best
 }
