@@ -44,35 +44,73 @@
 // staged load (into an empty table) that key is the first, and the table
 // stays empty.
 //
-// # Damage
+// # Readers and writers at once
 //
-// A damaged file is an error, never a crash. Open checks what is cheap to
-// check before the engine maps the file (both copies of the header, the
-// file's length against the pages the header counts, the root page, and
-// for writing the list of free pages) and refuses a file that fails with
-// DatabaseDamaged; an empty file is not a database for reading. Every DB
-// call runs guarded: a fault reading the mapped file (a file cut short),
-// a page that is not what the engine expects, a branch page leading back
-// up its tree or reached twice, a page in use that the free-page list
-// names (for a write) end the call with DatabaseDamaged, naming the page
-// and telling to run tstable check and tstable recover. A panic in the
-// caller's own code (a Query callback, a Load source) is the caller's, and
-// goes on untouched. Once damage is found, the DB refuses every further
-// call, and the process does not open the file for writing again.
+// In one process, any number of calls run at once: reads beside each
+// other and beside writes, writes one transaction at a time, those that
+// arrive together committed as one (see commit.go). A read sees one
+// snapshot of the file, the state of its start, for the whole call (a
+// paged query's pages are separate calls); a write that was acknowledged
+// is committed, and every read that begins after it sees it. Across
+// processes, readers share the file and a writer has it alone (see
+// Sharing the file). Concurrent use never makes a false damage report:
+// what the guard keeps of a snapshot is kept per snapshot, never shared
+// between a reader and the writer (boltfile.Guard), no goroutine holds
+// one read transaction while it begins another, and a finding is
+// confirmed before anyone hears of it (below).
 //
-// Reading beside the engine: the streaming scans (a filtered query without
-// a page, an export) read the leaf pages of their snapshot themselves,
-// with pread, in long runs (boltfile.LeafCursor), while the engine's read
-// transaction pins that snapshot; the guard, Check and Recover read pages
+// # Reading pages beside the engine
+//
+// The streaming scans (a filtered query without a page, an export) read
+// the leaf pages of their snapshot themselves, with pread, in long runs
+// (boltfile.LeafCursor), on several cores, while one read transaction of
+// the engine pins that snapshot; the guard, Check and Recover read pages
 // themselves too. All of that code is in the internal package boltfile,
 // whose doc states the file format it reads, the engine versions it was
 // verified against, and why reading pages beside the engine is safe.
 //
-// Damage the cheap checks cannot see (a leaf page of random bytes in the
-// middle) is found when a call reads it; a write that touches only sound
-// pages goes on, and leaves the damaged pages as they were. Check reads
-// the whole file and finds all of it; Recover copies what can still be
-// read into a new file. Both read the file themselves, page by page, and
-// never write it. Compact refuses a damaged file, so that its copy does
-// not keep the damage and drop the original.
+// # Damage
+//
+// A damaged file is an error, never a crash. Open checks what is cheap to
+// check before the engine maps the file (both copies of the header, the
+// file's length against the pages the header counts, the root page) and
+// refuses a file that fails with DatabaseDamaged; an empty file is not a
+// database for reading. For writing, because the engine then allocates
+// pages from the free-page list and writes the file's own records to the
+// root, it also refuses, with nothing written, a file whose root is not
+// the list of tables or whose free-page list is unreadable or names a
+// page in use; and it reads every branch page of every tree (about one
+// page in a hundred): damage there opens the file with every write
+// refused. Every DB call runs guarded: a fault reading the mapped file (a
+// file cut short), a page that is not what the engine expects, a branch
+// page leading back up its tree or reached twice, a page in use that the
+// free-page list names (for a write), a stored value that does not decode
+// are findings. A finding marks nothing until it is confirmed: the file
+// is read again under a read transaction of its own, trusting nothing the
+// guard kept, and only damage found again ends the call with
+// DatabaseDamaged, naming the page and telling to run tstable check and
+// tstable recover. From then on the DB refuses every write (nothing is
+// written) and this process opens the file for writing no more; reads go
+// on, and fail only where they meet the damage, so a server keeps serving
+// the sound parts. A finding not found again (a page that changed under
+// the call) never reaches the caller as damage: the call runs once more,
+// afresh, when the caller's code has not had anything of it yet and it
+// has no effects outside its transaction, and otherwise fails with
+// ServerBusy, which says nothing is damaged and to retry. Every
+// DatabaseDamaged error, and every finding, wraps ErrDamaged.
+//
+// The caller's own code (a Query callback, a Load source or OnReject)
+// runs outside the guard: its panic goes on untouched, and its error is
+// returned as it is, never taken for damage.
+//
+// Damage the checks at open cannot see (a leaf page of random bytes in
+// the middle) is found when a call reads it. Check reads the whole file
+// and finds all of it; Recover copies what can still be read into a new
+// file. Both read the file themselves, page by page, and never write it.
+// When no copy of the header can be read, or the readable one describes
+// an older state than the file's pages hold, they find the newest state
+// by scanning the pages (the clock orders the states; see format.go) and
+// say so. Both report the rows of an import that was killed while it
+// staged them, which were never in the table. Compact refuses a damaged
+// file, so that its copy does not keep the damage and drop the original.
 package store
