@@ -92,6 +92,15 @@ func TestHelperProcess(t *testing.T) {
 		}, LoadOptions{})
 		fmt.Println("error:", err)
 		os.Exit(1)
+	case "churn":
+		// Writes of every kind, for ever, until it is killed.
+		db, err := Open(path, &Options{loadChunk: 300})
+		if err != nil {
+			fmt.Println("error:", err)
+			os.Exit(1)
+		}
+		fmt.Println("ready")
+		churn(db)
 	case "read":
 		db, err := Open(path, &Options{ReadOnly: true, Wait: 20 * time.Second, OnWait: func(h string) { fmt.Println("waiting for", h) }})
 		if err != nil {
