@@ -23,7 +23,12 @@ trusting nothing in it, and list every problem found, each with its table,
 the range of keys it concerns and its page: the file's header and length,
 the list of free pages, pages used twice, both used and free, or neither,
 keys out of order, the catalogue of tables against the tables, and every
-entity against the service's rules.
+entity against the service's rules. When no copy of the header can be
+read, or the readable one describes an older state than the file's pages
+hold, check reads the newest state it finds by scanning the pages, and
+says so. It also says how many rows an import killed while it staged them
+left in the file: they were never in the table, and the next open of the
+file for writing removes them.
 
 check never writes. It waits for a command that is writing the file, and
 shows its progress on a terminal. It exits 0 when the file is sound and 1

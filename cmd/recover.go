@@ -19,8 +19,11 @@ file NEW (which must not exist), keeping each entity's Timestamp and ETag.
 Where a page cannot be read, the keys on it are skipped; where the page
 that leads to others is damaged, the pages below it are still found and
 saved. Entities whose table cannot be told go to a table LostAndFound.
-Rows that an import had staged but not committed when it was killed were
-never in the table: recover leaves them out and says how many it found.
+When both copies of the file's header are destroyed, or the newer one is,
+the tables are found by scanning the file's pages for its newest state,
+and recover says so. Rows that an import had staged but not committed
+when it was killed were never in the table: recover leaves them out and
+says how many it found.
 
 DAMAGED is only read, never written. recover prints the entities saved per
 table and every range of keys it had to skip, with its page; it exits 0

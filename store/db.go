@@ -70,8 +70,9 @@ func (o *Options) wait() time.Duration {
 // Every method guards its use of the file: a page that cannot be read (a
 // file cut short) or does not hold what the engine expects (damage in the
 // middle) ends the call with a DatabaseDamaged error instead of a crash,
-// and from then on the DB refuses every call and this process opens the
-// file for writing no more.
+// once reading the file again has confirmed it; from then on the DB
+// refuses every write and this process opens the file for writing no
+// more, while reads go on (see the package doc, Damage).
 type DB struct {
 	path string
 	opts Options
