@@ -42,6 +42,9 @@ func init() {
 
 func TestMain(m *testing.M) {
 	code := m.Run()
+	if benchPath != "" {
+		os.RemoveAll(filepath.Dir(benchPath)) // the benchmarks' file, built once per run
+	}
 	testFiles.Lock()
 	var missed []string
 	for p := range testFiles.opened {
