@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
 	"reflect"
@@ -298,8 +297,9 @@ func (b *Bar) clear() {
 	}
 }
 
-// marshal is a value's JSON, as every format writes it.
-func marshal(v any) ([]byte, error) { return json.Marshal(v) }
+// marshal is a value's JSON, as every format writes it: <, > and & as
+// they are, as the service writes them (odata.MarshalJSON).
+func marshal(v any) ([]byte, error) { return odata.MarshalJSON(v) }
 
 // result is what a command hands Print: its value, and how people read it.
 type result struct {

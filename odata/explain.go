@@ -1,7 +1,6 @@
 package odata
 
 import (
-	"encoding/json"
 	"math"
 	"strconv"
 	"strings"
@@ -129,5 +128,5 @@ func (x Explanation) MarshalJSON() ([]byte, error) {
 		d := x.Density
 		out.Density = &d
 	}
-	return json.Marshal(out)
+	return MarshalJSON(out)
 }

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
@@ -75,7 +74,7 @@ func (l *ExplainLog) Write(x Explained) {
 	}
 	var js []byte
 	if l.JSON != nil {
-		js, _ = json.Marshal(LogEntry{Time: time.Now().UTC(), Table: x.Table, Filter: x.Filter, Class: x.Class,
+		js, _ = odata.MarshalJSON(LogEntry{Time: time.Now().UTC(), Table: x.Table, Filter: x.Filter, Class: x.Class,
 			Scanned: x.Scanned, Returned: x.Returned, MS: float64(x.Elapsed.Microseconds()) / 1000})
 		js = append(js, '\n')
 	}

@@ -1,7 +1,6 @@
 package auth
 
 import (
-	"encoding/json"
 	"net/http"
 	"strings"
 
@@ -83,7 +82,7 @@ func AddCORSHeaders(w http.ResponseWriter, r *http.Request) {
 // writeCORSError answers a malformed preflight with the service's JSON
 // error document.
 func writeCORSError(w http.ResponseWriter, r *http.Request, msg string) {
-	body, _ := json.Marshal(map[string]any{"odata.error": map[string]any{
+	body, _ := odata.MarshalJSON(map[string]any{"odata.error": map[string]any{
 		"code":    odata.CodeInvalidCorsHeaderValue,
 		"message": map[string]string{"lang": "en-US", "value": msg},
 	}})
