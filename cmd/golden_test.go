@@ -330,6 +330,7 @@ type testSession struct {
 }
 
 func (s *testSession) ExplainFooter() bool { return s.explain }
+func (s *testSession) ShowTiming() bool    { return true }
 func (s *testSession) Expanded() string    { return "" }
 func (s *testSession) QueryDone(args []string, token string) {
 	s.args, s.token = args, token

@@ -163,7 +163,11 @@ func runQuery(c *cobra.Command, f *Factory, args []string, o *queryOptions) erro
 		end.Explain = x
 	}
 	if f.Session != nil && f.Session.ExplainFooter() {
-		end.Footer = footerText(res, x, time.Since(began))
+		took := time.Duration(-1) // no time in the footer with the shell's timing off
+		if f.Session.ShowTiming() {
+			took = time.Since(began)
+		}
+		end.Footer = footerText(res, x, took)
 	}
 	if err := list.Close(end); err != nil {
 		return err
@@ -222,13 +226,16 @@ func scanColumns(ctx context.Context, b store.Backend, table string, req store.Q
 }
 
 // footerText is the shell's one-line summary under a query's result:
-// "5 entities · range query · scanned 5 · 2.1 ms · more: next".
+// "5 entities · range query · scanned 5 · 2.1 ms · more: next" (the time
+// only when took is not negative: the shell's timing is on).
 func footerText(res *store.QueryResult, x *odata.Explanation, took time.Duration) string {
 	parts := []string{countLine(res.Returned), x.Class.Text()}
 	if res.Scanned >= 0 {
 		parts = append(parts, "scanned "+strconv.FormatInt(res.Scanned, 10))
 	}
-	parts = append(parts, strconv.FormatFloat(float64(took.Microseconds())/1000, 'f', 1, 64)+" ms")
+	if took >= 0 {
+		parts = append(parts, strconv.FormatFloat(float64(took.Microseconds())/1000, 'f', 1, 64)+" ms")
+	}
 	if res.Next != nil {
 		parts = append(parts, "more: next")
 	}

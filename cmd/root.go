@@ -40,6 +40,30 @@ func Main(args []string) int {
 	return Execute(ctx, newRootFor(&Factory{IO: ios}, args), args, ios)
 }
 
+// expandedValues joins --expanded and -x to a value given as the next
+// argument (--expanded off, -x auto), as README and help write them: the
+// flag's value is optional (-x alone is on), so its parser takes a value
+// only after '='. Only on, off and auto are taken; after "--" nothing is.
+func expandedValues(args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		if (a == "--expanded" || a == "-x") && i+1 < len(args) {
+			switch args[i+1] {
+			case "on", "off", "auto":
+				out = append(out, a+"="+args[i+1])
+				i++
+				continue
+			}
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
 // topCommand is a top-level command: its name, another name it answers
 // to (or ""), and how to build it.
 type topCommand struct {
@@ -118,7 +142,7 @@ func commandName(root *cobra.Command, args []string) string {
 // that is not a command) the whole tree.
 func newRootFor(f *Factory, args []string) *cobra.Command {
 	root := newRootWith(f, false)
-	name := commandName(root, args)
+	name := commandName(root, expandedValues(args))
 	for _, c := range topCommands() {
 		if name == "" || (name != c.name && name != c.alias) {
 			continue
@@ -126,7 +150,7 @@ func newRootFor(f *Factory, args []string) *cobra.Command {
 		root.AddCommand(c.build(f))
 		// cobra's own reading of args must find that command: else the
 		// whole tree.
-		if found, _, err := root.Find(args); err == nil && found != root {
+		if found, _, err := root.Find(expandedValues(args)); err == nil && found != root {
 			usageArgs(root)
 			return root
 		}
@@ -249,7 +273,7 @@ func execute(ctx context.Context, root *cobra.Command, args []string, ios *iostr
 			status = ExitFailed
 		}
 	}()
-	root.SetArgs(args)
+	root.SetArgs(expandedValues(args))
 	connectStreams(root, ios)
 	err := root.ExecuteContext(ctx)
 	if err == nil {

@@ -284,3 +284,30 @@ func TestACommandRunAloneHasItsDefaults(t *testing.T) {
 		t.Errorf("status run alone printed %q; want its jsonl line", out)
 	}
 }
+
+// --expanded and -x take their value as the next argument too, as README
+// writes them (--expanded off), wherever they stand.
+func TestExpandedValueAsTheNextArgument(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "t.db")
+	seed(t, db)
+	for _, args := range [][]string{
+		{"query", "People", "--top", "2", "-o", "table", "--expanded", "off"},
+		{"--expanded", "off", "query", "People", "--top", "2", "-o", "table"},
+		{"-x", "off", "query", "People", "--top", "2", "-o", "table"},
+	} {
+		out, errOut, st := run(context.Background(), db, "", args...)
+		if st != 0 || !strings.HasPrefix(out, "+---") {
+			t.Errorf("%s: exit %d, not a table:\n%s%s", strings.Join(args, " "), st, out, errOut)
+		}
+	}
+	for _, args := range [][]string{
+		{"query", "People", "--top", "2", "-o", "table", "-x", "on"},
+		{"query", "People", "--top", "2", "-o", "table", "--expanded", "on"},
+		{"query", "People", "--top", "2", "-x", "-o", "table"},
+	} {
+		out, errOut, st := run(context.Background(), db, "", args...)
+		if st != 0 || !strings.HasPrefix(out, "-[ 1 ]") {
+			t.Errorf("%s: exit %d, not expanded:\n%s%s", strings.Join(args, " "), st, out, errOut)
+		}
+	}
+}

@@ -8,6 +8,8 @@ type Session interface {
 	// ExplainFooter reports whether query results get a one-line summary
 	// of their class, scanned count and time.
 	ExplainFooter() bool
+	// ShowTiming reports whether the footer carries the query's time.
+	ShowTiming() bool
 	// Expanded is the shell's choice of expanded display: "on", "off",
 	// or "" (auto) — the default of --expanded inside the shell.
 	Expanded() string

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"github.com/tstable/tstable/cmdspec"
+	"github.com/tstable/tstable/iostreams"
 	"github.com/tstable/tstable/shell"
 	"github.com/tstable/tstable/store"
 )
@@ -57,9 +58,9 @@ func runShell(c *cobra.Command, f *Factory) error {
 	}
 	cfg := shell.Config{
 		IO: f.IO,
-		Exec: func(ctx context.Context, sess *shell.Session, args []string) int {
-			tree := newRoot(&Factory{IO: f.IO, Session: sess, Opener: f.Opener})
-			return execute(ctx, tree, append(append([]string{}, global...), args...), f.IO, true)
+		Exec: func(ctx context.Context, sess *shell.Session, ios *iostreams.IOStreams, args []string) int {
+			tree := newRoot(&Factory{IO: ios, Session: sess, Opener: f.Opener})
+			return execute(ctx, tree, append(append([]string{}, global...), args...), ios, true)
 		},
 		Report: func(err error) int {
 			return reportError(context.Background(), f.IO, err, true)

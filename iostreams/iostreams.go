@@ -26,9 +26,9 @@ type IOStreams struct {
 
 // TermWidth is the terminal's width now, in columns: a terminal may be
 // resized between two commands of a shell. Out that is not a terminal
-// file gives Width.
+// file (nor a writer to one, such as a Pager's) gives Width.
 func (s *IOStreams) TermWidth() int {
-	if f, ok := s.Out.(*os.File); ok && s.OutTTY {
+	if f, ok := s.Out.(interface{ Fd() uintptr }); ok && s.OutTTY {
 		if w, _, err := term.GetSize(int(f.Fd())); err == nil {
 			return w
 		}

@@ -2,6 +2,8 @@ package shell
 
 import (
 	"bufio"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -100,4 +102,13 @@ func (h *history) add(line string) {
 	}
 	f.WriteString(line + "\n")
 	f.Close()
+}
+
+// print writes the last n lines, numbered from the oldest kept, as bash's
+// history does.
+func (h *history) print(w io.Writer, n int) {
+	from := max(len(h.lines)-n, 0)
+	for i := from; i < len(h.lines); i++ {
+		fmt.Fprintf(w, "%5d  %s\n", i+1, h.lines[i])
+	}
 }

@@ -18,7 +18,7 @@ import (
 // and returns 1 at the end when any failed. explain starts off here
 // (explain on turns it on).
 func (s *shell) lines(ctx context.Context) int {
-	s.sess.Explain = false
+	s.sess.Explain, s.sess.Timing = false, false
 	stopSignals := s.cancelOnInterrupt(func() { os.Exit(130) })
 	defer stopSignals()
 	sc := bufio.NewScanner(s.cfg.IO.In)

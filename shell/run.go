@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
+	"unicode"
 
 	"github.com/spf13/cobra"
 	"github.com/tstable/tstable/cmdspec"
@@ -52,7 +54,7 @@ func (s *shell) execLine(ctx context.Context, line string) (status int, quit boo
 	if line == "" || strings.HasPrefix(line, "#") {
 		return cmdspec.ExitOK, false
 	}
-	args, err := completions.SplitLine(line)
+	args, err := splitLine(line)
 	if err != nil {
 		return s.fail(cmdspec.Usagef("", "%v (quote a word with spaces as a shell does: --filter \"LastName eq 'Jones'\")", err)), false
 	}
@@ -66,15 +68,49 @@ func (s *shell) execLine(ctx context.Context, line string) (status int, quit boo
 		return st, quit
 	}
 	args = s.withTable(ctx, args)
-	status = s.exec(ctx, args)
+	status = s.execTimed(ctx, args)
 	s.afterCommand(ctx, args, status)
 	return status, false
 }
 
-// exec runs args through the command tree with the session.
+// splitLine splits a line into words as a POSIX shell does, but for a
+// line that starts with one of psql's backslash commands (\x, \q,
+// \timing), or help and one: that command is kept as typed.
+func splitLine(line string) ([]string, error) {
+	if rest, ok := strings.CutPrefix(line, "help "); ok && strings.HasPrefix(strings.TrimSpace(rest), `\`) {
+		words, err := splitLine(strings.TrimSpace(rest))
+		return append([]string{"help"}, words...), err
+	}
+	if !strings.HasPrefix(line, `\`) {
+		return completions.SplitLine(line)
+	}
+	i := strings.IndexFunc(line, unicode.IsSpace)
+	if i < 0 {
+		return []string{line}, nil
+	}
+	rest, err := completions.SplitLine(line[i:])
+	return append([]string{line[:i]}, rest...), err
+}
+
+// execTimed runs args through the command tree and, with timing on, says
+// how long it took, unless a query's footer said it already.
+func (s *shell) execTimed(ctx context.Context, args []string) int {
+	s.sess.queried = false
+	began := time.Now()
+	status := s.exec(ctx, args)
+	if s.sess.Timing && !(s.sess.queried && s.sess.Explain) {
+		fmt.Fprintf(s.cfg.IO.ErrOut, "Time: %.1f ms\n", float64(time.Since(began).Microseconds())/1000)
+	}
+	return status
+}
+
+// exec runs args through the command tree with the session, its output
+// through the pager when that is on.
 func (s *shell) exec(ctx context.Context, args []string) int {
+	ios, done := s.commandStreams()
+	defer done()
 	return s.runner.run(ctx, func(ctx context.Context) int {
-		return s.cfg.Exec(ctx, s.sess, args)
+		return s.cfg.Exec(ctx, s.sess, ios, args)
 	})
 }
 

@@ -19,7 +19,14 @@ type Session struct {
 	// Expand is the expanded display chosen with `expanded`: "on", "off"
 	// or "" (auto).
 	Expand string
+	// Timing shows how long each command took (`timing on`).
+	Timing bool
+
+	queried bool // the command running is a query (it called QueryDone)
 }
+
+// ShowTiming reports whether a query's footer carries its time.
+func (s *Session) ShowTiming() bool { return s.Timing }
 
 // Expanded is the expanded display chosen in the shell: "on", "off" or
 // "" for auto.
@@ -32,6 +39,7 @@ func (s *Session) ExplainFooter() bool { return s.Explain }
 // QueryDone records the query just run: its arguments and continuation
 // token when there are more pages (for `next`), else nothing.
 func (s *Session) QueryDone(args []string, continuation string) {
+	s.queried = true
 	if continuation == "" {
 		s.LastQuery, s.Continuation = nil, ""
 		return

@@ -17,9 +17,10 @@ import (
 type Config struct {
 	IO *iostreams.IOStreams
 	// Exec runs one command's arguments (without "tstable") through a new
-	// command tree that sees the session, and returns its exit status. It
-	// writes its own output and errors.
-	Exec func(ctx context.Context, sess *Session, args []string) int
+	// command tree that sees the session, on the streams given (IO, or IO
+	// through a pager), and returns its exit status. It writes its own
+	// output and errors.
+	Exec func(ctx context.Context, sess *Session, io *iostreams.IOStreams, args []string) int
 	// Report writes an error of the shell's own (a line that does not
 	// parse, `use` of a missing table) as the command line writes errors,
 	// and returns its exit status.
@@ -74,10 +75,11 @@ type shell struct {
 	line    *completions.Line
 	history *history
 	runner  runner
+	pager   pagerState
 }
 
 func newShell(cfg Config) *shell {
-	s := &shell{cfg: cfg, sess: &Session{Explain: cfg.IO.InTTY}}
+	s := &shell{cfg: cfg, sess: &Session{Explain: cfg.IO.InTTY, Timing: cfg.IO.InTTY}, pager: pagerState{on: cfg.IO.InTTY}}
 	if cfg.Read != nil {
 		s.cache = completions.NewCache(cfg.Read)
 	}
@@ -87,7 +89,7 @@ func newShell(cfg Config) *shell {
 	s.line = &completions.Line{
 		Root:  s.tree,
 		Table: func() string { return s.sess.Table },
-		Extra: metaSuggestions,
+		Extra: metaSuggestions(),
 	}
 	if s.cache != nil {
 		s.line.Source = s.cache

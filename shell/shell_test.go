@@ -83,7 +83,7 @@ func testShellAt(t *testing.T) (*shell, *[][]string, *iostreams.IOStreams, strin
 	ios, _, _, _ := iostreams.Test()
 	s := newShell(Config{
 		IO: ios,
-		Exec: func(ctx context.Context, sess *Session, args []string) int {
+		Exec: func(ctx context.Context, sess *Session, _ *iostreams.IOStreams, args []string) int {
 			ran = append(ran, args)
 			if sess == nil {
 				t.Error("a command ran without the session")
@@ -203,7 +203,7 @@ func TestDeletingTheTableInUse(t *testing.T) {
 	s.execLine(ctx, "use Logs")
 	// The recording Exec runs nothing: delete the table as the command would.
 	exec := s.cfg.Exec
-	s.cfg.Exec = func(ctx context.Context, sess *Session, args []string) int {
+	s.cfg.Exec = func(ctx context.Context, sess *Session, ios *iostreams.IOStreams, args []string) int {
 		if strings.Join(args, " ") == "table delete logs" {
 			db, err := store.Open(path, nil)
 			if err != nil {
@@ -214,7 +214,7 @@ func TestDeletingTheTableInUse(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		return exec(ctx, sess, args)
+		return exec(ctx, sess, ios, args)
 	}
 	s.execLine(ctx, "table delete logs")
 	if s.sess.Table != "" {
@@ -238,7 +238,7 @@ func TestLineModeStatus(t *testing.T) {
 	ios, in, _, _ := iostreams.Test()
 	in.WriteString("ok\nfail\nok\n\n# done\n")
 	var ran []string
-	status := Run(context.Background(), Config{IO: ios, Report: testReport(ios), Exec: func(_ context.Context, _ *Session, args []string) int {
+	status := Run(context.Background(), Config{IO: ios, Report: testReport(ios), Exec: func(_ context.Context, _ *Session, _ *iostreams.IOStreams, args []string) int {
 		ran = append(ran, args[0])
 		if args[0] == "fail" {
 			return 1
@@ -255,7 +255,7 @@ func TestCheckFailureEndsTheShell(t *testing.T) {
 	in.WriteString("query T\n")
 	ran := false
 	status := Run(context.Background(), Config{IO: ios, Report: testReport(ios),
-		Exec: func(context.Context, *Session, []string) int { ran = true; return 0 },
+		Exec: func(context.Context, *Session, *iostreams.IOStreams, []string) int { ran = true; return 0 },
 		Check: func(context.Context) error {
 			return odata.Errorf(odata.CodeDatabaseLocked, "database t.db is in use by another tstable process")
 		},
@@ -323,5 +323,74 @@ func TestUseReportsStorageErrors(t *testing.T) {
 	errOut := ios.ErrOut.(interface{ String() string }).String()
 	if st != 1 || !strings.Contains(errOut, "DatabaseLocked") || strings.Contains(errOut, "TableNotFound") {
 		t.Errorf("use on a locked database: status %d, stderr %q", st, errOut)
+	}
+}
+
+// The words people bring from psql, sqlite3 and bash: \q, quit, .quit,
+// \x, \dt, .tables, \timing, .timer, \pset pager, history, and help on
+// each of the shell's own commands.
+func TestOtherShellsWords(t *testing.T) {
+	ctx := context.Background()
+	s, ran, ios := testShell(t)
+	out := ios.Out.(interface{ String() string })
+	errOut := ios.ErrOut.(interface{ String() string })
+	for _, q := range []string{`\q`, "quit", ".quit", ".exit", "exit"} {
+		if _, quit := s.execLine(ctx, q); !quit {
+			t.Errorf("%s did not end the shell", q)
+		}
+	}
+	s.execLine(ctx, `\x`)
+	if s.sess.Expand != "on" {
+		t.Errorf(`\x: expanded %q, want on`, s.sess.Expand)
+	}
+	s.execLine(ctx, `\x`)
+	if s.sess.Expand != "off" {
+		t.Errorf(`\x again: expanded %q, want off`, s.sess.Expand)
+	}
+	for _, w := range []string{`\dt`, ".tables", "tables"} {
+		n := len(*ran)
+		s.execLine(ctx, w)
+		if len(*ran) != n+1 || strings.Join((*ran)[n], " ") != "table list" {
+			t.Errorf("%s ran %q, want table list", w, (*ran)[n:])
+		}
+	}
+	s.sess.Timing = true
+	for _, tc := range []struct {
+		line string
+		want bool
+	}{{`\timing`, false}, {`\timing`, true}, {".timer off", false}, {"timing on", true}, {`\timing off`, false}} {
+		if st, _ := s.execLine(ctx, tc.line); st != 0 || s.sess.Timing != tc.want {
+			t.Errorf("%s: status %d, timing %v, want %v", tc.line, st, s.sess.Timing, tc.want)
+		}
+	}
+	s.pager.on = true
+	for _, tc := range []struct {
+		line string
+		want bool
+	}{{`\pset pager`, false}, {`\pset pager on`, true}, {"pager off", false}, {"pager on", true}} {
+		if st, _ := s.execLine(ctx, tc.line); st != 0 || s.pager.on != tc.want {
+			t.Errorf("%s: status %d, pager %v, want %v", tc.line, st, s.pager.on, tc.want)
+		}
+	}
+	for _, tc := range []struct{ line, want string }{
+		{"help use", "use [TABLE]"},
+		{"help next", "next — the next page of the last query"},
+		{"help expanded", `\x toggles`},
+		{`help \x`, "expanded on|off|auto"},
+		{"help pager", "less -S"},
+		{"help timing", ".timer on|off"},
+	} {
+		n := len(*ran)
+		if st, _ := s.execLine(ctx, tc.line); st != 0 || len(*ran) != n || !strings.Contains(out.String(), tc.want) {
+			t.Errorf("%s: status %d, ran %q; output lacks %q:\n%s", tc.line, st, (*ran)[n:], tc.want, out.String())
+		}
+	}
+	if st, _ := s.execLine(ctx, `\dx`); st != 2 || !strings.Contains(errOut.String(), `unknown shell command "\\dx"`) {
+		t.Errorf(`\dx: status %d, stderr %q`, st, errOut.String())
+	}
+	s.history.lines = []string{"use Employees", "query"}
+	s.execLine(ctx, "history 1")
+	if !strings.HasSuffix(out.String(), "    2  query\n") {
+		t.Errorf("history 1 printed:\n%s", out.String())
 	}
 }

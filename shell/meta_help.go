@@ -1,0 +1,85 @@
+package shell
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// What help NAME says of each of the shell's own commands.
+const (
+	helpUse = `Later commands act on TABLE when they name no table: get PK RK,
+query --filter …, stats. The prompt shows it. A line that names another
+table keeps it (get Logs P1 reads Logs). use alone says which table is in
+use.`
+	helpNext = `Runs the last query again from where its page ended (its continuation
+token), as query --continuation does. The footer says "more: next" while
+there is a next page.`
+	helpExplain = `explain on shows under every query result its class (point, range,
+partition scan, table scan), how many entities it scanned and, with timing
+on, how long it took; explain off hides it. On by default on a terminal.
+explain TABLE --filter … runs the explain command instead (its help:
+explain --help).`
+	helpExpanded = `expanded on shows entities one property per line (-[ 1 ]--- then
+Name | value, as psql's expanded display); off a table; auto (the default)
+one property per line when the keys would not fit a table. \x toggles
+between on and off; -x or --expanded on one command overrides it.`
+	helpTiming = `timing on shows how long each command took: in a query's footer, and as
+"Time: 1.2 ms" after any other command. On by default on a terminal.
+\timing toggles it, as in psql; .timer on|off as in sqlite3.`
+	helpPager = `pager on sends a command's output through a pager when it is longer
+than the screen: $PAGER, else less -S (long lines are cut, not wrapped;
+arrows scroll sideways, q leaves). Only on a terminal, never when output
+is piped or redirected. \pset pager toggles it, as in psql.`
+	helpTables  = `Lists the tables, as table list does.`
+	helpHistory = `Lists the lines typed in this and earlier sessions, numbered, oldest
+first (the last N with a number). Up and Down walk them; Ctrl-R searches
+them. Kept in $XDG_STATE_HOME/tstable/history, secrets redacted.`
+	helpClear = `Clears the screen, as Ctrl-L does.`
+	helpHelp  = `help lists the shell's commands and the command line's; help COMMAND
+shows one command's help; help filter the $filter language.`
+	helpExit = `Leaves the shell (also quit, \q, .quit, or Ctrl-D on an empty line).`
+)
+
+// help lists the shell's commands and the command tree's.
+func (s *shell) help() {
+	w := s.cfg.IO.Out
+	fmt.Fprintln(w, "Shell commands:")
+	for _, m := range metaCommands {
+		fmt.Fprintf(w, "  %-9s %s\n", m.name, m.short)
+	}
+	if s.tree != nil {
+		fmt.Fprintln(w, "\nCommands (as on the command line, without \"tstable\"):")
+		var names []string
+		short := map[string]string{}
+		for _, c := range s.tree.Commands() {
+			if !c.IsAvailableCommand() || c.Name() == "shell" || c.Name() == "completion" || c.Name() == "help" {
+				continue
+			}
+			names = append(names, c.Name())
+			short[c.Name()] = c.Short
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			fmt.Fprintf(w, "  %-9s %s\n", n, short[n])
+		}
+	}
+	fmt.Fprintln(w, `
+Quote as a POSIX shell does: query --filter "LastName eq 'Jones'" (on
+Windows a backslash is a character of the word, as in C:\data\rows.jsonl);
+a line with an open quote goes on on the next line. Tab completes commands, flags,
+tables, keys, and inside --filter properties, operators and literals (on an
+empty line it lists the commands). Ctrl-R searches the history. Ctrl-C
+cancels the line or the running query; Ctrl-D or exit leaves.
+help COMMAND shows a command's help (help use, help pager, help query);
+help filter the $filter language.`)
+}
+
+// metaHelp is help NAME for one of the shell's commands.
+func (s *shell) metaHelp(m *metaCommand) {
+	w := s.cfg.IO.Out
+	fmt.Fprintf(w, "%s — %s (a command of the shell)\n\n%s\n", m.usage, m.short, m.long)
+	if len(m.aliases) > 0 {
+		fmt.Fprintf(w, "\nAlso: %s\n", strings.Join(m.aliases, ", "))
+	}
+}
