@@ -74,8 +74,15 @@ func runShell(c *cobra.Command, f *Factory) error {
 			return err
 		},
 		Check: func(ctx context.Context) error {
-			// Open once for writing: the database is created on first use,
-			// and a file locked by another process is said at once.
+			// Open once for writing, so that a file locked by another
+			// process is said at once; a file not there yet is left to
+			// the first command that writes (nothing is created before).
+			if err := f.needDatabase("", ""); err != nil {
+				if errors.Is(err, errNoDatabase) {
+					return nil
+				}
+				return err
+			}
 			return f.Write(ctx, func(store.Backend) error { return nil })
 		},
 		Label:       label,

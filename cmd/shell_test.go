@@ -118,3 +118,20 @@ func TestShellUseAndAnotherTable(t *testing.T) {
 	status := Execute(context.Background(), NewRoot(ios), []string{"--db", db, "shell"}, ios)
 	checkGolden(t, "shell-use-another-table", transcript([]string{"shell"}, stdin, out.String(), errOut.String(), status))
 }
+
+// Opening the shell creates no database file: the first command that
+// writes does.
+func TestShellCreatesNoFileUntilAWrite(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "typo.db")
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	if _, errOut, st := run(context.Background(), db, "table list\nuse People\n", "shell"); st != ExitFailed || !strings.Contains(errOut, "TableNotFound") {
+		t.Fatalf("shell: exit %d, stderr %q", st, errOut)
+	}
+	if _, err := os.Stat(db); !os.IsNotExist(err) {
+		t.Fatalf("the shell created %s (%v) though nothing was written", db, err)
+	}
+	mustRun(t, db, "table create People\n", "shell")
+	if _, err := os.Stat(db); err != nil {
+		t.Errorf("table create in the shell made no file: %v", err)
+	}
+}
