@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/tstable/tstable/cmdspec"
+	"github.com/tstable/tstable/design"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store"
 )
@@ -31,8 +32,12 @@ words of "reason".`,
 				return err
 			}
 			var res *store.QueryResult
+			var notes []design.FilterNote
 			err = f.Read(c.Context(), p.table, func(b store.Backend) error {
 				res, err = b.Query(c.Context(), p.table, store.QueryRequest{Query: p.query}, func(*odata.Entity) error { return nil })
+				if err == nil && res.Returned == 0 {
+					notes = neverTrue(c.Context(), b, p.table, p.query.Filter)
+				}
 				return err
 			})
 			if err != nil {
@@ -48,6 +53,10 @@ words of "reason".`,
 				pages = int((res.Returned + odata.MaxTop - 1) / odata.MaxTop)
 			}
 			x := odata.Explain(plan, res.Scanned, res.Returned, pages)
+			if len(notes) > 0 {
+				x.Advice = "" // no index for a comparison that is never true: the notes say what to fix
+			}
+			defer f.printer.FilterNotes(notes)
 			return f.printer.Print(x, func(w io.Writer) error {
 				_, err := io.WriteString(w, x.Text())
 				return err

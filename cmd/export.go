@@ -3,6 +3,7 @@ package cmd
 import (
 	"github.com/spf13/cobra"
 	"github.com/tstable/tstable/cmdspec"
+	"github.com/tstable/tstable/design"
 	"github.com/tstable/tstable/store"
 )
 
@@ -24,14 +25,19 @@ for exact copies).`,
 				return err
 			}
 			list := f.printer.Entities(Columns{})
+			var notes []design.FilterNote
 			err = f.Read(c.Context(), p.table, func(b store.Backend) error {
-				_, err := queryInto(c.Context(), b, p.table, store.QueryRequest{Query: p.query}, list)
+				res, err := queryInto(c.Context(), b, p.table, store.QueryRequest{Query: p.query}, list)
+				if err == nil && res.Returned == 0 {
+					notes = neverTrue(c.Context(), b, p.table, p.query.Filter)
+				}
 				return err
 			})
 			if err != nil {
 				list.Abandon()
 				return err
 			}
+			defer f.printer.FilterNotes(notes)
 			return list.Close(ListEnd{})
 		},
 	}

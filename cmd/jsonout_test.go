@@ -28,3 +28,30 @@ func TestJSONOutputKeepsAngleBracketsAndAmpersands(t *testing.T) {
 		}
 	}
 }
+
+// A filter that can never match says so on standard error, and the query
+// still runs (exit 0, its empty result on standard output).
+func TestFilterThatNeverMatchesIsNoted(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "t.db")
+	seed(t, db)
+	for _, tc := range []struct {
+		args []string
+		note string
+	}{
+		{[]string{"query", "People", "--filter", "lastname eq 'Jones'"}, "note: no entity in People has a property lastname (did you mean LastName? names are case-sensitive): lastname eq 'Jones' is never true\n"},
+		{[]string{"query", "People", "--filter", "Age gt '30'", "-o", "json"}, "note: Age is Edm.Int32 in every entity of People that has it, never Edm.String: Age gt '30' is never true (write Age gt 30)\n"},
+		{[]string{"explain", "People", "--filter", "PartitionKey eq 'Sales' and Agee gt 3"}, "(did you mean Age?"},
+		{[]string{"export", "People", "--filter", "Lastname eq 'x'"}, "(did you mean LastName?"},
+	} {
+		out, errOut, st := run(context.Background(), db, "", tc.args...)
+		if st != 0 || !strings.Contains(errOut, tc.note) {
+			t.Errorf("%s: exit %d, stderr %q, want %q", strings.Join(tc.args, " "), st, errOut, tc.note)
+		}
+		if strings.Contains(out, "note:") || strings.Contains(out, "agee_") {
+			t.Errorf("%s: stdout %q", strings.Join(tc.args, " "), out)
+		}
+	}
+	if _, errOut, _ := run(context.Background(), db, "", "query", "People", "--filter", "LastName eq 'Nobody'"); errOut != "" {
+		t.Errorf("a filter that can match but finds nothing: stderr %q", errOut)
+	}
+}

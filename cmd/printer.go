@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/spf13/cobra"
+	"github.com/tstable/tstable/design"
 	"github.com/tstable/tstable/iostreams"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/transfer"
@@ -336,6 +337,16 @@ func itemsOf(v any) (items []any, list bool) {
 		items = append(items, rv.Index(i).Interface())
 	}
 	return items, true
+}
+
+// FilterNotes writes, on standard error, why comparisons of a filter can
+// never be true ("note: no entity in People has a property lastname (did
+// you mean LastName? …)"): the query ran as the service runs it, and
+// these say why it found nothing.
+func (p *Printer) FilterNotes(notes []design.FilterNote) {
+	for _, n := range notes {
+		p.Note("note: %s", n.Text)
+	}
 }
 
 // Columns says which system properties a listing shows beside the keys

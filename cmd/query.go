@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"github.com/tstable/tstable/cmdspec"
+	"github.com/tstable/tstable/design"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store"
 	"github.com/tstable/tstable/transfer"
@@ -134,12 +135,16 @@ func runQuery(c *cobra.Command, f *Factory, args []string, o *queryOptions) erro
 	ctx := c.Context()
 	list := f.printer.Entities(p.cols)
 	var res *store.QueryResult
+	var notes []design.FilterNote
 	err = f.Read(ctx, p.table, func(b store.Backend) error {
 		req := store.QueryRequest{Query: p.query, PageSize: min(o.pageSize, topOr(p.query.Top, odata.MaxTop)), Start: p.start}
 		if o.all {
 			req.PageSize = 0 // no page: stream every match (up to --top) as it comes
 		}
 		res, err = queryInto(ctx, b, p.table, req, list)
+		if err == nil && res.Returned == 0 && res.Next == nil {
+			notes = neverTrue(ctx, b, p.table, p.query.Filter)
+		}
 		return err
 	})
 	if err != nil {
@@ -172,6 +177,7 @@ func runQuery(c *cobra.Command, f *Factory, args []string, o *queryOptions) erro
 	if err := list.Close(end); err != nil {
 		return err
 	}
+	f.printer.FilterNotes(notes)
 	if f.Session != nil {
 		f.Session.QueryDone(queryArgs(c, args), token)
 	}
@@ -253,4 +259,19 @@ func queryArgs(c *cobra.Command, args []string) []string {
 		out = append(out, "--"+fl.Name+"="+fl.Value.String())
 	})
 	return out
+}
+
+// neverTrue is, for a query that returned nothing, what design.FilterNotes
+// finds: the comparisons that can never be true on the data (a property no
+// entity has, a literal of a type the property never holds). A failure to
+// read them is no failure of the query: then there are none.
+func neverTrue(ctx context.Context, b store.Backend, table string, flt *odata.Filter) []design.FilterNote {
+	if flt == nil {
+		return nil
+	}
+	notes, err := design.FilterNotes(ctx, b, table, flt, design.NoteScanLimit)
+	if err != nil {
+		return nil
+	}
+	return notes
 }

@@ -136,6 +136,10 @@ type QueryAdvice struct {
 	Returned int64            `json:"returned"`
 	Reason   string           `json:"reason"`
 	Proposal *Proposal        `json:"proposal,omitempty"`
+	// Notes say why the query can never match (a property no entity has,
+	// a literal of a type the property never holds); it then gets no
+	// proposal: the query is to be fixed, not indexed.
+	Notes []FilterNote `json:"notes,omitempty"`
 }
 
 // ProposalSummary is one proposed change and what it saves over the whole
@@ -247,6 +251,15 @@ func adviseOne(ctx context.Context, b store.Backend, table string, q QueryLine) 
 	}
 	if plan.Class == odata.ClassPoint || plan.Class == odata.ClassRange || len(plan.Ranges) == 0 {
 		return qa, nil
+	}
+	if res.Returned == 0 {
+		notes, err := FilterNotes(ctx, b, table, q.Filter, NoteScanLimit)
+		if err != nil {
+			return nil, err
+		}
+		if qa.Notes = notes; len(notes) > 0 {
+			return qa, nil
+		}
 	}
 	var pk string
 	if plan.Class == odata.ClassPartitionScan {

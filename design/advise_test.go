@@ -151,3 +151,30 @@ func TestAdviseProposesTheEmailIndexWhereThereIsNone(t *testing.T) {
 		t.Errorf("%+v", a.Proposals)
 	}
 }
+
+// A query on a property no entity has, or with a literal of a type the
+// property never holds, can never match: Advise says so, naming the
+// property meant, and proposes no index for it.
+func TestAdviseQueryThatNeverMatches(t *testing.T) {
+	a := adviseOn(t, "lastname eq 'Jones'\nAge gt '30'\nLastName eq 'Jones'\n")
+	if len(a.Queries) != 3 {
+		t.Fatalf("%d queries", len(a.Queries))
+	}
+	typo, typed := a.Queries[0], a.Queries[1]
+	if typo.Proposal != nil || len(typo.Notes) != 1 || !typo.Notes[0].Missing || typo.Notes[0].Suggestion != "LastName" ||
+		typo.Notes[0].Text != "no entity in Employees has a property lastname (did you mean LastName? names are case-sensitive): lastname eq 'Jones' is never true" {
+		t.Errorf("lastname eq 'Jones': proposal %+v, notes %+v", typo.Proposal, typo.Notes)
+	}
+	if typed.Proposal != nil || len(typed.Notes) != 1 || typed.Notes[0].Missing ||
+		typed.Notes[0].Text != "Age is Edm.Int32 in every entity of Employees that has it, never Edm.String: Age gt '30' is never true (write Age gt 30)" {
+		t.Errorf("Age gt '30': proposal %+v, notes %+v", typed.Proposal, typed.Notes)
+	}
+	for _, p := range a.Proposals {
+		if len(p.Lines) != 1 || p.Lines[0] != 3 {
+			t.Errorf("a proposal for a query that never matches: %+v", p)
+		}
+	}
+	if len(a.Proposals) != 1 {
+		t.Errorf("proposals %+v, want the one for LastName eq 'Jones'", a.Proposals)
+	}
+}

@@ -148,6 +148,9 @@ func WriteAdvice(w io.Writer, a *Advice) error {
 		fmt.Fprintf(&b, "line %d: %s\n", q.Line, q.Filter)
 		fmt.Fprintf(&b, "  %s · read %s · scanned %s, returned %s%s\n", q.Class.Text(), rangesText(q.Ranges),
 			num(q.Scanned), num(q.Returned), densityText(q.Scanned, q.Returned))
+		for _, n := range q.Notes {
+			fmt.Fprintf(&b, "  never matches: %s\n", n.Text)
+		}
 		if p := q.Proposal; p != nil {
 			fmt.Fprintf(&b, "  proposal: %s", p.Pattern)
 			if p.Prefix != "" {
@@ -156,6 +159,8 @@ func WriteAdvice(w io.Writer, a *Advice) error {
 			fmt.Fprintf(&b, " → %s, scanning %s\n", p.Class.Text(), num(p.Scanned))
 			fmt.Fprintf(&b, "    %s\n", p.Text)
 			fmt.Fprintf(&b, "    then: %s\n", p.Query)
+		} else if len(q.Notes) > 0 {
+			b.WriteString("  no proposal: fix the query first\n")
 		} else if q.Class == odata.ClassPoint || q.Class == odata.ClassRange {
 			b.WriteString("  good shape: nothing to change\n")
 		} else {

@@ -133,3 +133,13 @@ func compareIntFloat(i int64, f float64) int {
 	// Same integer part: the fraction decides.
 	return cmp.Compare(0, f-t)
 }
+
+// Comparable reports whether a property holding a value of type prop can
+// ever satisfy a comparison with a literal of type lit, under the rules
+// above: numbers (Int32, Int64, Double) compare with each other, every
+// other type only with itself.
+func Comparable(prop, lit EdmType) bool {
+	return prop == lit || (numeric(prop) && numeric(lit))
+}
+
+func numeric(t EdmType) bool { return t == EdmInt32 || t == EdmInt64 || t == EdmDouble }

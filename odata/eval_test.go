@@ -2,6 +2,7 @@ package odata
 
 import (
 	"math"
+	"strings"
 	"testing"
 	"time"
 )
@@ -285,5 +286,48 @@ func BenchmarkMatch(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// Comparable says false only where no value of the property's type
+// satisfies any comparison with the literal's type, whatever the operator.
+func TestComparableFollowsCompare(t *testing.T) {
+	samples := map[EdmType][]Value{
+		EdmString:   {String(""), String("5")},
+		EdmInt32:    {Int32(5), Int32(-1)},
+		EdmInt64:    {{Type: EdmInt64, Int: 5}},
+		EdmDouble:   {{Type: EdmDouble, Float: 5}, {Type: EdmDouble, Float: math.NaN()}},
+		EdmBoolean:  {{Type: EdmBoolean, Int: 1}, {Type: EdmBoolean}},
+		EdmDateTime: {{Type: EdmDateTime, Int: 5}},
+		EdmGuid:     {{Type: EdmGuid, Str: "00000000-0000-0000-0000-000000000005"}},
+		EdmBinary:   {{Type: EdmBinary, Str: "\x05"}},
+	}
+	for pt, props := range samples {
+		for lt, lits := range samples {
+			any := false
+			for _, v := range props {
+				for _, lit := range lits {
+					for op := opEq; op <= opLe; op++ {
+						any = any || compare(v, op, lit)
+					}
+				}
+			}
+			if Comparable(pt, lt) != any {
+				t.Errorf("Comparable(%s, %s) = %v, but some comparison is %v", pt, lt, Comparable(pt, lt), any)
+			}
+		}
+	}
+}
+
+func TestEachComparison(t *testing.T) {
+	f, err := ParseFilter("PartitionKey eq 'a' and (30 lt Age or not (Name eq 'x''y'))")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	f.EachComparison(func(c Comparison) { got = append(got, c.Property+"|"+c.Op+"|"+c.Literal.Type.String()+"|"+c.Text) })
+	want := "PartitionKey|eq|Edm.String|PartitionKey eq 'a' Age|gt|Edm.Int32|Age gt 30 Name|eq|Edm.String|Name eq 'x''y'"
+	if strings.Join(got, " ") != want {
+		t.Errorf("comparisons:\n%s\nwant:\n%s", strings.Join(got, " "), want)
 	}
 }

@@ -1,6 +1,9 @@
 package odata
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // Filter is a parsed and type-checked $filter expression. It is immutable
 // and safe for concurrent use. A nil *Filter matches every entity.
@@ -47,4 +50,36 @@ func (f *Filter) Equal(g *Filter) bool {
 		return f == g
 	}
 	return equalNodes(f.root, g.root)
+}
+
+// Comparison is one comparison of a filter, its property on the left:
+// Age gt 30 is {Age, "gt", Int32(30)}. Text is how the filter writes it.
+type Comparison struct {
+	Property string
+	Op       string
+	Literal  Value
+	Text     string
+}
+
+// EachComparison calls fn with each comparison of the filter, in the
+// order they are written.
+func (f *Filter) EachComparison(fn func(Comparison)) {
+	if f == nil {
+		return
+	}
+	var walk func(n *node)
+	walk = func(n *node) {
+		if n == nil {
+			return
+		}
+		if n.kind == nodeCompare {
+			var b strings.Builder
+			n.write(&b)
+			fn(Comparison{Property: n.prop, Op: n.op.String(), Literal: n.lit, Text: b.String()})
+			return
+		}
+		walk(n.left)
+		walk(n.right)
+	}
+	walk(f.root)
 }
