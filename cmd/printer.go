@@ -760,6 +760,9 @@ func (c *csvList) end(x ListEnd) error {
 		return err
 	}
 	c.p.noteEnd(x)
+	if note := c.w.EmptyNote(); note != "" {
+		c.p.Note("note: %s", note)
+	}
 	return nil
 }
 

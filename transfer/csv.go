@@ -17,7 +17,9 @@ import (
 // the header import reads (PartitionKey,RowKey,Timestamp,Name,Age@Edm.Int32,…).
 // A column is typed by its header, Name@Edm.X (the "Edm." may be left
 // out); an untyped column is Edm.String — there is no guessing; an empty
-// cell is an absent property, so an empty String does not survive CSV.
+// cell is an absent property, so an empty String does not survive CSV
+// (the Writer counts those it writes, for a note). A property of several
+// types has a column per type, and a row gives it in one of them.
 
 // Column is a typed CSV column: a property name and its Edm type.
 type Column struct {
@@ -59,17 +61,24 @@ func (c *ColumnSet) Add(e *odata.Entity) {
 func (c *ColumnSet) Columns() []Column { return c.cols }
 
 // header is the header row: PartitionKey, RowKey, Timestamp, then the
-// columns, typed "Name@Edm.X" unless they are strings.
+// columns, typed "Name@Edm.X" unless they are strings. A property that
+// has two types has a column for each (Age@Edm.Int32 and Age), which
+// import reads back as the one property, of the type of the column that
+// holds a value.
 func header(cols []Column) []string {
 	h := []string{odata.PartitionKey, odata.RowKey, odata.Timestamp}
 	for _, c := range cols {
-		if c.Type == odata.EdmString {
-			h = append(h, c.Name)
-		} else {
-			h = append(h, c.Name+"@"+c.Type.String())
-		}
+		h = append(h, typedName(c.Name, c.Type))
 	}
 	return h
+}
+
+// typedName is a column's header: Name for a String, else Name@Edm.X.
+func typedName(name string, t odata.EdmType) string {
+	if t == odata.EdmString {
+		return name
+	}
+	return name + "@" + t.String()
 }
 
 // Writer writes entity rows under a fixed header.
@@ -78,6 +87,10 @@ type Writer struct {
 	cols []Column
 	row  []string
 	buf  []byte
+	// empty counts the entities with an empty String written, which CSV
+	// cannot tell from an absent property; emptyAt is the first.
+	empty   int64
+	emptyAt string
 }
 
 // NewWriter writes the header of cols to w and returns the writer of the
@@ -96,18 +109,48 @@ func (cw *Writer) Write(e *odata.Entity) error {
 		ts = odata.FormatDateTime(e.Timestamp)
 	}
 	cw.row = append(cw.row, e.PartitionKey, e.RowKey, ts)
+	emptied := false
 	for _, c := range cw.cols {
 		s := ""
 		for _, p := range e.Properties {
 			if p.Name == c.Name && p.Value.Type == c.Type {
 				cw.buf = odata.AppendValueText(cw.buf[:0], p.Value)
 				s = string(cw.buf)
+				if s == "" && !emptied {
+					emptied = true
+					cw.noteEmpty(e, p.Name)
+				}
 				break
 			}
 		}
 		cw.row = append(cw.row, s)
 	}
 	return cw.w.Write(cw.row)
+}
+
+// noteEmpty counts an entity with an empty String property.
+func (cw *Writer) noteEmpty(e *odata.Entity, name string) {
+	cw.empty++
+	if cw.emptyAt == "" {
+		cw.emptyAt = fmt.Sprintf("%s in (%s, %s)", name, odata.Quote(e.PartitionKey), odata.Quote(e.RowKey))
+	}
+}
+
+// EmptyNote says, when the rows held empty Strings, that import will read
+// them as absent properties; "" when there were none.
+func (cw *Writer) EmptyNote() string {
+	if cw.empty == 0 {
+		return ""
+	}
+	verb := " hold"
+	if cw.empty == 1 {
+		verb = " holds"
+	}
+	entities := fmt.Sprintf("%d entities", cw.empty)
+	if cw.empty == 1 {
+		entities = "1 entity"
+	}
+	return fmt.Sprintf("%s%s an empty String (%s), which CSV writes as it writes an absent property: import leaves it out (-o jsonl keeps it)", entities, verb, cw.emptyAt)
 }
 
 // Flush writes what is buffered and reports any error of the writes.
@@ -190,9 +233,10 @@ func (c *rowCapReader) Read(p []byte) (int, error) {
 type csvSource struct {
 	cr     *csv.Reader
 	capped *rowCapReader
-	header []string // as written, for messages
-	cols   []Column // by field; a zero Type is an ignored column
-	pk, rk int      // the key columns
+	header []string       // as written, for messages
+	cols   []Column       // by field; a zero Type is an ignored column
+	pk, rk int            // the key columns
+	named  map[string]int // columns per property name (one per type it has)
 	faults *rowFaults
 	lines  *lineIndex
 	n      int64 // entities delivered
@@ -234,7 +278,8 @@ func newCSVSource(r io.Reader, name string, lines *lineIndex, faults *rowFaults)
 func (s *csvSource) typeColumns(name string) error {
 	s.cols = make([]Column, len(s.header))
 	s.pk, s.rk = -1, -1
-	seen := map[string]bool{}
+	s.named = map[string]int{}
+	seen := map[Column]bool{}
 	for i, h := range s.header {
 		h = strings.TrimSpace(strings.TrimPrefix(h, "\ufeff"))
 		nm, typ, typed := strings.Cut(h, "@")
@@ -258,10 +303,11 @@ func (s *csvSource) typeColumns(name string) error {
 		if err := odata.ValidatePropertyName(nm); err != nil {
 			return odata.Errorf(odata.CodeInvalidInput, "%s: CSV header column %d %q: %s", name, i+1, h, err.(*odata.Error).Message)
 		}
-		if seen[nm] {
-			return odata.Errorf(odata.CodeInvalidInput, "%s: CSV header column %d names %s again; each property has one column", name, i+1, nm)
+		if seen[Column{nm, t}] {
+			return odata.Errorf(odata.CodeInvalidInput, "%s: CSV header column %d names %s@%s again; each property has one column per type", name, i+1, nm, t)
 		}
-		seen[nm] = true
+		seen[Column{nm, t}] = true
+		s.named[nm]++
 		s.cols[i] = Column{Name: nm, Type: t}
 	}
 	if s.pk < 0 || s.rk < 0 {
@@ -336,6 +382,11 @@ func (s *csvSource) entity(rec []string) (*odata.Entity, error) {
 		v, err := odata.ParseValueText(c.Name, c.Type, cell)
 		if err != nil {
 			return nil, err
+		}
+		if s.named[c.Name] > 1 {
+			if prev, ok := e.Get(c.Name); ok {
+				return nil, fmt.Errorf("%s has a value in two columns (%s and %s): an entity holds a property once, of one type", c.Name, typedName(c.Name, prev.Type), typedName(c.Name, c.Type))
+			}
 		}
 		e.Properties = append(e.Properties, odata.Property{Name: c.Name, Value: v})
 	}
