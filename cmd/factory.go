@@ -33,9 +33,13 @@ type Factory struct {
 	// This run's settings, from the global flags; before they are applied,
 	// the defaults: the target the environment names, the store's wait, a
 	// printer in the format the streams alone choose.
-	target  func() (Target, error) // where the storage is, decided once on first use
-	wait    time.Duration          // how long to wait for a file another process holds
-	printer *Printer               // the only writer of the command's output
+	target func() (Target, error) // where the storage is, decided once on first use
+	// resolveAgain decides the target anew, as target does the first time
+	// (the shell's prompt: a tstable serve may have started or stopped
+	// holding the file since).
+	resolveAgain func() (Target, error)
+	wait         time.Duration // how long to wait for a file another process holds
+	printer      *Printer      // the only writer of the command's output
 }
 
 // Opener opens the storage a target names, for writing or for reading

@@ -50,5 +50,6 @@ func (g *globalFlags) apply(c *cobra.Command, f *Factory) error {
 	}
 	f.printer = p
 	f.target = sync.OnceValues(g.resolveTarget)
+	f.resolveAgain = g.resolveTarget
 	return nil
 }

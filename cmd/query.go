@@ -34,7 +34,8 @@ type parsedQuery struct {
 	plan  *odata.Plan
 	scope string // the continuation scope: table NUL canonical filter
 	start *odata.Key
-	cols  Columns // the system properties --select names, for the table format
+	kind  odata.ContinuationKind // the kind of start's token
+	cols  Columns                // the system properties --select names, for the table format
 }
 
 // parseQuery checks the flags: syntax errors and out-of-range numbers are
@@ -77,13 +78,24 @@ func parseQuery(c *cobra.Command, table string, o *queryOptions) (*parsedQuery, 
 	p.plan = odata.PlanQuery(p.query.Filter)
 	p.scope = table + "\x00" + p.query.Filter.String()
 	if o.continuation != "" {
-		k, err := odata.DecodeContinuation(o.continuation, p.scope)
+		k, kind, err := odata.DecodeContinuation(o.continuation, p.scope)
 		if err != nil {
 			return nil, odata.Errorf(odata.CodeInvalidContinuation, "--continuation: %v", err)
 		}
-		p.start = &k
+		p.start, p.kind = &k, kind
 	}
 	return p, nil
+}
+
+// checkKind refuses a continuation token of another kind than the target
+// pages by (a remote service's token on a local file, or the reverse): it
+// would resume somewhere else, or at the first page.
+func (p *parsedQuery) checkKind(t Target) error {
+	want := t.continuationKind()
+	if p.start == nil || p.kind == want {
+		return nil
+	}
+	return odata.Errorf(odata.CodeInvalidContinuation, "--continuation: the token is from a query of %s, and this query reads %s; run it where the token was made", describeKind(p.kind), t.Label())
 }
 
 // addFilterFlag adds --filter, which query, explain and export share.
@@ -133,6 +145,13 @@ func runQuery(c *cobra.Command, f *Factory, args []string, o *queryOptions) erro
 		return err
 	}
 	ctx := c.Context()
+	target, err := f.Target()
+	if err != nil {
+		return err
+	}
+	if err := p.checkKind(target); err != nil {
+		return err
+	}
 	list := f.printer.Entities(p.cols)
 	var res *store.QueryResult
 	var notes []design.FilterNote
@@ -156,7 +175,7 @@ func runQuery(c *cobra.Command, f *Factory, args []string, o *queryOptions) erro
 	}
 	token := ""
 	if res.Next != nil {
-		token = odata.EncodeContinuation(*res.Next, p.scope)
+		token = odata.EncodeContinuation(*res.Next, p.scope, target.continuationKind())
 	}
 	plan := res.Plan
 	if plan == nil {

@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/server"
 )
 
@@ -215,5 +217,65 @@ func TestServeOwnCertificate(t *testing.T) {
 	errOut, _ := stop()
 	if !strings.Contains(errOut, "\ncertificate: "+cert+"\n") || strings.Contains(errOut, "made now") {
 		t.Errorf("serve --cert printed:\n%s", errOut)
+	}
+}
+
+// A continuation token goes on where its page ended whether the file is
+// served or not: one from a query through tstable serve resumes on the
+// file after the server stops, and the reverse. A token of a remote
+// service is refused on a local file (and the reverse), never read as a
+// key: that would start again at the first page.
+func TestContinuationAcrossServeAndLocal(t *testing.T) {
+	db, srv := servedDB(t)
+	page := func(token string) (rows, next string) {
+		t.Helper()
+		args := []string{"query", "People", "--page-size", "2", "--select", "Age"}
+		if token != "" {
+			args = append(args, "--continuation", token)
+		}
+		out, errOut, st := run(context.Background(), db, "", args...)
+		if st != 0 {
+			t.Fatalf("%s: exit %d\n%s", strings.Join(args, " "), st, errOut)
+		}
+		next = ""
+		if m := regexp.MustCompile(`continuation: (\S+)`).FindStringSubmatch(errOut); m != nil {
+			next = m[1]
+		}
+		return canonical(t, out), next
+	}
+	servedPage1, servedToken := page("")
+	servedPage2, servedToken2 := page(servedToken)
+	if servedToken == "" || servedToken2 == "" || servedPage1 == servedPage2 {
+		t.Fatalf("pages through the server: %q %q", servedToken, servedToken2)
+	}
+	srv.Shutdown(context.Background())
+
+	if localPage2, _ := page(servedToken); localPage2 != servedPage2 {
+		t.Errorf("the served token on the local file gave\n%s\nwant the second page\n%s", localPage2, servedPage2)
+	}
+	localPage3, _ := page(servedToken2)
+	_, localToken := page("")
+
+	again, err := server.Start(server.Config{Addr: "127.0.0.1:0", DBPath: db})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Shutdown(context.Background())
+	if served2, _ := page(localToken); served2 != servedPage2 {
+		t.Errorf("the local token through the server gave\n%s\nwant the second page\n%s", served2, servedPage2)
+	}
+	if served3, _ := page(servedToken2); served3 != localPage3 {
+		t.Errorf("a served token, served again, gave\n%s\nwant\n%s", served3, localPage3)
+	}
+	again.Shutdown(context.Background())
+
+	service := odata.EncodeContinuation(odata.Key{PartitionKey: "1!8!U2FsZXM-", RowKey: "1!12!MDAwMDEw"}, "People\x00", odata.ServiceContinuation)
+	_, errOut, st := run(context.Background(), db, "", "query", "People", "--continuation", service)
+	if st != ExitFailed || !strings.Contains(errOut, "error: InvalidContinuationToken: --continuation: the token is from a query of a remote service") {
+		t.Errorf("a service's token on a local file: exit %d, %s", st, errOut)
+	}
+	_, errOut, st = runArgs(context.Background(), "--connection-string", "UseDevelopmentStorage=true", "query", "People", "--continuation", servedToken)
+	if st != ExitFailed || !strings.Contains(errOut, "error: InvalidContinuationToken: --continuation: the token is from a query of a local database file") {
+		t.Errorf("a local token on a remote account: exit %d, %s", st, errOut)
 	}
 }

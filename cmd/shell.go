@@ -52,8 +52,7 @@ when any command failed.`,
 // this command tree passed on to every command it runs.
 func runShell(c *cobra.Command, f *Factory) error {
 	global := globalFlagArgs(c)
-	label, err := f.shellLabel()
-	if err != nil {
+	if _, err := f.shellLabel(); err != nil {
 		return err
 	}
 	cfg := shell.Config{
@@ -85,7 +84,14 @@ func runShell(c *cobra.Command, f *Factory) error {
 			}
 			return f.Write(ctx, func(store.Backend) error { return nil })
 		},
-		Label:       label,
+		Label: func() string {
+			// Resolved again: a tstable serve may have started or stopped
+			// holding the file since the last command.
+			now := *f
+			now.target = f.resolveAgain
+			label, _ := now.shellLabel()
+			return label
+		},
 		HistoryPath: shell.DefaultHistoryPath(),
 	}
 	if status := shell.Run(c.Context(), cfg); status != ExitOK {

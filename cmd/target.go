@@ -6,6 +6,7 @@ import (
 
 	"github.com/tstable/tstable/appdirs"
 	"github.com/tstable/tstable/cmdspec"
+	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/remote"
 	"github.com/tstable/tstable/server"
 )
@@ -29,6 +30,24 @@ type Target struct {
 
 // IsRemote reports whether the target is a remote account.
 func (t Target) IsRemote() bool { return t.Remote != nil }
+
+// continuationKind is the kind of continuation token queries on t page
+// by: the store's keys for a local file, served or not (so a token goes
+// on across a server's start and stop), a service's own otherwise.
+func (t Target) continuationKind() odata.ContinuationKind {
+	if t.Remote == nil || t.Served != "" {
+		return odata.KeyContinuation
+	}
+	return odata.ServiceContinuation
+}
+
+// describeKind says where tokens of a kind come from, for an error.
+func describeKind(k odata.ContinuationKind) string {
+	if k == odata.KeyContinuation {
+		return "a local database file (served by tstable serve or not)"
+	}
+	return "a remote service (Azure Table Storage, Azurite or Cosmos DB), which alone understands it"
+}
 
 // Label names the target for people without opening it and without any
 // secret: "local /abs/path/to.db" or "remote ACCOUNT (ENDPOINT)".
@@ -82,7 +101,7 @@ func (g *globalFlags) resolveTarget() (Target, error) {
 // it locked by the server.
 func localTarget(path string) Target {
 	if s, ok := server.ServedAt(path); ok {
-		return Target{Path: path, Remote: &remote.Config{ConnectionString: s.ConnectionString, TrustCertFile: s.CertFile}, Served: s.URL}
+		return Target{Path: path, Remote: &remote.Config{ConnectionString: s.ConnectionString, TrustCertFile: s.CertFile, Served: true}, Served: s.URL}
 	}
 	return Target{Path: path}
 }

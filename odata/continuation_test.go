@@ -1,6 +1,7 @@
 package odata
 
 import (
+	"encoding/base64"
 	"errors"
 	"net/url"
 	"strings"
@@ -20,16 +21,16 @@ func TestContinuationRoundTrip(t *testing.T) {
 	}
 	scope := "Employees|PartitionKey eq 'Sales'"
 	for _, key := range keys {
-		tok := EncodeContinuation(key, scope)
+		tok := EncodeContinuation(key, scope, KeyContinuation)
 		if url.QueryEscape(tok) != tok {
 			t.Errorf("token %q is not URL-safe", tok)
 		}
-		got, err := DecodeContinuation(tok, scope)
-		if err != nil || got != key {
+		got, kind, err := DecodeContinuation(tok, scope)
+		if err != nil || got != key || kind != KeyContinuation {
 			t.Errorf("DecodeContinuation(Encode(%q)) = %q, %v", key, got, err)
 		}
 	}
-	if EncodeContinuation(Key{"ab", "c"}, scope) == EncodeContinuation(Key{"a", "bc"}, scope) {
+	if EncodeContinuation(Key{"ab", "c"}, scope, KeyContinuation) == EncodeContinuation(Key{"a", "bc"}, scope, KeyContinuation) {
 		t.Error("keys that differ only in where PartitionKey ends give the same token")
 	}
 }
@@ -37,7 +38,7 @@ func TestContinuationRoundTrip(t *testing.T) {
 func TestContinuationRejects(t *testing.T) {
 	key := Key{"Sales", "000123"}
 	scope := "Employees|PartitionKey eq 'Sales'"
-	tok := EncodeContinuation(key, scope)
+	tok := EncodeContinuation(key, scope, KeyContinuation)
 	raw := []byte(tok)
 
 	flipped := func(i int) string {
@@ -49,7 +50,7 @@ func TestContinuationRejects(t *testing.T) {
 		}
 		return string(b)
 	}
-	forgedKey := EncodeContinuation(Key{"Sales", "999999"}, "some other scope")
+	forgedKey := EncodeContinuation(Key{"Sales", "999999"}, "some other scope", KeyContinuation)
 
 	tests := []struct {
 		name  string
@@ -69,7 +70,7 @@ func TestContinuationRejects(t *testing.T) {
 		{"padded base64", tok + "=", scope, ErrContinuationCorrupt},
 	}
 	for _, tt := range tests {
-		_, err := DecodeContinuation(tt.tok, tt.scope)
+		_, _, err := DecodeContinuation(tt.tok, tt.scope)
 		if !errors.Is(err, tt.want) {
 			t.Errorf("%s: error %v, want %v", tt.name, err, tt.want)
 		}
@@ -100,11 +101,11 @@ func TestContinuationResumesByKey(t *testing.T) {
 	}
 	scope := "T|"
 	first, next := page(table, nil, 2)
-	tok := EncodeContinuation(*next, scope)
+	tok := EncodeContinuation(*next, scope, KeyContinuation)
 	// Between pages: delete (A,2) — already returned — and (B,1) — the next
 	// one; insert (A,3) — behind the cursor — and (B,2) — ahead of it.
 	changed := []Key{{"A", "1"}, {"A", "3"}, {"B", "2"}, {"B", "3"}, {"C", "1"}}
-	from, err := DecodeContinuation(tok, scope)
+	from, _, err := DecodeContinuation(tok, scope)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,4 +122,44 @@ func TestContinuationResumesByKey(t *testing.T) {
 			t.Fatalf("second page %v, want %v", second, want)
 		}
 	}
+}
+
+// A token says whose key it holds: a store's key or a service's opaque
+// NextPartitionKey/NextRowKey; the two kinds never read as each other.
+func TestContinuationKinds(t *testing.T) {
+	scope := "T|"
+	k := Key{"1!8!U2FsZXM-", "1!12!MDAwMDEw"}
+	store, service := EncodeContinuation(k, scope, KeyContinuation), EncodeContinuation(k, scope, ServiceContinuation)
+	if store == service {
+		t.Fatal("the two kinds give the same token")
+	}
+	for tok, want := range map[string]ContinuationKind{store: KeyContinuation, service: ServiceContinuation} {
+		if got, kind, err := DecodeContinuation(tok, scope); err != nil || got != k || kind != want {
+			t.Errorf("%s: %v %v %v, want kind %v", tok, got, kind, err, want)
+		}
+	}
+	raw, _ := base64.RawURLEncoding.DecodeString(service)
+	for _, kind := range []byte{0, 3, 255} {
+		raw[0] = kind
+		if _, _, err := DecodeContinuation(base64.RawURLEncoding.EncodeToString(raw), scope); !errors.Is(err, ErrContinuationCorrupt) {
+			t.Errorf("kind %d: %v", kind, err)
+		}
+	}
+}
+
+// FuzzDecodeNextKey: any header value either is refused or gives a key
+// whose own header reads back to it.
+func FuzzDecodeNextKey(f *testing.F) {
+	for _, s := range []string{EncodeNextKey("Sales"), EncodeNextKey(""), "1!", "2!U2FsZXM", "1!8!U2FsZXM-", "1!%%"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, tok string) {
+		k, ok := DecodeNextKey(tok)
+		if !ok {
+			return
+		}
+		if again, ok := DecodeNextKey(EncodeNextKey(k)); !ok || again != k {
+			t.Fatalf("%q gives %q, whose header gives %q, %v", tok, k, again, ok)
+		}
+	})
 }

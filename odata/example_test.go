@@ -44,10 +44,10 @@ func ExamplePlanQuery() {
 
 func ExampleEncodeContinuation() {
 	scope := "Employees|" + "PartitionKey eq 'Sales'"
-	tok := odata.EncodeContinuation(odata.Key{PartitionKey: "Sales", RowKey: "000124"}, scope)
-	k, err := odata.DecodeContinuation(tok, scope)
+	tok := odata.EncodeContinuation(odata.Key{PartitionKey: "Sales", RowKey: "000124"}, scope, odata.KeyContinuation)
+	k, _, err := odata.DecodeContinuation(tok, scope)
 	fmt.Println(k.PartitionKey, k.RowKey, err)
-	_, err = odata.DecodeContinuation(tok, "Managers|"+"PartitionKey eq 'Sales'")
+	_, _, err = odata.DecodeContinuation(tok, "Managers|"+"PartitionKey eq 'Sales'")
 	fmt.Println(err)
 	// Output:
 	// Sales 000124 <nil>

@@ -116,21 +116,22 @@ func FuzzParseFilter(f *testing.F) {
 // decodes to the same key.
 func FuzzDecodeContinuation(f *testing.F) {
 	scope := "Employees|PartitionKey eq 'Sales'"
-	f.Add(EncodeContinuation(Key{"Sales", "000123"}, scope))
-	f.Add(EncodeContinuation(Key{"", ""}, scope))
-	f.Add(EncodeContinuation(Key{"a", "b"}, "other"))
+	f.Add(EncodeContinuation(Key{"Sales", "000123"}, scope, KeyContinuation))
+	f.Add(EncodeContinuation(Key{"", ""}, scope, KeyContinuation))
+	f.Add(EncodeContinuation(Key{"a", "b"}, "other", KeyContinuation))
+	f.Add(EncodeContinuation(Key{"1!8!U2FsZXM-", ""}, scope, ServiceContinuation))
 	f.Add("")
 	f.Add("AQ")
 	f.Fuzz(func(t *testing.T, tok string) {
-		k, err := DecodeContinuation(tok, scope)
+		k, kind, err := DecodeContinuation(tok, scope)
 		if err != nil {
 			if !errors.Is(err, ErrContinuationCorrupt) && !errors.Is(err, ErrContinuationScope) {
 				t.Fatalf("DecodeContinuation(%q): unexpected error %v", tok, err)
 			}
 			return
 		}
-		again, err := DecodeContinuation(EncodeContinuation(k, scope), scope)
-		if err != nil || again != k {
+		again, againKind, err := DecodeContinuation(EncodeContinuation(k, scope, kind), scope)
+		if err != nil || again != k || againKind != kind {
 			t.Fatalf("token %q decodes to %q, whose own token decodes to %q, %v", tok, k, again, err)
 		}
 	})

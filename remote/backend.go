@@ -25,6 +25,7 @@ type Backend struct {
 	endpoint string
 	account  string
 	parallel int
+	served   bool // tstable serve: paging by the store's keys (Config.Served)
 }
 
 var _ store.Backend = (*Backend)(nil)
@@ -83,7 +84,7 @@ func Open(cfg Config) (*Backend, error) {
 	if par <= 0 {
 		par = 8
 	}
-	return &Backend{svc: svc, endpoint: endpoint, account: account, parallel: par}, nil
+	return &Backend{svc: svc, endpoint: endpoint, account: account, parallel: par, served: cfg.Served}, nil
 }
 
 // Describe implements store.Backend: "remote ACCOUNT (ENDPOINT)".

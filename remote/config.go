@@ -31,6 +31,12 @@ type Config struct {
 	// system's: the one a tstable serve over HTTPS serves (its address
 	// file names it). Ignored when Transport is set.
 	TrustCertFile string
+	// Served says the account is tstable serve over a local file: queries
+	// then page by the store's own keys (QueryResult.Next and
+	// QueryRequest.Start are keys, as the local store's are), read from
+	// and written into the server's continuation headers, so that a query
+	// goes on the same whether the file is served or not.
+	Served bool
 }
 
 // azuriteConnectionString is what UseDevelopmentStorage=true stands for.

@@ -19,7 +19,8 @@ import (
 // scanned (the x-tstable-scanned header): then it is their sum. Next
 // carries the service's own NextPartitionKey and NextRowKey, which the
 // command line wraps in its opaque token; a later call passes them back
-// as Start.
+// as Start. Against tstable serve (Config.Served), Next and Start are the
+// store's keys instead, translated from and into its headers.
 func (b *Backend) Query(ctx context.Context, table string, req store.QueryRequest, fn func(*odata.Entity) error) (*store.QueryResult, error) {
 	if req.PageSize < 0 || req.PageSize > odata.MaxTop {
 		return nil, odata.Errorf(odata.CodeInvalidInput, "page size %d is out of range: use 1 to 1000", req.PageSize)
@@ -40,8 +41,8 @@ func (b *Backend) Query(ctx context.Context, table string, req store.QueryReques
 		opts.Select = to.Ptr(strings.Join(sel, ","))
 	}
 	if req.Start != nil {
-		opts.NextPartitionKey = to.Ptr(req.Start.PartitionKey)
-		opts.NextRowKey = to.Ptr(req.Start.RowKey)
+		next := b.nextHeaders(*req.Start)
+		opts.NextPartitionKey, opts.NextRowKey = &next.PartitionKey, &next.RowKey
 	}
 	c := b.svc.NewClient(table)
 	var scanned int64
@@ -100,7 +101,7 @@ func (b *Backend) Query(ctx context.Context, table string, req store.QueryReques
 			next.RowKey = *page.NextRowKey
 		}
 		if limit > 0 && int(res.Returned) >= limit {
-			res.Next = next
+			res.Next = b.nextKey(*next)
 			return res, nil
 		}
 		opts.NextPartitionKey, opts.NextRowKey = &next.PartitionKey, &next.RowKey
@@ -119,4 +120,29 @@ func scannedOf(h http.Header) (int64, bool) {
 	}
 	n, err := strconv.ParseInt(v, 10, 64)
 	return n, err == nil && n >= 0
+}
+
+// nextHeaders is what to send as NextPartitionKey and NextRowKey to resume
+// at k: k itself (the service's own values, given back), or against
+// tstable serve the store's key k as the server writes keys.
+func (b *Backend) nextHeaders(k odata.Key) odata.Key {
+	if !b.served {
+		return k
+	}
+	return odata.Key{PartitionKey: odata.EncodeNextKey(k.PartitionKey), RowKey: odata.EncodeNextKey(k.RowKey)}
+}
+
+// nextKey is the Next of a result from the service's continuation
+// headers: as they are, or against tstable serve the store's key they
+// carry (as they are if the server did not write them).
+func (b *Backend) nextKey(h odata.Key) *odata.Key {
+	if !b.served {
+		return &h
+	}
+	pk, ok := odata.DecodeNextKey(h.PartitionKey)
+	rk, ok2 := odata.DecodeNextKey(h.RowKey)
+	if !ok || (!ok2 && h.RowKey != "") {
+		return &h
+	}
+	return &odata.Key{PartitionKey: pk, RowKey: rk}
 }

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"encoding/base64"
 	"encoding/json"
 	"net/http"
 	"strconv"
@@ -217,20 +216,16 @@ func parseTop(s string) (int, error) {
 	return n, nil
 }
 
-// Continuation values are opaque to clients: a version, '!', and the key
-// in base64url, so that any key (an empty one, or one with characters a
-// header cannot carry) travels safely and is never empty.
-const nextPrefix = "1!"
-
-func encodeNext(key string) string {
-	return nextPrefix + base64.RawURLEncoding.EncodeToString([]byte(key))
-}
+// Continuation values are opaque to clients: the key as
+// odata.EncodeNextKey writes it, so that any key (an empty one, or one
+// with characters a header cannot carry) travels safely and is never
+// empty.
+func encodeNext(key string) string { return odata.EncodeNextKey(key) }
 
 func decodeNext(param, tok string) (string, error) {
-	rest, ok := strings.CutPrefix(tok, nextPrefix)
-	b, err := base64.RawURLEncoding.DecodeString(rest)
-	if !ok || err != nil {
+	key, ok := odata.DecodeNextKey(tok)
+	if !ok {
 		return "", errorf(odata.CodeInvalidInput, "%s=%q is not a continuation this server wrote; pass back the x-ms-continuation-%s header unchanged", param, tok, param)
 	}
-	return string(b), nil
+	return key, nil
 }

@@ -117,10 +117,10 @@ func drain(ch chan os.Signal) bool {
 }
 
 func (s *shell) banner() string {
-	if s.cfg.Label == "" {
+	if s.label == "" {
 		return ""
 	}
-	return " on " + s.cfg.Label
+	return " on " + s.label
 }
 
 // suggest adapts completions to go-prompt.

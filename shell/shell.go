@@ -35,8 +35,10 @@ type Config struct {
 	// locked by another process, say) is printed and ends the shell.
 	Check func(ctx context.Context) error
 	// Label names the backend in the prompt and the banner ("" for the
-	// local default).
-	Label string
+	// local default). It is asked again after every command, so that the
+	// prompt follows the backend commands really use (a file that a
+	// tstable serve started or stopped holding meanwhile). nil: none.
+	Label func() string
 	// HistoryPath is the file of shared history ("" keeps none).
 	HistoryPath string
 }
@@ -76,6 +78,7 @@ type shell struct {
 	history *history
 	runner  runner
 	pager   pagerState
+	label   string // Config.Label's answer after the last command
 }
 
 func newShell(cfg Config) *shell {
@@ -95,15 +98,23 @@ func newShell(cfg Config) *shell {
 		s.line.Source = s.cache
 	}
 	s.history = openHistory(cfg.HistoryPath)
+	s.refreshLabel()
 	return s
+}
+
+// refreshLabel asks Config.Label which backend commands use now.
+func (s *shell) refreshLabel() {
+	if s.cfg.Label != nil {
+		s.label = s.cfg.Label()
+	}
 }
 
 // prompt is the prefix before the cursor: "tstable:Employees> ".
 func (s *shell) prompt() string {
 	var b strings.Builder
 	b.WriteString("tstable")
-	if s.cfg.Label != "" {
-		b.WriteString("[" + s.cfg.Label + "]")
+	if s.label != "" {
+		b.WriteString("[" + s.label + "]")
 	}
 	if s.sess.Table != "" {
 		b.WriteString(":" + s.sess.Table)

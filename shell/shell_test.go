@@ -228,9 +228,17 @@ func TestPrompt(t *testing.T) {
 		t.Errorf("prompt %q", p)
 	}
 	s.sess.Table = "Employees"
-	s.cfg.Label = "remote devstoreaccount1"
+	label := "remote devstoreaccount1"
+	s.cfg.Label = func() string { return label }
+	s.refreshLabel()
 	if p := s.prompt(); p != "tstable[remote devstoreaccount1]:Employees> " {
 		t.Errorf("prompt %q", p)
+	}
+	// The prompt follows the backend the commands use, asked after each.
+	label = "served t.db"
+	s.execLine(context.Background(), "query")
+	if p := s.prompt(); p != "tstable[served t.db]:Employees> " {
+		t.Errorf("prompt after the backend changed: %q", p)
 	}
 }
 
