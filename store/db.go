@@ -87,6 +87,12 @@ type DB struct {
 	commits committer                   // writers sharing a commit
 
 	mapAtLeast int // bytes of the file the engine maps from the start (see reserveMap)
+
+	// released is set while a load reads its source with the file let go
+	// (see release): the next call takes it back first, waiting as Open
+	// does, under releasedCtx. Both are guarded by mu.
+	released    bool
+	releasedCtx context.Context
 }
 
 var _ Backend = (*DB)(nil)
@@ -274,7 +280,39 @@ func (db *DB) Path() string { return db.path }
 func (db *DB) Close() error {
 	db.mu.Lock()
 	defer db.mu.Unlock()
+	db.released = false
 	return db.closeEngine()
+}
+
+// release lets go of the file (and its lock) while a load waits for its
+// source, so that other processes use the file meanwhile: the next call
+// takes it back (see takeBack). A DB found damaged keeps what it has.
+func (db *DB) release(ctx context.Context) error {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	if db.bolt == nil || db.damaged.Load() != nil {
+		return nil
+	}
+	if err := db.closeEngine(); err != nil {
+		return err
+	}
+	db.released, db.releasedCtx = true, ctx
+	return nil
+}
+
+// takeBack opens the file again after release, waiting for it as Open
+// does; until it succeeds, the DB stays released.
+func (db *DB) takeBack() error {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	if db.bolt != nil || !db.released {
+		return nil
+	}
+	if err := db.open(db.releasedCtx); err != nil {
+		return err
+	}
+	db.released = false
+	return nil
 }
 
 // closeEngine closes the engine (the caller holds db.mu). After damage,

@@ -17,17 +17,22 @@
 // locked with LockFileEx, with a byte per holding process and a mark for
 // waiters beside it (lock_windows.go, holder_windows.go). On macOS the
 // holders are not named ("another process") and a long load does not see
-// who waits, so it keeps the file to its end.
+// who waits, so it keeps the file while it checks and writes (not while
+// it reads its source, below).
 //
 // Load does not keep the file for the whole of a long import. It reads
 // and checks its whole source before it writes anything (sorting it by
 // key, through a temporary file next to the database when it is large),
 // then writes it in key order, committing a chunk every 50,000 entities
-// or about a second, whichever comes first. While it reads and checks,
-// and between two chunks, when another process waits for the file, it
-// closes it, lets that process in, and opens it again (waiting as Open
-// does). What the other process sees meanwhile is the chunks committed so
-// far: the source's entities up to some key, never part of a chunk. A
+// or about a second, whichever comes first. While it reads its source it
+// does not hold the file at all (a staged load takes it back for each
+// batch it commits, below), so a source that waits — a producer that
+// trickles, or is silent — never keeps other processes out; the next call
+// takes the file back, waiting as Open does. While it checks, and between
+// two chunks, when another process waits for the file, it closes it, lets
+// that process in, and opens it again (waiting as Open does). What the
+// other process sees meanwhile is the chunks committed so far: the
+// source's entities up to some key, never part of a chunk. A
 // load into an empty table whose source comes in key order instead writes
 // its chunks into a staging bucket while it reads, and the table shows
 // nothing of it until one transaction puts all of it in place at the end.

@@ -39,9 +39,17 @@ type op struct {
 // found again was a page changing under the call: the call runs once
 // more, afresh, when the caller's code has not run yet and it has no
 // effects outside its transaction, else it fails with ServerBusy, a
-// transient error.
+// transient error. A DB that a load released (see DB.release) takes the
+// file back first.
 func (db *DB) do(write bool, fn func(o *op) error) error {
 	db.mu.RLock()
+	for db.bolt == nil && db.released {
+		db.mu.RUnlock()
+		if err := db.takeBack(); err != nil {
+			return err
+		}
+		db.mu.RLock()
+	}
 	defer db.mu.RUnlock()
 	if db.bolt == nil {
 		return fmt.Errorf("database %s is closed", db.path)

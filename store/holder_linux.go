@@ -12,9 +12,8 @@ import (
 )
 
 // holdersNamed tells whether holdersOf names the processes that hold a
-// file, and waitersSeen whether othersWaiting sees the processes waiting
-// for it (so that a long load steps aside for them).
-const holdersNamed, waitersSeen = true, true
+// file.
+const holdersNamed = true
 
 // lockEntry is one line of /proc/locks that concerns a file.
 type lockEntry struct {

@@ -5,9 +5,8 @@ package store
 import "os"
 
 // holdersNamed tells whether holdersOf names the processes that hold a
-// file, and waitersSeen whether othersWaiting sees the processes waiting
-// for it (so that a long load steps aside for them).
-const holdersNamed, waitersSeen = false, false
+// file.
+const holdersNamed = false
 
 // holdersOf cannot name the holders on this system.
 func holdersOf(f *os.File) []holder { return nil }

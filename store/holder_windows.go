@@ -10,9 +10,8 @@ import (
 )
 
 // holdersNamed tells whether holdersOf names the processes that hold a
-// file, and waitersSeen whether othersWaiting sees the processes waiting
-// for it (so that a long load steps aside for them).
-const holdersNamed, waitersSeen = true, true
+// file.
+const holdersNamed = true
 
 // holdersOf names the processes that hold the file: of every running
 // process, those whose holder byte (see lock_windows.go) is locked, with

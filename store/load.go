@@ -84,10 +84,11 @@ const (
 // further (bulk append), so a load in any key order leaves the tree as
 // compact as a sorted one.
 //
-// Load does not keep the file to itself: while it reads and checks, and
-// between two chunks, when another process waits for the file, it closes
-// it, lets that process in, and opens it again (waiting, as Open does, up
-// to Options.Wait). That process sees the chunks committed so far: the
+// Load does not keep the file to itself: while it reads its source it lets
+// go of the file altogether (taking it back to commit a staged batch, and
+// to check and write), and while it checks, and between two chunks, when
+// another process waits for the file, it closes it, lets that process in,
+// and opens it again (waiting, as Open does, up to Options.Wait). That process sees the chunks committed so far: the
 // entities of the source up to some key. When the file cannot be had back
 // in time, Load returns DatabaseLocked with the count committed, and the
 // DB stays closed.
@@ -159,6 +160,12 @@ func (db *DB) load(ctx context.Context, table string, kind OpKind, src EntitySou
 				l.dropStage() // a failed load; a bucket left here is removed by the next
 			}
 		}()
+	}
+	// Nothing is written while the source is read (but a staged batch):
+	// the file is let go, so that a source that waits (a producer that
+	// trickles, or is silent) never keeps other processes out.
+	if err := db.release(ctx); err != nil {
+		return res, err
 	}
 	if err := l.read(src); err != nil {
 		return res, err
@@ -732,6 +739,9 @@ func (w *chunkWriter) finish() error {
 func (db *DB) stepAside(ctx context.Context) error {
 	db.mu.Lock()
 	defer db.mu.Unlock()
+	if db.bolt == nil && db.released {
+		return nil // not holding it at all
+	}
 	if db.bolt == nil {
 		return odata.Errorf(odata.CodeInternalError, "database %s is closed", db.path)
 	}

@@ -147,8 +147,8 @@ func (l *loader) stage(pk, rk string, ticks int64, props []odata.Property, pos i
 }
 
 // flushStage hands the batch to a goroutine that commits it into the
-// staging bucket, and then steps aside for a process that waits for the
-// file, while the load reads on; it first waits for the batch handed
+// staging bucket (taking the file back for it) and then lets the file go
+// again, while the load reads on; it first waits for the batch handed
 // before.
 func (l *loader) flushStage() error {
 	st := l.st
@@ -165,7 +165,7 @@ func (l *loader) flushStage() error {
 	go func() {
 		err := l.writeStage(batch, mem)
 		if err == nil {
-			err = l.db.stepAside(l.ctx)
+			err = l.db.release(l.ctx)
 		}
 		st.pending <- err
 	}()
@@ -349,7 +349,7 @@ func (l *loader) unstage() error {
 		return err
 	}
 	l.st = nil
-	return nil
+	return l.db.release(l.ctx) // the rest of the source is read with the file let go
 }
 
 // dropStage removes the staging bucket.
