@@ -69,7 +69,11 @@ counts) with exit status 1.`,
 			for _, e := range results {
 				list.Write(e)
 			}
-			return list.Close(ListEnd{Summary: fmt.Sprintf("batch committed: %d operations", len(ops))})
+			summary := fmt.Sprintf("batch committed: %d operations", len(ops))
+			if len(ops) == 1 {
+				summary = "batch committed: 1 operation"
+			}
+			return list.Close(ListEnd{Summary: summary})
 		},
 	}
 	cmdspec.Args(c, "TABLE", "[FILE|-]")

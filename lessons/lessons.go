@@ -12,7 +12,14 @@
 //     command line (a leading "tstable " is allowed), quoted as in a POSIX
 //     shell; "$TOKEN" stands for the last continuation token printed;
 //   - a command ending in "<<EOF" takes the lines up to a line "EOF" as its
-//     standard input.
+//     standard input;
+//   - a line "#= fails: CODE" (not printed) says that the next command is
+//     meant to fail with that error code: a lesson shows no other error.
+//
+// What a lesson says of a query's class ("a point query", "a range
+// query", "a partition scan", "a table scan", in the commentary just
+// before it) is what tstable's explain reports for it: the tests hold
+// every lesson to both.
 package lessons
 
 import (
@@ -56,6 +63,9 @@ type Step struct {
 	Args []string
 	// Stdin is a command's standard input ("" when none).
 	Stdin string
+	// Fails is the error code a command is meant to fail with ("#= fails:
+	// CODE" before it), or "" when it is meant to succeed.
+	Fails string
 	// Line is the step's line in the lesson file.
 	Line int
 }
@@ -111,10 +121,17 @@ func Parse(file, text string) (*Lesson, error) {
 		}
 	}
 	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	fails := ""
 	for i := 0; i < len(lines); i++ {
 		line := lines[i]
 		n := i + 1
 		switch {
+		case strings.HasPrefix(line, "#="):
+			code, ok := strings.CutPrefix(strings.TrimSpace(strings.TrimPrefix(line, "#=")), "fails:")
+			if !ok || strings.TrimSpace(code) == "" {
+				return nil, fmt.Errorf("%s:%d: a check line is \"#= fails: CODE\"", file, n)
+			}
+			fails = strings.TrimSpace(code)
 		case strings.HasPrefix(line, "# title:") && l.Title == "":
 			l.Title = strings.TrimSpace(strings.TrimPrefix(line, "# title:"))
 		case strings.HasPrefix(line, "# summary:") && l.Summary == "":
@@ -144,6 +161,7 @@ func Parse(file, text string) (*Lesson, error) {
 				return nil, fmt.Errorf("%s:%d: %v", file, n, err)
 			}
 			s.Args = args
+			s.Fails, fails = fails, ""
 			l.Steps = append(l.Steps, s)
 		}
 	}
