@@ -65,6 +65,9 @@ test: vet crosscheck
 ifeq ($(HAVE_TMUX),)
 	@echo "note: tmux is not installed, so the shell's terminal tests are skipped (apt-get install tmux)"
 endif
+ifeq ($(wildcard /usr/share/bash-completion/bash_completion),)
+	@echo "note: bash-completion is not installed, so the test of bash's completion is skipped (apt-get install bash-completion)"
+endif
 	TSTABLE_TMUX_TEST=$(HAVE_TMUX) $(GO) test -count=1 ./... $(PROMPT)
 	FUZZTIME=1000x scripts/fuzz.sh
 

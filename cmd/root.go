@@ -233,6 +233,7 @@ transactions, and an explanation of what every query reads.`,
 		switch c.Name() {
 		case "completion":
 			cmdspec.NotInShell(c)
+			completeInQuotes(c)
 			c.Args = cobra.ArbitraryArgs
 			c.RunE = func(c *cobra.Command, args []string) error {
 				if len(args) == 0 {
