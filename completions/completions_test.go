@@ -307,3 +307,14 @@ func containsText(s []Suggestion, text string) bool {
 	}
 	return false
 }
+
+func TestSpaceAfter(t *testing.T) {
+	for text, want := range map[string]bool{
+		"use": true, "Employees": true, `"LastName`: true, "eq": true, "'Sales'": true, "'O''Brien'": true,
+		"'": false, "datetime'": false, "X'": false, "guid'": false, "(": false, "--filter=": false, "'Sal": false,
+	} {
+		if got := SpaceAfter(text); got != want {
+			t.Errorf("SpaceAfter(%q) = %v", text, got)
+		}
+	}
+}

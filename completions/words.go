@@ -119,3 +119,14 @@ func replacement(line, partial, candidate string) string {
 	}
 	return candidate[cut:]
 }
+
+// SpaceAfter says whether a completion inserted at once is followed by a
+// space, as readline puts one after a completed word: not when it opens
+// something still to be typed — a literal (', datetime', X'), a group
+// "(" or a flag's "=".
+func SpaceAfter(text string) bool {
+	if strings.HasSuffix(text, "(") || strings.HasSuffix(text, "=") {
+		return false
+	}
+	return strings.Count(text, "'")%2 == 0
+}

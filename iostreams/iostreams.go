@@ -22,6 +22,10 @@ type IOStreams struct {
 	// Width is the terminal's width in columns when Out is a terminal, else
 	// 0, as it was when the streams were made; TermWidth reads it again.
 	Width int
+	// BeforeTerminalRead, when set, is called before ReadTerminal and
+	// ReadTerminalLine read what is typed (a Pager writes out what it
+	// holds, so that the question is on the screen).
+	BeforeTerminalRead func()
 }
 
 // TermWidth is the terminal's width now, in columns: a terminal may be

@@ -31,11 +31,13 @@ func PagerCommand() string {
 // rest; output that fits is written to the terminal when the command ends
 // (Close). Standard error goes the same way once output is held, so that
 // the two stay in order; before that it goes to the terminal at once (a
-// progress bar, "waiting for …"). When the command reads standard input,
-// what is held is written out and the pager is not used for that command
-// (a lesson waiting for Enter, an entity typed on the terminal). When the
-// pager is left before the end (q), the rest of the output is dropped and
-// onQuit is called (to cancel the command).
+// progress bar, "waiting for …"); while the pager runs it is held, and
+// written after the pager is left (a continuation token, an error), where
+// it stays on the screen. When the command reads the terminal
+// (BeforeTerminalRead), what is held is written out and the pager is not
+// used for that command (a lesson waiting for Enter, an entity typed on
+// the terminal). When the pager is left before the end (q), the rest of
+// the output is dropped and onQuit is called (to cancel the command).
 type Pager struct {
 	term    *os.File // the terminal
 	command string
@@ -43,14 +45,15 @@ type Pager struct {
 	cols    int
 	onQuit  func()
 
-	mu     sync.Mutex
-	held   bytes.Buffer
-	filled int  // screen rows the held output fills
-	col    int  // the column the held output ends at
-	direct bool // the pager is off for the rest of this command
-	proc   *exec.Cmd
-	pipe   io.WriteCloser
-	quit   bool // the pager ended before the output did
+	mu      sync.Mutex
+	held    bytes.Buffer
+	errHeld bytes.Buffer // standard error while the pager runs
+	filled  int          // screen rows the held output fills
+	col     int          // the column the held output ends at
+	direct  bool         // the pager is off for the rest of this command
+	proc    *exec.Cmd
+	pipe    io.WriteCloser
+	quit    bool // the pager ended before the output did
 }
 
 // NewPager returns a Pager for a command whose output goes to the terminal
@@ -71,7 +74,7 @@ func (p *Pager) Streams(s *IOStreams) *IOStreams {
 	c := *s
 	c.Out = pagerOut{p}
 	c.ErrOut = pagerErr{p}
-	c.In = pagerIn{p: p, r: s.In}
+	c.BeforeTerminalRead = p.passThrough
 	return &c
 }
 
@@ -86,21 +89,13 @@ type pagerErr struct{ p *Pager }
 
 func (e pagerErr) Write(b []byte) (int, error) { return e.p.write(b, true) }
 
-type pagerIn struct {
-	p *Pager
-	r io.Reader
-}
-
-func (in pagerIn) Read(b []byte) (int, error) {
-	in.p.passThrough()
-	return in.r.Read(b)
-}
-
 // write takes output (isErr: standard error).
 func (p *Pager) write(b []byte, isErr bool) (int, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	switch {
+	case isErr && p.pipe != nil:
+		return p.errHeld.Write(b) // said once the pager is left
 	case p.quit:
 		return len(b), nil // the pager is gone: drop the rest
 	case p.pipe != nil:
@@ -206,5 +201,6 @@ func (p *Pager) Close() bool {
 	}
 	p.pipe.Close()
 	p.proc.Wait()
+	p.term.Write(p.errHeld.Bytes())
 	return true
 }

@@ -17,6 +17,9 @@ const TerminalHint = "reading %s from the terminal; " + EndOfInputKey + " on a n
 // on the console handle on Windows), so no read is left pending to swallow
 // what is typed next (the shell's following line).
 func (s *IOStreams) ReadTerminal(ctx context.Context, limit int64) ([]byte, error) {
+	if s.BeforeTerminalRead != nil {
+		s.BeforeTerminalRead()
+	}
 	return s.readTerminal(ctx, limit, false)
 }
 
@@ -24,6 +27,9 @@ func (s *IOStreams) ReadTerminal(ctx context.Context, limit int64) ([]byte, erro
 // waits for Enter), giving up as ReadTerminal does. At the end of input it
 // returns io.EOF.
 func (s *IOStreams) ReadTerminalLine(ctx context.Context) (string, error) {
+	if s.BeforeTerminalRead != nil {
+		s.BeforeTerminalRead()
+	}
 	b, err := s.readTerminal(ctx, 1<<20, true)
 	if err == nil && len(b) == 0 {
 		err = io.EOF

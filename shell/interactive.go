@@ -2,9 +2,12 @@ package shell
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	prompt "github.com/c-bata/go-prompt"
@@ -60,6 +63,10 @@ func (s *shell) interactive(ctx context.Context) (status int) {
 		prompt.OptionLivePrefix(func() (string, bool) { return s.prompt(), true }),
 		prompt.OptionHistory(s.history.lines),
 		prompt.OptionMaxSuggestion(10),
+		prompt.OptionBracketedPaste(),
+		prompt.OptionCompletionSpace(completions.SpaceAfter),
+		prompt.OptionInterruptReturns(),
+		prompt.OptionManualHistory(),
 	}, colorOptions(os.Getenv("NO_COLOR") != "")...)
 	p := prompt.New(
 		func(string) {},
@@ -68,12 +75,18 @@ func (s *shell) interactive(ctx context.Context) (status int) {
 	)
 	fmt.Fprintf(s.cfg.IO.Out, "tstable shell%s · help for commands · Tab completes · Ctrl-R searches history · Ctrl-D leaves\n", s.banner())
 	for {
-		line, err := p.ReadLine()
+		line, err := s.readCommand(p)
 		tty.restore()
+		if errors.Is(err, prompt.ErrInterrupted) {
+			continue
+		}
 		if err != nil { // Ctrl-D on an empty line
 			return cmdspec.ExitOK
 		}
-		s.history.add(line)
+		if entry := historyEntry(line); strings.TrimSpace(entry) != "" {
+			s.history.add(entry)
+			p.AddHistory(strings.TrimSpace(entry))
+		}
 		drain(interrupted)
 		_, quit := s.execLine(ctx, line)
 		if drain(interrupted) {
@@ -83,6 +96,39 @@ func (s *shell) interactive(ctx context.Context) (status int) {
 			return cmdspec.ExitOK
 		}
 	}
+}
+
+// readCommand reads a command, over several lines when a line ends inside
+// an open quote or with a backslash (see openEnd), each after the
+// continuation prompt. Ctrl-C drops the whole command (ErrInterrupted);
+// Ctrl-D on an empty continuation line drops it too, saying so.
+func (s *shell) readCommand(p *prompt.Prompt) (string, error) {
+	line, err := p.ReadLine()
+	for err == nil && openEnd(line) != 0 {
+		s.open = openEnd(line)
+		var more string
+		more, err = p.ReadLine()
+		switch {
+		case errors.Is(err, io.EOF):
+			fmt.Fprintf(s.cfg.IO.ErrOut, "(the command ended inside %s: nothing ran)\n", openText(s.open))
+			line, err = "", nil
+		case err == nil:
+			line = joinLine(line, more)
+		}
+	}
+	s.open = 0
+	return line, err
+}
+
+// openText names what a command ended inside of.
+func openText(open rune) string {
+	switch open {
+	case '\\':
+		return "a line ending with a backslash"
+	case '"':
+		return "an open \" quote"
+	}
+	return "an open ' quote"
 }
 
 // colorOptions are the prompt's and the completion menu's colours, or,

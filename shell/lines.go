@@ -15,8 +15,9 @@ import (
 // the same command-line calls print. Blank lines and lines starting with
 // # are skipped. The shell goes on after a failing command, saying after
 // its error which line of the input it was ("(line 12 of the input)"),
-// and returns 1 at the end when any failed. explain starts off here
-// (explain on turns it on).
+// and returns 1 at the end when any failed. A line that ends inside an
+// open quote or with a backslash goes on on the next one, as in a POSIX
+// shell. explain starts off here (explain on turns it on).
 func (s *shell) lines(ctx context.Context) int {
 	s.sess.Explain, s.sess.Timing = false, false
 	stopSignals := s.cancelOnInterrupt(func() { os.Exit(130) })
@@ -25,10 +26,19 @@ func (s *shell) lines(ctx context.Context) int {
 	sc.Buffer(make([]byte, 64*1024), 8*1024*1024)
 	status := cmdspec.ExitOK
 	for n := 1; sc.Scan(); n++ {
-		st, quit := s.execLine(ctx, sc.Text())
+		line, first := sc.Text(), n
+		for openEnd(line) != 0 && sc.Scan() { // the command goes on
+			line, n = joinLine(line, sc.Text()), n+1
+		}
+		if open := openEnd(line); open != 0 {
+			s.fail(cmdspec.Usagef("", "the input ended inside %s", openText(open)))
+			fmt.Fprintf(s.cfg.IO.ErrOut, "(line %d of the input)\n", first)
+			return cmdspec.ExitFailed
+		}
+		st, quit := s.execLine(ctx, line)
 		if st != cmdspec.ExitOK {
 			status = cmdspec.ExitFailed
-			fmt.Fprintf(s.cfg.IO.ErrOut, "(line %d of the input)\n", n)
+			fmt.Fprintf(s.cfg.IO.ErrOut, "(line %d of the input)\n", first)
 		}
 		if quit {
 			break

@@ -38,7 +38,7 @@ func init() {
 		{name: "expanded", aliases: []string{`\x`}, usage: `expanded on|off|auto (\x toggles)`, short: "one property per line (auto: when a table would not fit)", long: helpExpanded, run: runExpanded},
 		{name: "timing", aliases: []string{`\timing`, ".timer"}, usage: `timing on|off (\timing toggles, .timer on|off)`, short: "how long each command took", long: helpTiming, run: runTiming},
 		{name: "pager", aliases: []string{`\pset`}, usage: `pager on|off (\pset pager toggles)`, short: "long results through $PAGER (default less -S)", long: helpPager, run: runPager},
-		{name: "tables", aliases: []string{`\dt`, ".tables"}, usage: `tables (\dt, .tables)`, short: "the tables (table list)", long: helpTables, run: runTables},
+		{name: ".tables", aliases: []string{`\dt`}, usage: `.tables (\dt)`, short: "the tables (table list)", long: helpTables, run: runTables},
 		{name: "history", usage: "history [N]", short: "the lines typed, numbered (the last N)", long: helpHistory, run: runHistory},
 		{name: "clear", usage: "clear", short: "clear the screen (also Ctrl-L)", long: helpClear, run: runClear},
 		{name: "help", aliases: []string{`\?`, ".help"}, usage: "help [COMMAND]", short: "the shell's commands, or one command's help", long: helpHelp, run: runHelp},
@@ -63,11 +63,14 @@ func findMeta(name string) (*metaCommand, bool) {
 }
 
 // metaSuggestions are the shell's own commands, offered by completion
-// beside the command tree's.
+// beside the command tree's; the words of other shells (.tables, \dt)
+// are left to those who know them.
 func metaSuggestions() []completions.Suggestion {
 	out := make([]completions.Suggestion, 0, len(metaCommands))
 	for _, m := range metaCommands {
-		out = append(out, completions.Suggestion{Text: m.name, Description: m.short})
+		if !strings.HasPrefix(m.name, ".") {
+			out = append(out, completions.Suggestion{Text: m.name, Description: m.short})
+		}
 	}
 	return out
 }

@@ -79,6 +79,7 @@ type shell struct {
 	runner  runner
 	pager   pagerState
 	label   string // Config.Label's answer after the last command
+	open    rune   // the command being read goes on: the open quote or '\\' (see openEnd)
 }
 
 func newShell(cfg Config) *shell {
@@ -109,7 +110,9 @@ func (s *shell) refreshLabel() {
 	}
 }
 
-// prompt is the prefix before the cursor: "tstable:Employees> ".
+// prompt is the prefix before the cursor: "tstable:Employees> ", or
+// while a command goes on on the next line, the quote it is inside of (or
+// a backslash) before the ">": "tstable:Employees\"> ".
 func (s *shell) prompt() string {
 	var b strings.Builder
 	b.WriteString("tstable")
@@ -118,6 +121,9 @@ func (s *shell) prompt() string {
 	}
 	if s.sess.Table != "" {
 		b.WriteString(":" + s.sess.Table)
+	}
+	if s.open != 0 {
+		b.WriteRune(s.open)
 	}
 	b.WriteString("> ")
 	return b.String()

@@ -355,7 +355,7 @@ func TestOtherShellsWords(t *testing.T) {
 	if s.sess.Expand != "off" {
 		t.Errorf(`\x again: expanded %q, want off`, s.sess.Expand)
 	}
-	for _, w := range []string{`\dt`, ".tables", "tables"} {
+	for _, w := range []string{`\dt`, ".tables"} {
 		n := len(*ran)
 		s.execLine(ctx, w)
 		if len(*ran) != n+1 || strings.Join((*ran)[n], " ") != "table list" {
@@ -400,5 +400,50 @@ func TestOtherShellsWords(t *testing.T) {
 	s.execLine(ctx, "history 1")
 	if !strings.HasSuffix(out.String(), "    2  query\n") {
 		t.Errorf("history 1 printed:\n%s", out.String())
+	}
+}
+
+func TestOpenEnd(t *testing.T) {
+	for line, want := range map[string]rune{
+		`query --filter "LastName eq 'Jones'"`: 0,
+		`query --filter "LastName eq 'Jo`:      '"',
+		`insert '{"a":"b`:                      '\'',
+		`insert '{"a":"b\'`:                    0, // a backslash is text in single quotes
+		`query \`:                              '\\',
+		`query \\`:                             0,
+		`# it's a comment`:                     0,
+		`query T # it's a comment`:             0,
+		`query it's`:                           '\'',
+		`query "a \" b`:                        '"',
+	} {
+		if got := openEnd(line); got != want {
+			t.Errorf("openEnd(%q) = %q, want %q", line, got, want)
+		}
+	}
+	if got := joinLine(`query \`, `--all`); got != "query --all" {
+		t.Errorf("after a backslash: %q", got)
+	}
+	if got := joinLine(`insert '{"a":`, `1}'`); got != "insert '{\"a\":\n1}'" {
+		t.Errorf("inside a quote: %q", got)
+	}
+}
+
+// Replayed input goes on after a line with an open quote or a backslash;
+// input that ends inside a quote is an error naming where the command
+// began.
+func TestLineModeContinuation(t *testing.T) {
+	ios, in, _, errOut := iostreams.Test()
+	in.WriteString("query --filter \"LastName eq 'Jones'\nand Age gt 3\" \\\n--all\nnext\ninsert '{\"a\":\n")
+	var ran []string
+	status := Run(context.Background(), Config{IO: ios, Report: testReport(ios), Exec: func(_ context.Context, _ *Session, _ *iostreams.IOStreams, args []string) int {
+		ran = append(ran, strings.Join(args, "|"))
+		return 0
+	}})
+	want := "query|--filter|LastName eq 'Jones'\nand Age gt 3|--all"
+	if len(ran) != 1 || ran[0] != want {
+		t.Errorf("ran %q, want [%q] (next fails: no query had a next page)", ran, want)
+	}
+	if status != 1 || !strings.Contains(errOut.String(), "the input ended inside an open ' quote\n(line 5 of the input)") {
+		t.Errorf("status %d, stderr %q", status, errOut.String())
 	}
 }

@@ -30,7 +30,7 @@ func TestTmuxBashCompletesInsideQuotes(t *testing.T) {
 	}
 	os.WriteFile(filepath.Join(dir, "tstable.bash"), script, 0o644)
 	os.WriteFile(rc, []byte("source "+bashCompletion+"\nsource "+filepath.Join(dir, "tstable.bash")+"\nPS1='$ '\n"), 0o644)
-	s := startShell(t, []string{"HOME=" + dir, "PATH=" + filepath.Dir(bin) + ":/usr/bin:/bin"}, "bash --rcfile "+rc+" -i")
+	s := startShell(t, []string{"HOME=" + dir, "HISTFILE=/dev/null", "PATH=" + filepath.Dir(bin) + ":/usr/bin:/bin"}, "bash --rcfile "+rc+" -i")
 	s.waitFor(`(?m)^\$ $`)
 	s.send(`tstable --db `+db+` query Employees --filter "LastN`, keyTab)
 	s.waitFor(`--filter "LastName\s*$`)

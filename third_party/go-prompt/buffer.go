@@ -155,8 +155,9 @@ func (b *Buffer) NewLine(copyMargin bool) {
 func (b *Buffer) Delete(count int) (deleted string) {
 	r := []rune(b.Text())
 	if b.cursorPosition < len(r) {
-		deleted = b.Document().TextAfterCursor()[:count]
-		b.setText(string(r[:b.cursorPosition]) + string(r[b.cursorPosition+len(deleted):]))
+		end := min(b.cursorPosition+count, len(r))
+		deleted = string(r[b.cursorPosition:end])
+		b.setText(string(r[:b.cursorPosition]) + string(r[end:]))
 	}
 	return
 }

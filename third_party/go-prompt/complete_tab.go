@@ -21,6 +21,7 @@ func (p *Prompt) completeOnTab() {
 	case len(c.tmp) == 0:
 	case len(c.tmp) == 1:
 		p.replaceWord(c.tmp[0].Text)
+		p.spaceAfter(c.tmp[0].Text)
 		c.tabShown = false
 		c.Reset()
 	case !c.tabShown:
@@ -63,4 +64,18 @@ func commonPrefix(s []Suggest) string {
 func extends(prefix, word string) bool {
 	p, w := []rune(prefix), []rune(word)
 	return len(p) > len(w) && strings.EqualFold(string(p[:len(w)]), word)
+}
+
+// spaceAfter puts a space after a completion inserted at once, as
+// readline does, when OptionCompletionSpace says so for its text and no
+// space follows already.
+func (p *Prompt) spaceAfter(text string) {
+	if p.completionSpace == nil || !p.completionSpace(text) {
+		return
+	}
+	if after := p.buf.Document().TextAfterCursor(); strings.HasPrefix(after, " ") {
+		p.buf.CursorRight(1)
+		return
+	}
+	p.buf.InsertText(" ", false, true)
 }

@@ -6,7 +6,6 @@ import (
 
 	"github.com/c-bata/go-prompt/internal/bisect"
 	istrings "github.com/c-bata/go-prompt/internal/strings"
-	runewidth "github.com/mattn/go-runewidth"
 )
 
 // Document has text displayed in terminal and cursor position.
@@ -35,12 +34,7 @@ func (d *Document) LastKeyStroke() Key {
 // DisplayCursorPosition returns the cursor position on rendered text on terminal emulators.
 // So if Document is "日本(cursor)語", DisplayedCursorPosition returns 4 because '日' and '本' are double width characters.
 func (d *Document) DisplayCursorPosition() int {
-	var position int
-	runes := []rune(d.Text)[:d.cursorPosition]
-	for i := range runes {
-		position += runewidth.RuneWidth(runes[i])
-	}
-	return position
+	return displayWidth(string([]rune(d.Text)[:d.cursorPosition]))
 }
 
 // GetCharRelativeToCursor return character relative to cursor position, or empty string

@@ -33,8 +33,11 @@ Editing
 * [ ] Ctrl + t   Swap the last two characters before the cursor (typo).
 * [ ] Esc  + t   Swap the last two words before the cursor.
 
-* [ ] ctrl + y   Paste the last thing to be cut (yank)
-* [ ] ctrl + _   Undo
+* [x] ctrl + y   Paste the last thing to be cut (yank)
+* [x] ctrl + _   Undo
+
+Ctrl-W, Ctrl-K, Ctrl-U, Ctrl-Y, Ctrl-_, Alt-b, Alt-f, Alt-d, Alt-Backspace
+and Ctrl-Left/Right are in editing.go (they share the kill ring).
 
 */
 
@@ -53,22 +56,6 @@ var emacsKeyBindings = []KeyBind{
 		Fn: func(buf *Buffer) {
 			x := []rune(buf.Document().TextBeforeCursor())
 			buf.CursorLeft(len(x))
-		},
-	},
-	// Cut the Line after the cursor
-	{
-		Key: ControlK,
-		Fn: func(buf *Buffer) {
-			x := []rune(buf.Document().TextAfterCursor())
-			buf.Delete(len(x))
-		},
-	},
-	// Cut/delete the Line before the cursor
-	{
-		Key: ControlU,
-		Fn: func(buf *Buffer) {
-			x := []rune(buf.Document().TextBeforeCursor())
-			buf.DeleteBeforeCursor(len(x))
 		},
 	},
 	// Delete character under the cursor
@@ -99,13 +86,6 @@ var emacsKeyBindings = []KeyBind{
 		Key: ControlB,
 		Fn: func(buf *Buffer) {
 			buf.CursorLeft(1)
-		},
-	},
-	// Cut the Word before the cursor.
-	{
-		Key: ControlW,
-		Fn: func(buf *Buffer) {
-			buf.DeleteBeforeCursor(len([]rune(buf.Document().GetWordBeforeCursorWithSpace())))
 		},
 	},
 	// Clear the Screen, similar to the clear command

@@ -53,6 +53,46 @@ func OptionCompletionWordSeparator(x string) Option {
 	}
 }
 
+// OptionBracketedPaste asks the terminal to mark what is pasted while a
+// line is read, so that a pasted Tab is text rather than completion (see
+// paste.go).
+func OptionBracketedPaste() Option {
+	return func(p *Prompt) error {
+		p.bracketedPaste = true
+		return nil
+	}
+}
+
+// OptionCompletionSpace says, for the text of a completion inserted at
+// once (the only suggestion), whether a space follows it, as readline
+// puts one after a completed word; without it, none does.
+func OptionCompletionSpace(f func(text string) bool) Option {
+	return func(p *Prompt) error {
+		p.completionSpace = f
+		return nil
+	}
+}
+
+// OptionInterruptReturns makes ReadLine return ErrInterrupted when Ctrl-C
+// drops the line, instead of reading on (so that a caller reading a
+// command over several lines can drop all of them).
+func OptionInterruptReturns() Option {
+	return func(p *Prompt) error {
+		p.interruptReturns = true
+		return nil
+	}
+}
+
+// OptionManualHistory leaves the history to the caller: ReadLine adds no
+// line to it, AddHistory does (so that a command typed over several lines
+// is one entry).
+func OptionManualHistory() Option {
+	return func(p *Prompt) error {
+		p.manualHistory = true
+		return nil
+	}
+}
+
 // OptionLivePrefix to change the prefix dynamically by callback function
 func OptionLivePrefix(f func() (prefix string, useLivePrefix bool)) Option {
 	return func(p *Prompt) error {

@@ -2,6 +2,7 @@ package prompt
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"os"
 	"time"
@@ -39,6 +40,31 @@ type Prompt struct {
 	keys              keyQueue
 	search            *historySearch
 	lastSearch        string
+	editor            editor
+	// bracketedPaste asks the terminal to mark pastes (OptionBracketedPaste);
+	// pasting is set between the marks.
+	bracketedPaste bool
+	pasting        bool
+	// completionSpace says whether a single completion inserted at once is
+	// followed by a space (OptionCompletionSpace); nil: never.
+	completionSpace func(text string) bool
+	sizeChecked     time.Time // when the terminal's size was last read
+	// interruptReturns makes ReadLine return ErrInterrupted on Ctrl-C
+	// (OptionInterruptReturns); manualHistory leaves the history to the
+	// caller (OptionManualHistory); interrupted is set by Ctrl-C.
+	interruptReturns bool
+	manualHistory    bool
+	interrupted      bool
+}
+
+// ErrInterrupted is what ReadLine returns for Ctrl-C with
+// OptionInterruptReturns: the line is dropped.
+var ErrInterrupted = errors.New("interrupted")
+
+// AddHistory adds a line to the history that Up, Down and Ctrl-R walk
+// (with OptionManualHistory, ReadLine adds none itself).
+func (p *Prompt) AddHistory(line string) {
+	p.history.Add(line)
 }
 
 // Exec is the struct contains user input context.
@@ -147,6 +173,9 @@ func (p *Prompt) updateCompletion() {
 func (p *Prompt) feed(b []byte) (shouldExit bool, exec *Exec) {
 	key := GetKey(b)
 	p.buf.lastKeyStroke = key
+	if p.pasteMarker(b) {
+		return
+	}
 	if p.search != nil && p.feedSearch(key, b) {
 		return
 	}
@@ -154,9 +183,22 @@ func (p *Prompt) feed(b []byte) (shouldExit bool, exec *Exec) {
 		p.startSearch()
 		return
 	}
+	if key == ControlUnderscore && p.keyBindMode == EmacsKeyBind {
+		p.undoChange()
+		return
+	}
+	buf, before := p.buf, snapshot{p.buf.Text(), p.buf.cursorPosition}
+	_, typed := keyText(b)
+	defer func() { p.recordChange(buf, before, typed) }()
+	if p.pasting && p.feedPasted(key, b) {
+		return
+	}
 	// completion
 	completing := p.completion.Completing()
 	p.handleCompletionKeyBinding(key, completing)
+	if p.editKey(key, b) {
+		return
+	}
 
 	switch key {
 	case Enter, ControlJ, ControlM:
@@ -164,13 +206,14 @@ func (p *Prompt) feed(b []byte) (shouldExit bool, exec *Exec) {
 
 		exec = &Exec{input: p.buf.Text()}
 		p.buf = NewBuffer()
-		if exec.input != "" {
+		if exec.input != "" && !p.manualHistory {
 			p.history.Add(exec.input)
 		}
 	case ControlC:
 		p.renderer.BreakLine(p.buf)
 		p.buf = NewBuffer()
 		p.history.Clear()
+		p.interrupted = p.interruptReturns
 	case Up, ControlP:
 		if !completing { // Don't use p.completion.Completing() because it takes double operation when switch to selected=-1.
 			if newBuf, changed := p.history.Older(p.buf); changed {
@@ -296,6 +339,7 @@ func (p *Prompt) ReadLine() (string, error) {
 	for {
 		b := p.nextKey()
 		if b == nil {
+			p.followWinSize()
 			time.Sleep(10 * time.Millisecond)
 			continue
 		}
@@ -304,6 +348,10 @@ func (p *Prompt) ReadLine() (string, error) {
 			return "", io.EOF
 		} else if e != nil {
 			return e.input, nil
+		}
+		if p.interrupted {
+			p.interrupted = false
+			return "", ErrInterrupted
 		}
 		p.updateCompletion()
 		p.renderer.Render(p.buf, p.completion)
@@ -314,11 +362,40 @@ func (p *Prompt) setUp() {
 	debug.AssertNoError(p.in.Setup())
 	p.renderer.Setup()
 	p.renderer.UpdateWinSize(p.in.GetWinSize())
+	if p.bracketedPaste {
+		if len(p.keys.pending) == 0 {
+			p.pasting = false // a paste whose end mark never came
+		}
+		p.renderer.out.WriteRawStr(bracketedPasteOn)
+		debug.AssertNoError(p.renderer.out.Flush())
+	}
 }
 
 func (p *Prompt) tearDown() {
 	if !p.skipTearDown {
 		debug.AssertNoError(p.in.TearDown())
 	}
+	if p.bracketedPaste {
+		p.renderer.out.WriteRawStr(bracketedPasteOff)
+	}
 	p.renderer.TearDown()
+}
+
+// followWinSize reads the terminal's size (every 100 ms at most, while no
+// key comes) and draws the line again when it changed. The terminal has
+// reflowed what it shows by then (tmux, VTE, iTerm2, Windows Terminal and
+// most others do), keeping the cursor on the same character: so the line
+// is found again at the new width, not the old one, and no stale copy of
+// the prompt is left behind.
+func (p *Prompt) followWinSize() {
+	if time.Since(p.sizeChecked) < 100*time.Millisecond {
+		return
+	}
+	p.sizeChecked = time.Now()
+	ws := p.in.GetWinSize()
+	if ws == nil || ws.Col == 0 || (ws.Col == p.renderer.col && ws.Row == p.renderer.row) {
+		return
+	}
+	p.renderer.UpdateWinSize(ws)
+	p.renderer.Render(p.buf, p.completion)
 }

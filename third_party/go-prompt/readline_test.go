@@ -340,3 +340,23 @@ func TestNoColor(t *testing.T) {
 		t.Errorf("no cyan prefix without OptionNoColor: %q", w.out.String())
 	}
 }
+
+// With OptionInterruptReturns, Ctrl-C makes ReadLine return ErrInterrupted;
+// with OptionManualHistory the lines read are not in the history until
+// AddHistory puts them there.
+func TestReadLineInterruptAndManualHistory(t *testing.T) {
+	p, _, _ := newTestPrompt(t, nil, []string{"half\x03whole\r"}, OptionInterruptReturns(), OptionManualHistory())
+	if line, err := p.ReadLine(); line != "" || err != ErrInterrupted {
+		t.Fatalf("Ctrl-C: %q, %v", line, err)
+	}
+	if got := readLine(t, p); got != "whole" {
+		t.Fatalf("after Ctrl-C: %q", got)
+	}
+	if len(p.history.histories) != 0 {
+		t.Errorf("history %q, want none", p.history.histories)
+	}
+	p.AddHistory("a command\nover two lines")
+	if got := p.history.histories; len(got) != 1 {
+		t.Errorf("history %q", got)
+	}
+}

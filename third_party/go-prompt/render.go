@@ -139,10 +139,15 @@ func (r *Render) renderCompletion(buf *Buffer, completions *CompletionManager) {
 		windowHeight = int(completions.max)
 	}
 	formatted = formatted[completions.verticalScroll : completions.verticalScroll+windowHeight]
-	r.prepareArea(windowHeight)
 
-	cursor := runewidth.StringWidth(prefix) + runewidth.StringWidth(buf.Document().TextBeforeCursor())
-	x, _ := r.toPos(cursor)
+	// The menu goes under the line's last row, in the cursor's column:
+	// a line that wraps may go on below the cursor.
+	cursor := runewidth.StringWidth(prefix) + displayWidth(buf.Document().TextBeforeCursor())
+	x, y := r.toPos(cursor)
+	_, lastY := r.toPos(runewidth.StringWidth(prefix) + displayWidth(buf.Text()))
+	below := lastY - y
+	r.prepareArea(windowHeight + below)
+	r.out.CursorDown(below)
 	if x+width >= int(r.col) {
 		cursor = r.backward(cursor, x+width-int(r.col))
 	}
@@ -193,7 +198,7 @@ func (r *Render) renderCompletion(buf *Buffer, completions *CompletionManager) {
 		r.out.CursorForward(x + width - int(r.col))
 	}
 
-	r.out.CursorUp(windowHeight)
+	r.out.CursorUp(windowHeight + below)
 	r.setColor(DefaultColor, DefaultColor, false)
 }
 
@@ -207,7 +212,7 @@ func (r *Render) Render(buffer *Buffer, completion *CompletionManager) {
 	defer func() { debug.AssertNoError(r.out.Flush()) }()
 	r.move(r.previousCursor, 0)
 
-	line := buffer.Text()
+	line := displayText(buffer.Text())
 	prefix := r.getCurrentPrefix()
 	cursor := runewidth.StringWidth(prefix) + runewidth.StringWidth(line)
 
@@ -236,14 +241,14 @@ func (r *Render) Render(buffer *Buffer, completion *CompletionManager) {
 
 	r.renderCompletion(buffer, completion)
 	if suggest, ok := completion.GetSelectedSuggestion(); ok {
-		cursor = r.backward(cursor, runewidth.StringWidth(buffer.Document().GetWordBeforeCursorUntilSeparator(completion.wordSeparator)))
+		cursor = r.backward(cursor, displayWidth(buffer.Document().GetWordBeforeCursorUntilSeparator(completion.wordSeparator)))
 
 		r.setColor(r.previewSuggestionTextColor, r.previewSuggestionBGColor, false)
 		r.out.WriteStr(suggest.Text)
 		r.setColor(DefaultColor, DefaultColor, false)
 		cursor += runewidth.StringWidth(suggest.Text)
 
-		rest := buffer.Document().TextAfterCursor()
+		rest := displayText(buffer.Document().TextAfterCursor())
 		r.out.WriteStr(rest)
 		cursor += runewidth.StringWidth(rest)
 		r.lineWrap(cursor)
@@ -256,11 +261,11 @@ func (r *Render) Render(buffer *Buffer, completion *CompletionManager) {
 // BreakLine to break line.
 func (r *Render) BreakLine(buffer *Buffer) {
 	// Erasing and Render
-	cursor := runewidth.StringWidth(buffer.Document().TextBeforeCursor()) + runewidth.StringWidth(r.getCurrentPrefix())
+	cursor := displayWidth(buffer.Document().TextBeforeCursor()) + runewidth.StringWidth(r.getCurrentPrefix())
 	r.clear(cursor)
 	r.renderPrefix()
 	r.setColor(r.inputTextColor, r.inputBGColor, false)
-	r.out.WriteStr(buffer.Document().Text + "\n")
+	r.out.WriteStr(displayText(buffer.Document().Text) + "\n")
 	r.setColor(DefaultColor, DefaultColor, false)
 	debug.AssertNoError(r.out.Flush())
 	if r.breakLineCallback != nil {
@@ -300,9 +305,14 @@ func (r *Render) toPos(cursor int) (x, y int) {
 	return cursor % col, cursor / col
 }
 
+// lineWrap moves the cursor to the next row when what was written ends
+// exactly at the terminal's right edge. It writes a space there (which
+// wraps, and is erased or written over next) and returns to the row's
+// start, so that the terminal keeps the rows joined as one wrapped line,
+// which it reflows when its width changes; a newline would break them.
 func (r *Render) lineWrap(cursor int) {
 	if runtime.GOOS != "windows" && cursor > 0 && cursor%int(r.col) == 0 {
-		r.out.WriteRaw([]byte{'\n'})
+		r.out.WriteRaw([]byte{' ', '\r'})
 	}
 }
 
