@@ -11,8 +11,9 @@ import (
 // quotes is part of the word (as in a POSIX shell); a backslash before
 // the line's end joins the lines without it.
 
-// openEnd says how line ends: inside a quote ('"' or '\''), after a
-// backslash that escapes the line's end ('\\'), or whole (0). It reads the
+// openEnd says how line ends: inside a quote (the quote, double or
+// single), after a backslash that escapes the line's end (a backslash),
+// or whole (0). It reads the
 // line as a POSIX shell does; # at the start of a word outside quotes
 // begins a comment, whose quotes count for nothing.
 func openEnd(line string) rune {
