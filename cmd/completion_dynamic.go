@@ -13,8 +13,8 @@ import (
 // addDynamicCompletion gives the command line's shell completion (bash,
 // zsh, fish, powershell) the shell's knowledge of the data, from the same
 // completions package: table names for TABLE arguments, PartitionKeys
-// after a table, property names for --select, and the $filter language for
-// --filter.
+// after a table and RowKeys after a PartitionKey, property names for
+// --select, and the $filter language for --filter.
 func addDynamicCompletion(root *cobra.Command, f *Factory) {
 	src := completions.NewCache(func(ctx context.Context, fn func(store.Backend) error) error {
 		return f.Read(ctx, "", fn)
@@ -41,6 +41,8 @@ func addDynamicCompletion(root *cobra.Command, f *Factory) {
 					return compStrings(tableSuggestions(ctx, src)), cobra.ShellCompDirectiveNoFileComp
 				case len(args) == 1 && len(names) > 1 && names[1] == "PK":
 					return src.PartitionKeys(ctx, args[0], toComplete), cobra.ShellCompDirectiveNoFileComp
+				case len(args) == 2 && len(names) > 2 && names[2] == "RK":
+					return src.RowKeys(ctx, args[0], args[1], toComplete), cobra.ShellCompDirectiveNoFileComp
 				case len(args) == 1 && len(names) > 1 && names[1] == "FILE|-":
 					return nil, cobra.ShellCompDirectiveDefault // a file
 				}

@@ -75,6 +75,13 @@ func TestCacheOverTheStore(t *testing.T) {
 		t.Fatalf("PartitionKeys() = %v, want the first %d", all, MaxPartitionKeys)
 	}
 
+	if rks := c.RowKeys(ctx, "Employees", "P03", "09"); strings.Join(rks, ",") != "090,091,092,093,094,095,096,097,098,099" {
+		t.Fatalf("RowKeys(P03, 09) = %v", rks)
+	}
+	if rks := c.RowKeys(ctx, "Employees", "P03", ""); len(rks) != MaxPartitionKeys || rks[0] != "000" {
+		t.Fatalf("RowKeys(P03) = %v", rks)
+	}
+
 	// Cached: asking again reads nothing.
 	before := *reads
 	c.Tables(ctx)

@@ -15,6 +15,7 @@ type fakeSource struct {
 	tables []string
 	props  map[string][]Property
 	pks    map[string][]string
+	rks    map[string][]string // table NUL pk
 }
 
 func (f *fakeSource) Tables(context.Context) []string { return f.tables }
@@ -26,6 +27,16 @@ func (f *fakeSource) PartitionKeys(_ context.Context, t, prefix string) []string
 	for _, pk := range f.pks[strings.ToLower(t)] {
 		if strings.HasPrefix(pk, prefix) {
 			out = append(out, pk)
+		}
+	}
+	return out
+}
+
+func (f *fakeSource) RowKeys(_ context.Context, t, pk, prefix string) []string {
+	var out []string
+	for _, rk := range f.rks[strings.ToLower(t)+"\x00"+pk] {
+		if strings.HasPrefix(rk, prefix) {
+			out = append(out, rk)
 		}
 	}
 	return out
@@ -45,6 +56,7 @@ func testSource() *fakeSource {
 			},
 		},
 		pks: map[string][]string{"employees": {"Marketing", "Sales", "Sales East"}},
+		rks: map[string][]string{"employees\x00Sales": {"00010", "00011", "00120"}},
 	}
 }
 
@@ -61,6 +73,11 @@ func testTree() *cobra.Command {
 	query.Flags().Int("top", 0, "at most N")
 	query.Flags().Bool("all", false, "follow tokens")
 	get := &cobra.Command{Use: "get TABLE PK RK", Short: "Read one entity", Run: func(*cobra.Command, []string) {}}
+	// As the command line's dynamic completion: it sees only the words
+	// typed, not the table the shell implies.
+	get.ValidArgsFunction = func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return []string{"from-the-command-line"}, cobra.ShellCompDirectiveNoFileComp
+	}
 	cmdspec.Args(get, "TABLE", "PK", "RK")
 	table := &cobra.Command{Use: "table", Short: "Create, list and delete tables"}
 	create := &cobra.Command{Use: "create NAME", Short: "Create a table", Run: func(*cobra.Command, []string) {}}
@@ -124,7 +141,14 @@ func TestLineCompletion(t *testing.T) {
 		{name: "filter operator prefix", line: `query Employees --filter "Age g`, want: []string{"gt", "ge"}},
 		{name: "filter datetime literal first", line: `query Employees --filter "Hired ge `, has: []string{"datetime'"},
 			descFor: map[string]string{"datetime'": "Edm.DateTime"}},
-		{name: "filter Int64 literal", line: `query Employees --filter "Salary gt `, has: []string{"0L", "guid'", "X'"}},
+		{name: "filter Int64 literal", line: `query Employees --filter "Salary gt `, want: []string{"0L"}},
+		{name: "filter Int32 literal only", line: `query Employees --filter "Age gt `, want: []string{"0"}},
+		{name: "filter RowKey: a string literal only", line: `query Employees --filter "RowKey gt `, want: []string{"'"}},
+		{name: "filter Timestamp: a datetime literal only", line: `query Employees --filter "Timestamp ge `, want: []string{"datetime'"}},
+		{name: "filter mixed types: both", line: `query Employees --filter "Zip eq `, want: []string{"0", "'"}},
+		{name: "filter unknown property: every form", line: `query Employees --filter "Color eq `, has: []string{"'", "0", "0L", "datetime'", "guid'", "X'", "true", "false"}},
+		{name: "get row keys", line: "get Employees Sales 000", want: []string{"00010", "00011"}},
+		{name: "use: get row keys", table: "Employees", line: "get Sales 001", want: []string{"00120"}},
 		{name: "filter connectives", line: `query Employees --filter "Age gt 30 `, want: []string{"and", "or", ")"}},
 		{name: "filter after string literal", line: `query Employees --filter "LastName eq 'Jones' a`, want: []string{"and"}},
 		{name: "filter after and", line: `query Employees --filter "Age gt 30 and Fi`, want: []string{"FirstName"}},
@@ -137,7 +161,7 @@ func TestLineCompletion(t *testing.T) {
 		{name: "select skips chosen", line: "query Employees --select Age,", hasNot: []string{"Age,Age"}, has: []string{"Age,LastName"}},
 		{name: "use: filter needs no table", table: "Employees", line: `query --filter "Fi`, want: []string{`"FirstName`}},
 		{name: "use: get offers partitions and tables", table: "Employees", line: "get ", has: []string{"Marketing", "Sales", "Employees", "Logs"}},
-		{name: "use: get after a partition", table: "Employees", line: "get Sales ", want: []string{}},
+		{name: "use: get after a partition", table: "Employees", line: "get Sales ", want: []string{"00010", "00011", "00120"}},
 		{name: "use: another table named keeps its own partitions", table: "Employees", line: "get Logs ", want: []string{}},
 		{name: "use: another table named, then its partitions", table: "Logs", line: "get Employees S", want: []string{"Sales", "Sales East"}},
 		{name: "get partition keys", line: "get Employees M", want: []string{"Marketing"}},

@@ -145,9 +145,9 @@ func typesText(ts []odata.EdmType) string {
 	return strings.Join(names, ", ")
 }
 
-// valueSuggestions offers literal forms, the property's own type first,
-// and PartitionKey values after "PartitionKey <op> '". cur is the token
-// under the cursor.
+// valueSuggestions offers the literal forms of the types the property has
+// (all of them for a property not seen), and PartitionKey values after
+// "PartitionKey <op> '". cur is the token under the cursor.
 func valueSuggestions(ctx context.Context, src Source, table, prop, op string, cur odata.Token) []Suggestion {
 	if prop == odata.PartitionKey && src != nil && table != "" && (cur.Kind == odata.TokenEOF || cur.Kind == odata.TokenString) {
 		var out []Suggestion
@@ -162,36 +162,38 @@ func valueSuggestions(ctx context.Context, src Source, table, prop, op string, c
 		return nil
 	}
 	types := propertyTypes(ctx, src, table, prop)
+	if len(types) == 0 { // a property not seen: any form may fit
+		types = []odata.EdmType{odata.EdmString, odata.EdmInt32, odata.EdmInt64, odata.EdmDateTime, odata.EdmGuid, odata.EdmBinary, odata.EdmBoolean}
+	}
 	var out []Suggestion
 	seen := map[string]bool{}
-	add := func(s Suggestion) {
-		if !seen[s.Text] {
-			seen[s.Text] = true
-			out = append(out, s)
-		}
-	}
 	for _, t := range types {
-		switch t {
-		case odata.EdmBoolean:
-			add(Suggestion{"true", "Edm.Boolean"})
-			add(Suggestion{"false", "Edm.Boolean"})
-		case odata.EdmInt64:
-			add(Suggestion{"0L", "Edm.Int64 literal: a number with an L suffix"})
-		case odata.EdmInt32, odata.EdmDouble:
-			add(Suggestion{"0", t.String() + " literal: 42 (Int32) or 1.5 (Double)"})
-		default:
-			if s, ok := literalPrefix(t); ok {
-				add(s)
+		for _, s := range literalForms(t) {
+			if !seen[s.Text] {
+				seen[s.Text] = true
+				out = append(out, s)
 			}
 		}
 	}
-	for _, t := range []odata.EdmType{odata.EdmString, odata.EdmDateTime, odata.EdmGuid, odata.EdmBinary} {
-		s, _ := literalPrefix(t)
-		add(s)
-	}
-	add(Suggestion{"true", "Edm.Boolean"})
-	add(Suggestion{"false", "Edm.Boolean"})
 	return out
+}
+
+// literalForms are the literals offered for a property of type t: only
+// those that compare with it (a comparison with a literal of another type
+// is never true).
+func literalForms(t odata.EdmType) []Suggestion {
+	switch t {
+	case odata.EdmBoolean:
+		return []Suggestion{{"true", "Edm.Boolean"}, {"false", "Edm.Boolean"}}
+	case odata.EdmInt64:
+		return []Suggestion{{"0L", "Edm.Int64 literal: a number with an L suffix"}}
+	case odata.EdmInt32, odata.EdmDouble:
+		return []Suggestion{{"0", t.String() + " literal: 42 (Int32) or 1.5 (Double)"}}
+	}
+	if s, ok := literalPrefix(t); ok {
+		return []Suggestion{s}
+	}
+	return nil
 }
 
 // propertyTypes returns the types seen for prop (system properties have

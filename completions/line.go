@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"github.com/tstable/tstable/cmdspec"
+	"github.com/tstable/tstable/odata"
 )
 
 // Line completes command lines typed in the shell, from the same cobra
@@ -181,7 +182,7 @@ func (l *Line) positional(ctx context.Context, cmd *cobra.Command, given []strin
 			// TABLE) or another table is being named: offer both.
 			var out []Suggestion
 			if len(names) > 1 {
-				out = l.argSuggestions(ctx, cmd, 1, l.Table(), current)
+				out = l.argSuggestions(ctx, cmd, 1, l.Table(), "", current)
 			}
 			return append(out, l.tableSuggestions(ctx)...)
 		case l.tableInserted(ctx, cmd, given):
@@ -194,7 +195,16 @@ func (l *Line) positional(ctx context.Context, cmd *cobra.Command, given []strin
 	if idx >= len(names) {
 		return nil
 	}
-	if cmd.ValidArgsFunction != nil && !cmdspec.IsTableArg(cmd, idx) {
+	prev := ""
+	if len(given) > 0 {
+		prev = given[len(given)-1]
+	}
+	if cmdspec.IsTableArg(cmd, idx) || names[idx] == "PK" || names[idx] == "RK" {
+		// Known here, with the table in use when the shell implies it
+		// (the command's own completion sees only the words typed).
+		return l.argSuggestions(ctx, cmd, idx, table, prev, current)
+	}
+	if cmd.ValidArgsFunction != nil {
 		vals, _ := cmd.ValidArgsFunction(cmd, given, current)
 		var out []Suggestion
 		for _, v := range vals {
@@ -203,12 +213,13 @@ func (l *Line) positional(ctx context.Context, cmd *cobra.Command, given []strin
 		}
 		return out
 	}
-	return l.argSuggestions(ctx, cmd, idx, table, current)
+	return nil
 }
 
 // argSuggestions offers values for c's argument at index i: tables for a
-// table argument, PartitionKeys for PK.
-func (l *Line) argSuggestions(ctx context.Context, cmd *cobra.Command, i int, table, current string) []Suggestion {
+// table argument, PartitionKeys for PK, and for RK the RowKeys of the
+// partition prev (the argument before).
+func (l *Line) argSuggestions(ctx context.Context, cmd *cobra.Command, i int, table, prev, current string) []Suggestion {
 	names := cmdspec.ArgNames(cmd)
 	switch {
 	case cmdspec.IsTableArg(cmd, i):
@@ -217,6 +228,12 @@ func (l *Line) argSuggestions(ctx context.Context, cmd *cobra.Command, i int, ta
 		var out []Suggestion
 		for _, pk := range l.Source.PartitionKeys(ctx, table, current) {
 			out = append(out, Suggestion{pk, "a PartitionKey in " + table})
+		}
+		return out
+	case i < len(names) && names[i] == "RK" && table != "" && l.Source != nil && i > 0:
+		var out []Suggestion
+		for _, rk := range l.Source.RowKeys(ctx, table, prev, current) {
+			out = append(out, Suggestion{rk, "a RowKey in " + table + ", partition " + odata.Quote(prev)})
 		}
 		return out
 	}

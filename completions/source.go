@@ -29,6 +29,9 @@ type Source interface {
 	// PartitionKeys returns distinct PartitionKey values of table that start
 	// with prefix, in key order, at most a screenful.
 	PartitionKeys(ctx context.Context, table, prefix string) []string
+	// RowKeys returns RowKey values of partition pk of table that start
+	// with prefix, in key order, at most a screenful.
+	RowKeys(ctx context.Context, table, pk, prefix string) []string
 }
 
 // ReadFunc opens storage for reading, runs fn and closes it again.
@@ -56,6 +59,7 @@ type Cache struct {
 	tables *entry[[]string]
 	props  map[string]*entry[[]Property]
 	pks    map[string]*entry[[]string] // table NUL prefix
+	rks    map[string]*entry[[]string] // table NUL pk NUL prefix
 }
 
 type entry[T any] struct {
@@ -65,7 +69,7 @@ type entry[T any] struct {
 
 // NewCache returns a Cache reading through read.
 func NewCache(read ReadFunc) *Cache {
-	return &Cache{read: read, now: time.Now, props: map[string]*entry[[]Property]{}, pks: map[string]*entry[[]string]{}}
+	return &Cache{read: read, now: time.Now, props: map[string]*entry[[]Property]{}, pks: map[string]*entry[[]string]{}, rks: map[string]*entry[[]string]{}}
 }
 
 // Invalidate forgets every cached answer.
@@ -75,6 +79,7 @@ func (c *Cache) Invalidate() {
 	c.tables = nil
 	clear(c.props)
 	clear(c.pks)
+	clear(c.rks)
 }
 
 func (c *Cache) fresh(at time.Time) bool { return c.now().Sub(at) < cacheTTL }
@@ -190,4 +195,38 @@ func (c *Cache) PartitionKeys(ctx context.Context, table, prefix string) []strin
 	c.pks[key] = &entry[[]string]{pks, c.now()}
 	c.mu.Unlock()
 	return pks
+}
+
+// RowKeys implements Source: one query for the first RowKeys from prefix
+// on in the partition.
+func (c *Cache) RowKeys(ctx context.Context, table, pk, prefix string) []string {
+	key := strings.ToLower(table) + "\x00" + pk + "\x00" + prefix
+	c.mu.Lock()
+	if e := c.rks[key]; e != nil && c.fresh(e.at) {
+		c.mu.Unlock()
+		return e.value
+	}
+	c.mu.Unlock()
+	var rks []string
+	err := c.read(ctx, func(b store.Backend) error {
+		flt, err := odata.ParseFilter("PartitionKey eq " + odata.Quote(pk) + " and RowKey ge " + odata.Quote(prefix))
+		if err != nil {
+			return err
+		}
+		q := odata.Query{Filter: flt, Select: []string{odata.RowKey}, Top: MaxPartitionKeys}
+		_, err = b.Query(ctx, table, store.QueryRequest{PageSize: MaxPartitionKeys, Query: q}, func(e *odata.Entity) error {
+			if strings.HasPrefix(e.RowKey, prefix) {
+				rks = append(rks, e.RowKey)
+			}
+			return nil
+		})
+		return err
+	})
+	if err != nil {
+		return nil
+	}
+	c.mu.Lock()
+	c.rks[key] = &entry[[]string]{rks, c.now()}
+	c.mu.Unlock()
+	return rks
 }

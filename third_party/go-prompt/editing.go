@@ -166,6 +166,7 @@ func (p *Prompt) recordChange(buf *Buffer, before snapshot, typed bool) {
 		return
 	}
 	if buf.Text() == before.text {
+		e.inserting = e.inserting && typed // a key that moves ends the text typed in a row
 		return
 	}
 	if !typed || !e.inserting {

@@ -26,6 +26,7 @@ func TestEditingKeys(t *testing.T) {
 		{"undo text typed key by key at once", []string{"a", "b", "c", "\x1f\r"}, ""},
 		{"undo, undo", []string{"abc\x17", "d", "e", "f\x1f\x1f\r"}, "abc"},
 		{"undo more than there was", []string{"ab\x1f\x1f\x1fc\r"}, "c"},
+		{"a move ends text typed in a row", []string{"table ist\x1bbl\x01\x1bf\x1bfs\x1f\r"}, "table list"},
 		{"undo a completion", []string{"q\t\x1f\r"}, "q"},
 		{"undo a yank", []string{"ab\x17c\x19\x1f\r"}, "c"},
 		{"UTF-8 words", []string{"Zoë Müller\x1bb\x1bd\r"}, "Zoë "},
