@@ -4,8 +4,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // bashCompletion is the bash-completion package's script, which cobra's
@@ -226,4 +229,209 @@ func TestTmuxCommandOverSeveralLines(t *testing.T) {
 	if strings.Join(h, "\n") != strings.Join(want, "\n") {
 		t.Errorf("history:\n%s\nwant:\n%s", strings.Join(h, "\n"), strings.Join(want, "\n"))
 	}
+}
+
+// Output longer than the screen goes through the pager (less -S by
+// default), q leaves it; short output does not; pager off and \pset pager
+// turn it off and on.
+func TestTmuxPager(t *testing.T) {
+	needTmux(t)
+	bin := buildTstable(t)
+	dir := t.TempDir()
+	db := newDB(t, bin, dir)
+	s := startShell(t, append(shellEnv(dir), "PAGER="), bin+" --db "+db+" shell")
+	s.waitFor(`(?m)^tstable\[t\.db\]> *$`)
+
+	s.send("table list", keyEnter)
+	s.idle(`1 table`)
+	s.send("query Employees --select Age", keyEnter)
+	vis := s.waitUntil(`(?m)^:\s*$`, func(string) bool {
+		v := s.visible(false)
+		return strings.HasPrefix(v, "+--------------+") && regexp.MustCompile(`(?m)^:\s*$`).MatchString(v)
+	})
+	_ = vis
+	s.send("G") // the end: the footer is in the pager
+	s.waitUntil(`402 entities`, func(string) bool { return strings.Contains(s.visible(false), "402 entities · table scan") })
+	s.send("q")
+	sc := s.idle(`> query Employees --select Age\n`)
+	if strings.Contains(sc[strings.LastIndex(sc, "> query Employees"):], "| Marketing") {
+		t.Errorf("the rows were written to the terminal, not to the pager:\n%s", sc)
+	}
+
+	s.send("pager off", keyEnter)
+	s.idle(`pager is off \(less -S; \$PAGER sets another\)`)
+	s.send("query Employees --select Age", keyEnter)
+	s.idle(`402 entities · table scan`)
+	s.send(`\pset pager`, keyEnter)
+	s.idle(`pager is on`)
+	exitShell(t, s)
+}
+
+// The words of psql, sqlite3 and bash: \dt and .tables, \x, \timing and
+// .timer, history, clear, and quit and \q to leave.
+func TestTmuxOtherShellsWords(t *testing.T) {
+	needTmux(t)
+	bin := buildTstable(t)
+	dir := t.TempDir()
+	db := newDB(t, bin, dir, "Second")
+	s := startShell(t, shellEnv(dir), bin+" --db "+db+" shell")
+	s.waitFor(`(?m)^tstable\[t\.db\]> *$`)
+
+	s.send(`\dt`, keyEnter)
+	s.idle(`\| Second +\|\n\+-+\+\n2 tables\nTime: [\d.]+ ms`)
+	s.send(".tables", keyEnter)
+	s.idle(`(?s)(?:2 tables.*?){2}`)
+	s.send(`\timing`, keyEnter)
+	s.idle(`timing is off`)
+	s.send(".tables", keyEnter)
+	sc := s.idle(`(?s)timing is off.*2 tables\n`)
+	if strings.Contains(sc[strings.LastIndex(sc, "timing is off"):], "Time:") {
+		t.Errorf("timing off still times:\n%s", sc)
+	}
+	s.send(".timer on", keyEnter)
+	s.idle(`timing is on`)
+	s.send(`\x`, keyEnter)
+	s.idle(`expanded display is on`)
+	s.send("query Second", keyEnter)
+	s.idle(`0 entities · table scan · scanned 0 · [\d.]+ ms`)
+	s.send("history 3", keyEnter)
+	s.idle(`(?m)^ +6  \\x\n +7  query Second\n +8  history 3\n`)
+	s.send("clear", keyEnter)
+	s.waitUntil(`tstable`, func(string) bool {
+		return strings.TrimSpace(s.visible(false)) == "tstable[t.db]>"
+	})
+	s.send("quit", keyEnter)
+	saneTerminal(t, s.waitFor(`(?s)EXITED 0.*END`))
+
+	s2 := startShell(t, shellEnv(dir), bin+" --db "+db+" shell")
+	s2.waitFor(`(?m)^tstable\[t\.db\]> *$`)
+	s2.send(`\q`, keyEnter)
+	saneTerminal(t, s2.waitFor(`(?s)EXITED 0.*END`))
+}
+
+// rows is the pane as it is shown, a line a row (a wrapped line is not
+// joined).
+func (s *tmuxShell) rows() string {
+	out, err := exec.Command("tmux", "capture-pane", "-p", "-t", s.session).CombinedOutput()
+	if err != nil {
+		s.t.Fatalf("capture-pane: %v: %s", err, out)
+	}
+	return string(out)
+}
+
+// resize sets the pane's width.
+func (s *tmuxShell) resize(width int) {
+	s.t.Helper()
+	if out, err := exec.Command("tmux", "resize-window", "-t", s.session, "-x", strconv.Itoa(width)).CombinedOutput(); err != nil {
+		s.t.Fatalf("resize-window: %v\n%s", err, out)
+	}
+}
+
+// A line that wraps is drawn again, once, when the terminal is widened or
+// narrowed while it is typed: no stale copy of the prompt stays behind,
+// the banner above is intact, and the line runs as typed. The completion
+// menu of a word on the first row of a wrapped line goes under the line's
+// last row, never over it.
+func TestTmuxResizeAndMenuOnAWrappedLine(t *testing.T) {
+	needTmux(t)
+	bin := buildTstable(t)
+	dir := t.TempDir()
+	db := newDB(t, bin, dir)
+	s := startShell(t, shellEnv(dir), bin+" --db "+db+" shell")
+	s.waitFor(`(?m)^tstable\[t\.db\]> *$`)
+	s.resize(60)
+	s.send("table list", keyEnter) // the size is read again after a command
+	s.idle(`1 table`)
+
+	line := `query Employees --select Age,FirstName,LastName --filter "PartitionKey eq 'Sales' and Age gt 30 and Age lt 40"`
+	s.send(line)
+	s.line(line)
+	for i, width := range []int{120, 50, 90} {
+		// tmux reflows the pane at once but tells the program its new
+		// size a little later: what is typed meanwhile is drawn at the
+		// old width, in any program. Typing waits until the shell knows.
+		s.resize(width)
+		time.Sleep(500 * time.Millisecond)
+		more := []string{" -o", " csv", " --top 50"}[i]
+		s.send(more)
+		line += more
+		s.line(line)
+		vis := s.visible(false)
+		if n := strings.Count(vis, "tstable[t.db]> query"); n != 1 {
+			t.Errorf("at width %d the line is on the screen %d times:\n%s", width, n, vis)
+		}
+		if !strings.Contains(vis, "tstable[t.db]> table list") || !strings.Contains(vis, "1 table") {
+			t.Errorf("at width %d what was above the line is gone:\n%s", width, vis)
+		}
+	}
+	s.send(keyEnter)
+	s.idle(`(?m)^Sales,empid_\d+,[^,]+,3\d,`)
+
+	s.resize(70)
+	time.Sleep(800 * time.Millisecond)
+	s.send(keyCtrlU, `query Employees --filter "E and PartitionKey eq 'Sales' and Age gt 3 and Age lt 70"`)
+	s.send(keyCtrlA, keyAltF, keyAltF, keyAltF, keyAltF, keyTab)
+	s.waitUntil(`EmployeeCount`, func(string) bool { return strings.Contains(s.rows(), "EmployeeCount") })
+	vis := s.rows()
+	rows := strings.Split(vis, "\n")
+	full := `tstable[t.db]> query Employees --filter "E and PartitionKey eq 'Sales' and Age gt 3 and Age lt 70"`
+	found := false
+	for i, r := range rows {
+		if strings.HasPrefix(r, `tstable[t.db]> query Employees --filter "E and`) {
+			found = true
+			if i+1 >= len(rows) || r+strings.TrimRight(rows[i+1], " ") != full {
+				t.Errorf("the menu is over the line's second row:\n%s", vis)
+			}
+			if i+2 >= len(rows) || !strings.Contains(rows[i+2], `"Email`) {
+				t.Errorf("the menu is not right under the line:\n%s", vis)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("the line is not on the screen:\n%s", vis)
+	}
+	s.send(keyCtrlA, keyCtrlK)
+	exitShell(t, s)
+}
+
+// The prompt follows the backend each command used, and next goes on from
+// where the page ended: a query through tstable serve, the server stops,
+// next reads the second page from the file.
+func TestTmuxNextAfterTheServerStops(t *testing.T) {
+	needTmux(t)
+	bin := buildTstable(t)
+	dir := t.TempDir()
+	db := newDB(t, bin, dir)
+	srv := exec.Command(bin, "--db", db, "serve", "--addr", "127.0.0.1:0")
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Process.Kill()
+	for i := 0; ; i++ {
+		if _, err := os.Stat(db + ".serve"); err == nil {
+			break
+		}
+		if i == 200 {
+			t.Fatal("the server did not start")
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+	s := startShell(t, shellEnv(dir), bin+" --db "+db+" shell")
+	s.waitFor(`(?m)^tstable\[served t\.db\]> *$`)
+	s.send("query Employees --page-size 3 --select Age -o csv", keyEnter)
+	s.idle(`3 entities · table scan · scanned \d+ · [\d.]+ ms · more: next`)
+	srv.Process.Signal(os.Interrupt)
+	srv.Wait()
+	s.send("next", keyEnter)
+	sc := s.idle(`(?s)more: next.*more: next`)
+	if !strings.HasSuffix(strings.TrimSpace(sc), "tstable[t.db]>") {
+		t.Errorf("the prompt still names the server:\n%s", sc)
+	}
+	want := run(t, bin, db, "query", "Employees", "--page-size", "6", "--select", "Age", "-o", "csv")
+	keys := regexp.MustCompile(`(?m)^(?:Marketing|Sales),[^,]+`).FindAllString(sc, -1)
+	wantKeys := regexp.MustCompile(`(?m)^(?:Marketing|Sales),[^,]+`).FindAllString(want, -1)
+	if strings.Join(keys, " ") != strings.Join(wantKeys, " ") {
+		t.Errorf("pages through the server, then from the file: %q, want %q", keys, wantKeys)
+	}
+	exitShell(t, s)
 }

@@ -336,7 +336,15 @@ func (p *Prompt) ReadLine() (string, error) {
 	}
 
 	p.renderer.Render(p.buf, p.completion)
+	resized, stop := notifyResize()
+	defer stop()
 	for {
+		select {
+		case <-resized: // before the keys that follow it are drawn
+			p.sizeChecked = time.Time{}
+			p.followWinSize()
+		default:
+		}
 		b := p.nextKey()
 		if b == nil {
 			p.followWinSize()
@@ -381,8 +389,9 @@ func (p *Prompt) tearDown() {
 	p.renderer.TearDown()
 }
 
-// followWinSize reads the terminal's size (every 100 ms at most, while no
-// key comes) and draws the line again when it changed. The terminal has
+// followWinSize reads the terminal's size (when it is resized, and every
+// 100 ms at most while no key comes) and draws the line again when it
+// changed. The terminal has
 // reflowed what it shows by then (tmux, VTE, iTerm2, Windows Terminal and
 // most others do), keeping the cursor on the same character: so the line
 // is found again at the new width, not the old one, and no stale copy of

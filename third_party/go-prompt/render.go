@@ -233,7 +233,7 @@ func (r *Render) Render(buffer *Buffer, completion *CompletionManager) {
 	r.setColor(r.inputTextColor, r.inputBGColor, false)
 	r.out.WriteStr(line)
 	r.setColor(DefaultColor, DefaultColor, false)
-	r.lineWrap(cursor)
+	r.softWrap(cursor)
 
 	r.out.EraseDown()
 
@@ -251,7 +251,7 @@ func (r *Render) Render(buffer *Buffer, completion *CompletionManager) {
 		rest := displayText(buffer.Document().TextAfterCursor())
 		r.out.WriteStr(rest)
 		cursor += runewidth.StringWidth(rest)
-		r.lineWrap(cursor)
+		r.softWrap(cursor)
 
 		cursor = r.backward(cursor, runewidth.StringWidth(rest))
 	}
@@ -305,12 +305,19 @@ func (r *Render) toPos(cursor int) (x, y int) {
 	return cursor % col, cursor / col
 }
 
-// lineWrap moves the cursor to the next row when what was written ends
+func (r *Render) lineWrap(cursor int) {
+	if runtime.GOOS != "windows" && cursor > 0 && cursor%int(r.col) == 0 {
+		r.out.WriteRaw([]byte{'\n'})
+	}
+}
+
+// softWrap moves the cursor to the next row when the line written ends
 // exactly at the terminal's right edge. It writes a space there (which
 // wraps, and is erased or written over next) and returns to the row's
 // start, so that the terminal keeps the rows joined as one wrapped line,
-// which it reflows when its width changes; a newline would break them.
-func (r *Render) lineWrap(cursor int) {
+// which it reflows when its width changes; a newline (lineWrap) would
+// break them.
+func (r *Render) softWrap(cursor int) {
 	if runtime.GOOS != "windows" && cursor > 0 && cursor%int(r.col) == 0 {
 		r.out.WriteRaw([]byte{' ', '\r'})
 	}
