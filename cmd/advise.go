@@ -61,7 +61,7 @@ proposal, the share of the workload's scanned entities it would remove.
 			if err != nil {
 				return err
 			}
-			return f.printer.Print(adviceResult{a}, func(w io.Writer) error { return design.WriteAdvice(w, a) })
+			return f.printer.PrintProse(adviceResult{a}, func(w io.Writer) error { return design.WriteAdvice(w, a) })
 		},
 	}
 	cmdspec.Args(c, "TABLE")

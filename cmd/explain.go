@@ -57,7 +57,7 @@ words of "reason".`,
 				x.Advice = "" // no index for a comparison that is never true: the notes say what to fix
 			}
 			defer f.printer.FilterNotes(notes)
-			return f.printer.Print(x, func(w io.Writer) error {
+			return f.printer.PrintProse(x, func(w io.Writer) error {
 				_, err := io.WriteString(w, x.Text())
 				return err
 			})

@@ -55,3 +55,23 @@ func TestFilterThatNeverMatchesIsNoted(t *testing.T) {
 		t.Errorf("a filter that can match but finds nothing: stderr %q", errOut)
 	}
 }
+
+// In a table, numbers are right-aligned, as psql and sqlite3 align them;
+// text stays left-aligned, in a column of mixed types too.
+func TestTableAlignsNumbersRight(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "t.db")
+	mustRun(t, db, "", "table", "create", "Mixed")
+	mustRun(t, db, `{"PartitionKey":"p","RowKey":"1","Age":7,"Score":1234.5}
+{"PartitionKey":"p","RowKey":"2","Age":"old","Score":2}
+`, "import", "Mixed", "-")
+	out := mustRun(t, db, "", "query", "Mixed", "-o", "table", "--expanded", "off")
+	for _, want := range []string{
+		"| PartitionKey | RowKey | Age | Score  |",
+		"| p            | 1      |   7 | 1234.5 |",
+		"| p            | 2      | old |      2 |",
+	} {
+		if !strings.Contains(out, want+"\n") {
+			t.Errorf("no line %q in:\n%s", want, out)
+		}
+	}
+}

@@ -67,5 +67,5 @@ func (r lintResult) items() []any { return anys(r.Findings) }
 
 // writeFindings prints lint's findings.
 func writeFindings(p *Printer, table string, fs []design.Finding) error {
-	return p.Print(lintResult{table, fs}, func(w io.Writer) error { return design.WriteFindings(w, table, fs) })
+	return p.PrintProse(lintResult{table, fs}, func(w io.Writer) error { return design.WriteFindings(w, table, fs) })
 }

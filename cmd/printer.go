@@ -304,8 +304,9 @@ func marshal(v any) ([]byte, error) { return odata.MarshalJSON(v) }
 
 // result is what a command hands Print: its value, and how people read it.
 type result struct {
-	v    any
-	text func(w io.Writer) error
+	v     any
+	text  func(w io.Writer) error
+	prose bool // text's long lines wrap at word boundaries
 }
 
 // itemized is a result whose items are the lines of jsonl and the rows of
@@ -317,10 +318,31 @@ type itemized interface{ items() []any }
 // as {"value":[…]}, an item a line), jsonl an item (or v) a line, csv a
 // row an item with nested fields in dotted columns.
 func (p *Printer) Print(v any, text func(w io.Writer) error) error {
-	if err := p.format.result(p, result{v, text}); err != nil {
+	if err := p.format.result(p, result{v: v, text: text}); err != nil {
 		return err
 	}
 	return p.out.Flush()
+}
+
+// PrintProse is Print for a result whose text for people is prose
+// (findings, advice, an explanation): its lines longer than the terminal
+// (proseWidth columns off a terminal) wrap at word boundaries, each
+// wrapped line under the text after its label, so that a long advice
+// never breaks in the middle of a word.
+func (p *Printer) PrintProse(v any, text func(w io.Writer) error) error {
+	if err := p.format.result(p, result{v: v, text: text, prose: true}); err != nil {
+		return err
+	}
+	return p.out.Flush()
+}
+
+// proseWidth is the width prose wraps at: the terminal's, else
+// defaultProseWidth.
+func (p *Printer) proseWidth() int {
+	if w := p.io.TermWidth(); w > 0 {
+		return w
+	}
+	return defaultProseWidth
 }
 
 // itemsOf is what a result lists: a slice's elements, an itemized value's
@@ -480,7 +502,15 @@ func (tableFormat) about() string   { return "a readable table" }
 func (tableFormat) forPeople() bool { return true }
 
 func (tableFormat) result(p *Printer, r result) error {
-	if r.text != nil {
+	switch {
+	case r.text != nil && r.prose:
+		var b strings.Builder
+		if err := r.text(&b); err != nil {
+			return err
+		}
+		_, err := p.out.WriteString(wrapProse(b.String(), p.proseWidth()))
+		return err
+	case r.text != nil:
 		return r.text(p.out)
 	}
 	items, _ := itemsOf(r.v)
@@ -488,7 +518,7 @@ func (tableFormat) result(p *Printer, r result) error {
 	if err != nil || len(header) == 0 {
 		return err
 	}
-	writeGrid(p.out, header, rows)
+	writeGrid(p.out, header, rows, nil)
 	return nil
 }
 
@@ -532,7 +562,7 @@ func (t *tableList) end(x ListEnd) error {
 		t.p.out.WriteString(x.Summary + "\n")
 	}
 	if x.Explain != nil {
-		t.p.out.WriteString(x.Explain.Text())
+		t.p.out.WriteString(wrapProse(x.Explain.Text(), t.p.proseWidth()))
 	}
 	if x.Continuation != "" {
 		t.p.Note("continuation: %s", x.Continuation)

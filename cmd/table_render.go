@@ -88,8 +88,10 @@ func (v tableView) uncut() int {
 	return 2
 }
 
-// entityRows lays ents out as a header and rows of cell text.
-func entityRows(ents []*odata.Entity, v tableView) (header []string, rows [][]string) {
+// entityRows lays ents out as a header and rows of cell text, and says
+// which cells hold numbers (Int32, Int64, Double), which a table aligns
+// to the right.
+func entityRows(ents []*odata.Entity, v tableView) (header []string, rows [][]string, numbers [][]bool) {
 	props := tableColumns(ents)
 	header = []string{odata.PartitionKey, odata.RowKey}
 	if v.etag {
@@ -100,8 +102,10 @@ func entityRows(ents []*odata.Entity, v tableView) (header []string, rows [][]st
 	}
 	header = append(header, props...)
 	rows = make([][]string, 0, len(ents))
+	numbers = make([][]bool, 0, len(ents))
 	for _, e := range ents {
 		row := make([]string, 0, len(header))
+		num := make([]bool, len(header))
 		row = append(row, cellText(odata.String(e.PartitionKey)), cellText(odata.String(e.RowKey)))
 		if v.etag {
 			row = append(row, e.ETag())
@@ -118,21 +122,24 @@ func entityRows(ents []*odata.Entity, v tableView) (header []string, rows [][]st
 			for _, p := range e.Properties {
 				if p.Name == name {
 					s = cellText(p.Value)
+					t := p.Value.Type
+					num[len(row)] = t == odata.EdmInt32 || t == odata.EdmInt64 || t == odata.EdmDouble
 					break
 				}
 			}
 			row = append(row, s)
 		}
 		rows = append(rows, row)
+		numbers = append(numbers, num)
 	}
-	return header, rows
+	return header, rows, numbers
 }
 
 // renderTable writes ents as a table, or one property per line when the
 // view asks for it or (expandAuto, on a terminal) when the keys would not
 // fit in a table the terminal's width.
 func renderTable(w io.Writer, ents []*odata.Entity, v tableView) {
-	header, rows := entityRows(ents, v)
+	header, rows, numbers := entityRows(ents, v)
 	limits, fits := fitColumns(header, rows, v.width, v.uncut())
 	if v.expanded == expandOn || (v.expanded == expandAuto && !fits && len(rows) > 0) {
 		renderExpanded(w, header, rows, v.width, v.uncut(), !v.single)
@@ -145,12 +152,14 @@ func renderTable(w io.Writer, ents []*odata.Entity, v tableView) {
 			}
 		}
 	}
-	writeGrid(w, header, rows)
+	writeGrid(w, header, rows, numbers)
 }
 
 // writeGrid draws a bordered grid: a rule, the header, a rule, the rows
-// and a rule, each cell left-aligned and padded to its column's width.
-func writeGrid(w io.Writer, header []string, rows [][]string) {
+// and a rule, each cell padded to its column's width: left-aligned, but
+// for those right (when not nil) marks, numbers, right-aligned as psql
+// and sqlite3 align them.
+func writeGrid(w io.Writer, header []string, rows [][]string, right [][]bool) {
 	widths := columnWidths(header, rows)
 	var b []byte
 	rule := func() {
@@ -160,19 +169,30 @@ func writeGrid(w io.Writer, header []string, rows [][]string) {
 		}
 		b = append(b, "+\n"...)
 	}
-	line := func(cells []string) {
+	line := func(cells []string, right []bool) {
 		for i, c := range cells {
+			pad := widths[i] - displayWidth(c)
 			b = append(b, "| "...)
+			if right != nil && right[i] {
+				b = append(b, strings.Repeat(" ", pad)...)
+				b = append(b, c...)
+				b = append(b, ' ')
+				continue
+			}
 			b = append(b, c...)
-			b = append(b, strings.Repeat(" ", widths[i]-displayWidth(c)+1)...)
+			b = append(b, strings.Repeat(" ", pad+1)...)
 		}
 		b = append(b, "|\n"...)
 	}
 	rule()
-	line(header)
+	line(header, nil)
 	rule()
-	for _, row := range rows {
-		line(row)
+	for r, row := range rows {
+		var align []bool
+		if right != nil {
+			align = right[r]
+		}
+		line(row, align)
 		if len(b) > 32<<10 {
 			w.Write(b)
 			b = b[:0]
@@ -319,5 +339,5 @@ func renderList(w io.Writer, header string, values []string) {
 	for i, v := range values {
 		rows[i] = []string{v}
 	}
-	writeGrid(w, []string{header}, rows)
+	writeGrid(w, []string{header}, rows, nil)
 }
