@@ -47,6 +47,22 @@ func SplitLine(line string) ([]string, error) {
 	return p.words, nil
 }
 
+// OpenEnd says how a command line ends, as SplitLine reads it: inside a
+// quote (the quote, double or single), after a backslash that escapes
+// the line's end (a backslash; not on Windows, where a backslash is a
+// character), or whole (0) — the line SplitLine splits without an error.
+// The shell reads a command that ends open on to the next line.
+func OpenEnd(line string) rune {
+	p := splitWords(line, BackslashEscapes, true)
+	switch {
+	case p.quote != 0:
+		return p.quote
+	case p.escaped:
+		return '\\'
+	}
+	return 0
+}
+
 // splitWords splits line into shell words: the complete ones, and the one
 // still being typed at its end. Quotes group and are removed; with
 // escapes, a backslash outside single quotes takes the next character as

@@ -15,9 +15,9 @@ for file in $targets; do
     echo "ok   $name ($pkg): ${execs:-0} execs in $T"
   done
 done
-# The shell's key splitter and the Windows console's key decoder live in
-# the go-prompt fork, its own module.
-for name in FuzzScanKeys FuzzConsoleKeys; do
+# The shell's key splitter, its editing keys and the Windows console's key
+# decoder live in the go-prompt fork, its own module.
+for name in FuzzScanKeys FuzzEditingKeys FuzzConsoleKeys; do
   out=$(cd third_party/go-prompt && go test -run '^$' -fuzz "^${name}\$" -fuzztime "$T" . 2>&1) || { echo "$out"; echo "FAIL $name"; exit 1; }
   echo "ok   $name (third_party/go-prompt): $(echo "$out" | sed -n 's/.*execs: \([0-9]*\).*/\1/p' | tail -1) execs in $T"
 done

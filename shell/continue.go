@@ -2,7 +2,8 @@ package shell
 
 import (
 	"strings"
-	"unicode"
+
+	"github.com/tstable/tstable/completions"
 )
 
 // A line that ends inside an open quote, or with a backslash, goes on on
@@ -11,41 +12,10 @@ import (
 // quotes is part of the word (as in a POSIX shell); a backslash before
 // the line's end joins the lines without it.
 
-// openEnd says how line ends: inside a quote (the quote, double or
-// single), after a backslash that escapes the line's end (a backslash),
-// or whole (0). It reads the
-// line as a POSIX shell does; # at the start of a word outside quotes
-// begins a comment, whose quotes count for nothing.
-func openEnd(line string) rune {
-	var quote rune
-	escaped, wordStart := false, true
-	for _, r := range line {
-		switch {
-		case escaped:
-			escaped, wordStart = false, false
-		case quote == '\'':
-			if r == '\'' {
-				quote = 0
-			}
-		case r == '\\':
-			escaped = true
-		case quote == '"':
-			if r == '"' {
-				quote = 0
-			}
-		case r == '\'' || r == '"':
-			quote, wordStart = r, false
-		case r == '#' && wordStart:
-			return 0
-		default:
-			wordStart = unicode.IsSpace(r)
-		}
-	}
-	if escaped {
-		return '\\'
-	}
-	return quote
-}
+// openEnd says how line ends: inside a quote, after a backslash that
+// escapes the line's end, or whole (0), as the shell's word splitter
+// reads it (completions.OpenEnd).
+func openEnd(line string) rune { return completions.OpenEnd(line) }
 
 // joinLine adds the next line to a command that ended open (see openEnd):
 // after a backslash, in its place; inside a quote, after a newline.

@@ -3,7 +3,6 @@ package prompt
 import (
 	"strings"
 
-	"github.com/c-bata/go-prompt/internal/debug"
 	runewidth "github.com/mattn/go-runewidth"
 )
 
@@ -49,8 +48,9 @@ type CompletionManager struct {
 func (c *CompletionManager) GetSelectedSuggestion() (s Suggest, ok bool) {
 	if c.selected == -1 {
 		return Suggest{}, false
-	} else if c.selected < -1 {
-		debug.Assert(false, "must not reach here")
+	} else if c.selected < -1 || c.selected >= len(c.tmp) {
+		// (the suggestions changed under the selection: a key that does
+		// not go through completion, such as undo or a paste mark)
 		c.selected = -1
 		return Suggest{}, false
 	}

@@ -102,3 +102,22 @@ func TestCompletionSpace(t *testing.T) {
 		t.Errorf("without the option: %q", got)
 	}
 }
+
+// Any keys, editing keys among them, in one read: the prompt never
+// panics, and the cursor stays inside the line.
+func FuzzEditingKeys(f *testing.F) {
+	for _, s := range []string{"one two\x1bb\x1bd\x19\x1f", "a b c\x17\x17\x19\x1f\x1f", "\x1b[200~a\tb\x1b[201~", "x\x0b\x15\x19\x1b\x7f\x1bf\x1b[1;5D", "q\t\x1f\x1f\x1f"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, keys string) {
+		p, term, _ := newTestPrompt(t, words("query", "table", "tail"), []string{keys + "\r"}, OptionBracketedPaste(), OptionCompletionSpace(func(string) bool { return true }))
+		for i := 0; i < 1000 && (len(term.chunks) > 0 || len(p.keys.pending) > 0); i++ {
+			if _, err := p.ReadLine(); err != nil {
+				return
+			}
+			if n := len([]rune(p.buf.Text())); p.buf.cursorPosition < 0 || p.buf.cursorPosition > n {
+				t.Fatalf("cursor %d in a line of %d", p.buf.cursorPosition, n)
+			}
+		}
+	})
+}

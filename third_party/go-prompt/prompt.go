@@ -184,6 +184,8 @@ func (p *Prompt) feed(b []byte) (shouldExit bool, exec *Exec) {
 		return
 	}
 	if key == ControlUnderscore && p.keyBindMode == EmacsKeyBind {
+		p.completion.tabShown = false
+		p.completion.Reset()
 		p.undoChange()
 		return
 	}
