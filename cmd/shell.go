@@ -18,26 +18,36 @@ func newShellCmd(f *Factory) *cobra.Command {
 		Use:   "shell",
 		Short: "Interactive shell over the same commands",
 		Long: `An interactive shell: every command works without the "tstable" prefix,
-on the same database. Its own commands:
+on the same database. Its own commands (help NAME says more of each):
 
-  use TABLE       later commands need no table argument (get PK RK, query --filter …)
-  next            the next page of the last query
-  explain on|off  the query class, scanned and returned counts and time under
-                  every query result (on by default)
-  help [COMMAND]  the shell's commands, or one command's help
-  exit            leave (also Ctrl-D)
+  use TABLE        later commands need no table argument (get PK RK, query --filter …)
+  next             the next page of the last query
+  explain on|off   the query class and scanned count under every query result
+  expanded on|off|auto, \x   one property per line
+  timing on|off, \timing, .timer   how long each command took (on by default)
+  pager on|off, \pset pager   output longer than the screen through $PAGER
+                   (default less -S); never when output is not a terminal
+  .tables, \dt     the tables
+  history [N]      the lines typed, numbered
+  clear            clear the screen (also Ctrl-L)
+  help [COMMAND]   the shell's commands, or one command's help (also \?)
+  exit, quit, \q   leave (also Ctrl-D)
 
-Tab completes commands, flags, table names, and inside --filter property
-names, operators, keywords, literals and PartitionKey values. Ctrl-C
-cancels the line being typed or the running query. History is shared by
-every session, in tstable's state folder: $XDG_STATE_HOME/tstable/history
-or ~/.local/state/tstable/history; on Windows
-%LOCALAPPDATA%\tstable\history.
+Tab completes commands, flags, table names, PartitionKeys and RowKeys, and
+inside --filter property names, operators, keywords and the literals that
+fit the property's type; a single match is followed by a space. The keys
+of readline work: Ctrl-A/E, Alt-b/f and Ctrl-Left/Right, Ctrl-W, Alt-d,
+Ctrl-K, Ctrl-U, Ctrl-Y, Ctrl-_ (undo), Ctrl-R (history search). A line
+with an open quote, or ending with a backslash, goes on on the next line.
+Ctrl-C cancels the line being typed or the running query. History is
+shared by every session, in tstable's state folder:
+$XDG_STATE_HOME/tstable/history or ~/.local/state/tstable/history; on
+Windows %LOCALAPPDATA%\tstable\history.
 
 When standard input is not a terminal, the shell reads commands line by
-line with no prompt (lines starting with # are comments), explain starts
-off, and the output is what the same command-line calls print; it exits 1
-when any command failed.`,
+line with no prompt (lines starting with # are comments), explain and
+timing start off, and the output is what the same command-line calls
+print; it exits 1 when any command failed.`,
 		Example: "  tstable shell\n  tstable shell < lesson.txt",
 		RunE: func(c *cobra.Command, args []string) error {
 			return runShell(c, f)

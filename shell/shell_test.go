@@ -447,3 +447,31 @@ func TestLineModeContinuation(t *testing.T) {
 		t.Errorf("status %d, stderr %q", status, errOut.String())
 	}
 }
+
+// The pager is used only when it is on and output is a terminal of an
+// interactive shell: never when output is piped or redirected.
+func TestPagerOnlyOnATerminal(t *testing.T) {
+	tty, err := os.CreateTemp(t.TempDir(), "tty")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tty.Close()
+	for _, tc := range []struct {
+		on, inTTY, outTTY bool
+		paged             bool
+	}{
+		{true, true, true, true},
+		{false, true, true, false},
+		{true, true, false, false},
+		{true, false, true, false},
+	} {
+		s, _, ios := testShell(t)
+		ios.Out, ios.InTTY, ios.OutTTY = tty, tc.inTTY, tc.outTTY
+		s.pager.on = tc.on
+		got, done := s.commandStreams()
+		done()
+		if paged := got != ios; paged != tc.paged {
+			t.Errorf("pager %v, stdin a terminal %v, stdout a terminal %v: paged %v", tc.on, tc.inTTY, tc.outTTY, paged)
+		}
+	}
+}
