@@ -24,7 +24,7 @@ on the same database. Its own commands (help NAME says more of each):
   next             the next page of the last query
   explain on|off   the query class and scanned count under every query result
   expanded on|off|auto, \x   one property per line
-  timing on|off, \timing, .timer   how long each command took (on by default)
+  timing on|off, \timing, .timer   how long each command took (off by default)
   pager on|off, \pset pager   output longer than the screen through $PAGER
                    (default less -S); never when output is not a terminal
   .tables, \dt     the tables

@@ -19,7 +19,7 @@ import (
 // open quote or with a backslash goes on on the next one, as in a POSIX
 // shell. explain starts off here (explain on turns it on).
 func (s *shell) lines(ctx context.Context) int {
-	s.sess.Explain, s.sess.Timing = false, false
+	s.sess.Explain, s.sess.Timing, s.sess.footerTime = false, false, false
 	stopSignals := s.cancelOnInterrupt(func() { os.Exit(130) })
 	defer stopSignals()
 	sc := bufio.NewScanner(s.cfg.IO.In)

@@ -24,9 +24,10 @@ explain --help).`
 Name | value, as psql's expanded display); off a table; auto (the default)
 one property per line when the keys would not fit a table. \x toggles
 between on and off; -x or --expanded on one command overrides it.`
-	helpTiming = `timing on shows how long each command took: in a query's footer, and as
-"Time: 1.2 ms" after any other command. On by default on a terminal.
-\timing toggles it, as in psql; .timer on|off as in sqlite3.`
+	helpTiming = `timing on says how long each command took, as "Time: 1.2 ms" after it (a
+query whose footer says it already gets no second line). Off by default,
+as in psql: a query's footer carries its time anyway. \timing toggles it,
+as in psql; .timer on|off as in sqlite3.`
 	helpPager = `pager on sends a command's output through a pager when it is longer
 than the screen: $PAGER, else less -S (long lines are cut, not wrapped;
 arrows scroll sideways, q leaves). Only on a terminal, never when output

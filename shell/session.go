@@ -19,14 +19,19 @@ type Session struct {
 	// Expand is the expanded display chosen with `expanded`: "on", "off"
 	// or "" (auto).
 	Expand string
-	// Timing shows how long each command took (`timing on`).
+	// Timing says after each command how long it took (`timing on`; off
+	// by default, as psql's \timing).
 	Timing bool
+
+	footerTime bool // a query's footer carries its time (interactively, not when replaying lines)
 
 	queried bool // the command running is a query (it called QueryDone)
 }
 
-// ShowTiming reports whether a query's footer carries its time.
-func (s *Session) ShowTiming() bool { return s.Timing }
+// ShowTiming reports whether a query's footer carries its time: always
+// in the interactive shell, never when replaying lines (whose output is
+// what the command line prints), or with timing on.
+func (s *Session) ShowTiming() bool { return s.footerTime || s.Timing }
 
 // Expanded is the expanded display chosen in the shell: "on", "off" or
 // "" for auto.

@@ -83,7 +83,7 @@ type shell struct {
 }
 
 func newShell(cfg Config) *shell {
-	s := &shell{cfg: cfg, sess: &Session{Explain: cfg.IO.InTTY, Timing: cfg.IO.InTTY}, pager: pagerState{on: cfg.IO.InTTY}}
+	s := &shell{cfg: cfg, sess: &Session{Explain: cfg.IO.InTTY, footerTime: cfg.IO.InTTY}, pager: pagerState{on: cfg.IO.InTTY}}
 	if cfg.Read != nil {
 		s.cache = completions.NewCache(cfg.Read)
 	}

@@ -278,13 +278,18 @@ func TestTmuxOtherShellsWords(t *testing.T) {
 	s.waitFor(`(?m)^tstable\[t\.db\]> *$`)
 
 	s.send(`\dt`, keyEnter)
-	s.idle(`\| Second +\|\n\+-+\+\n2 tables\nTime: [\d.]+ ms`)
+	sc := s.idle(`\| Second +\|\n\+-+\+\n2 tables\n`)
+	if strings.Contains(sc, "Time:") {
+		t.Errorf("timing is off by default, as in psql, but a command was timed:\n%s", sc)
+	}
+	s.send(`\timing`, keyEnter)
+	s.idle(`timing is on`)
 	s.send(".tables", keyEnter)
-	s.idle(`(?s)(?:2 tables.*?){2}`)
+	s.idle(`(?s)timing is on.*2 tables\nTime: [\d.]+ ms`)
 	s.send(`\timing`, keyEnter)
 	s.idle(`timing is off`)
 	s.send(".tables", keyEnter)
-	sc := s.idle(`(?s)timing is off.*2 tables\n`)
+	sc = s.idle(`(?s)timing is off.*2 tables\n`)
 	if strings.Contains(sc[strings.LastIndex(sc, "timing is off"):], "Time:") {
 		t.Errorf("timing off still times:\n%s", sc)
 	}
@@ -295,7 +300,7 @@ func TestTmuxOtherShellsWords(t *testing.T) {
 	s.send("query Second", keyEnter)
 	s.idle(`0 entities · table scan · scanned 0 · [\d.]+ ms`)
 	s.send("history 3", keyEnter)
-	s.idle(`(?m)^ +6  \\x\n +7  query Second\n +8  history 3\n`)
+	s.idle(`(?m)^ +7  \\x\n +8  query Second\n +9  history 3\n`)
 	s.send("clear", keyEnter)
 	s.waitUntil(`tstable`, func(string) bool {
 		return strings.TrimSpace(s.visible(false)) == "tstable[t.db]>"
