@@ -75,3 +75,19 @@ func TestTableAlignsNumbersRight(t *testing.T) {
 		}
 	}
 }
+
+// A list an error ends before its first entity writes nothing on standard
+// output (it wrote `{"value": [`, which no JSON reader takes), and an
+// empty list is still a whole object.
+func TestJSONListAnErrorEndsWritesNothing(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "t.db")
+	seed(t, db)
+	out, errOut, status := run(context.Background(), db, "", "query", "Missing", "-o", "json")
+	if status != 1 || out != "" || !strings.Contains(errOut, "error: TableNotFound:") {
+		t.Errorf("query of a missing table: exit %d, stdout %q, stderr %q", status, out, errOut)
+	}
+	out = mustRun(t, db, "", "query", "People", "--filter", "PartitionKey eq 'none'", "-o", "json")
+	if want := "{\n  \"value\": []\n}\n"; out != want {
+		t.Errorf("an empty list: %q, want %q", out, want)
+	}
+}

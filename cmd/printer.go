@@ -647,21 +647,25 @@ func (j *jsonEntities) end(x ListEnd) error {
 	return nil
 }
 
-// jsonList streams {"value":[item,item,…] …}, one item a line.
+// jsonList streams {"value":[item,item,…] …}, one item a line. It writes
+// nothing until its first item or its end, so that a list an error ends
+// before it starts (a missing table) leaves standard output empty.
 type jsonList struct {
 	w *bufio.Writer
 	n int
 }
 
-func newJSONList(w *bufio.Writer) *jsonList {
-	w.WriteString("{\n  \"value\": [")
-	return &jsonList{w: w}
-}
+func newJSONList(w *bufio.Writer) *jsonList { return &jsonList{w: w} }
+
+// open writes the list's start.
+func (j *jsonList) open() { j.w.WriteString("{\n  \"value\": [") }
 
 // item adds one value, already JSON.
 func (j *jsonList) item(v []byte) error {
 	if j.n > 0 {
 		j.w.WriteByte(',')
+	} else {
+		j.open()
 	}
 	j.w.WriteString("\n    ")
 	_, err := j.w.Write(v)
@@ -679,6 +683,8 @@ type member struct {
 func (j *jsonList) end(members ...member) error {
 	if j.n > 0 {
 		j.w.WriteString("\n  ")
+	} else {
+		j.open()
 	}
 	j.w.WriteString("]")
 	for _, m := range members {
