@@ -187,6 +187,26 @@ func (s *tmuxShell) idle(re string) string {
 	})
 }
 
+// leavePager presses q until the pager is left and re is on the screen.
+// less drops what was typed while it handled an interrupt, so a q sent
+// hard on a Ctrl-C (as a loaded machine delivers them) may be lost; a
+// person presses it again.
+func (s *tmuxShell) leavePager(re string) {
+	s.t.Helper()
+	rx := regexp.MustCompile(re)
+	for range 8 {
+		s.send("q")
+		for end := time.Now().Add(2 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+			if rx.MatchString(s.screen()) {
+				s.send(keyCtrlU) // a q that reached the prompt after all
+				s.idle(re)
+				return
+			}
+		}
+	}
+	s.idle(re) // fails, with the screen
+}
+
 // readHistory returns the lines of the history file.
 func readHistory(t *testing.T, path string) []string {
 	t.Helper()
@@ -293,8 +313,7 @@ func TestTmuxShellSession(t *testing.T) {
 	s.send("query LogsByDate --all -o table", keyEnter)
 	s.waitFor(`\| 2024-03-01 +\| `) // rows are coming: the query runs
 	s.send(keyCtrlC)
-	s.send("q")
-	s.idle(`error: interrupted`)
+	s.leavePager(`error: interrupted`)
 	s.send("explain off", keyEnter)
 	s.idle(`explain is off`)
 
