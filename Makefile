@@ -90,7 +90,8 @@ test-remote:
 clean:
 	rm -rf bin
 
-# The same rows in tstable and sqlite3, timed side by side (needs sqlite3).
+# The same rows in tstable and sqlite3, timed side by side, for narrow, wide
+# and broad rows (needs sqlite3; SHAPES, ORDER, RUNS: see the script).
 bench-peer:
 	scripts/bench-peer.sh
 

@@ -1,59 +1,107 @@
 #!/usr/bin/env bash
 # Loads the same BENCH_N rows into tstable and into sqlite3 and times the
-# operations people compare — bulk load, a point query (whole process), a
-# filtered table scan, a partition query and a full export — with the keys
-# in random order (as they arrive from most sources) and sorted, then prints
-# for each order a table of tstable's time, sqlite3's and their ratio.
-# Usage: BENCH_N=1000000 [ORDER="random sorted"] scripts/bench-peer.sh   (make bench-peer)
+# operations people compare, for each shape of row (scripts/genrows:
+# narrow, 5 properties; wide, 9; broad, 40), with the keys in random order
+# (as they arrive from most sources; ORDER="random sorted" adds sorted):
+# bulk load, a scan filtered on two properties (LastName eq 'Cao' and Age
+# gt 70), a partition query, a full export, the file's size, 1,000 point
+# lookups from a script (tstable shell < gets.txt against sqlite3 <
+# gets.sql) and one point lookup as a whole process. Every output is
+# written to a file. Each operation runs RUNS times (the point-lookup
+# process RUNS_POINT times), tstable and sqlite3 in turn, and the table
+# gives the median of each and their ratio.
+# Usage: BENCH_N=1000000 [SHAPES="narrow wide broad"] [ORDER=random] [RUNS=3] scripts/bench-peer.sh   (make bench-peer)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${BENCH_N:-1000000}
-ORDERS=${ORDER:-random sorted}
+SHAPES=${SHAPES:-narrow wide broad}
+ORDERS=${ORDER:-random}
+RUNS=${RUNS:-3}
+RUNS_POINT=${RUNS_POINT:-11}
+LOOKUPS=1000
 command -v sqlite3 >/dev/null || { echo "sqlite3 is not installed (apt-get install sqlite3)" >&2; exit 2; }
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-CGO_ENABLED=0 go build -o "$dir/tstable" ./cmd/tstable   # as make build does
+CGO_ENABLED=0 go build -o "$dir/tstable" ./cmd/tstable # as make build does
+go build -o "$dir/genrows" ./scripts/genrows
 
-run_time() { # cmd... → wall seconds, to the microsecond (stdout discarded)
-  local start=$EPOCHREALTIME
-  "$@" >/dev/null 2>"$dir/err" || { cat "$dir/err" >&2; exit 1; }
-  awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN{ printf "%.4f", b - a }'
+run_time() { # OUT cmd... → wall seconds, to the microsecond; standard output goes to OUT
+  local out=$1 start=$EPOCHREALTIME
+  shift
+  "$@" >"$out" 2>"$dir/err" || { cat "$dir/err" >&2; exit 1; }
+  awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN{ printf "%.6f", b - a }'
 }
-best_of() { # runs cmd... → the fastest run's seconds
-  local runs=$1 best=999999 secs; shift
-  for _ in $(seq "$runs"); do
-    secs=$(run_time "$@")
-    if awk "BEGIN{exit !($secs < $best)}"; then best=$secs; fi
-  done
-  echo "$best"
+median() { # numbers, one a line → their median
+  sort -g | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else printf "%.6f\n", (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
 }
 row() { # what tstable-seconds sqlite-seconds
-  awk -v w="$1" -v t="$2" -v s="$3" 'BEGIN{ r = (s > 0) ? sprintf("%.2f×", t/s) : "—"; printf "| %-22s | %8.4f s | %8.4f s | %7s |\n", w, t, s, r }'
+  awk -v w="$1" -v t="$2" -v s="$3" 'BEGIN{ printf "| %-32s | %9.4f s | %9.4f s | %6.2f× |\n", w, t, s, t / s }'
+}
+# pair WHAT RUNS TS SQ [TS-PREP SQ-PREP]: runs the functions TS and SQ in
+# turn RUNS times (each PREP, untimed, before its run) and prints the row
+# of their medians; their last outputs stay in ts.out and sq.out.
+pair() {
+  local what=$1 runs=$2 tf=$3 sf=$4 tp=${5:-true} sp=${6:-true} t=() s=()
+  for _ in $(seq "$runs"); do
+    $tp
+    t+=("$(run_time "$dir/ts.out" "$tf")")
+    $sp
+    s+=("$(run_time "$dir/sq.out" "$sf")")
+  done
+  row "$what" "$(printf '%s\n' "${t[@]}" | median)" "$(printf '%s\n' "${s[@]}" | median)"
+}
+# same_rows WHAT: both tools wrote the same number of rows (one a line).
+same_rows() {
+  local a b
+  a=$(grep -c . "$dir/ts.out" || true)
+  b=$(grep -c . "$dir/sq.out" || true)
+  [ "$a" = "$b" ] || { echo "$1: tstable wrote $a rows and sqlite3 $b" >&2; exit 1; }
 }
 
-for order in $ORDERS; do
-  go run ./scripts/genrows -n "$N" -order "$order" -jsonl "$dir/rows.jsonl" -csv "$dir/rows.csv"
-  rm -f "$dir/t.db" "$dir/s.db"
-  ts=("$dir/tstable" --db "$dir/t.db")
-  sq=(sqlite3 "$dir/s.db")
-  "${ts[@]}" table create Bench >/dev/null
-  "${sq[@]}" "create table bench(pk text, rk text, name text, age int, score real, email text, note text, active int, joined text, primary key(pk, rk)) without rowid;"
-  echo
-  echo "$N rows, keys in $order order ($(du -h "$dir/rows.jsonl" | cut -f1) JSONL)"
-  echo
-  echo "| operation              |  tstable   |  sqlite3   |  ratio  |"
-  echo "|------------------------|-----------:|-----------:|--------:|"
-  row "import" "$(run_time "${ts[@]}" import Bench "$dir/rows.jsonl")" \
-    "$(run_time "${sq[@]}" -cmd ".mode csv" ".import --skip 1 $dir/rows.csv bench")"
-  mid=$((N / 2))
-  pk=$(printf 'p%05d' $((mid / 1000))); rk=$(printf '%010d' "$mid")
-  row "point query (process)" "$(best_of 10 "${ts[@]}" query Bench -o jsonl --filter "PartitionKey eq '$pk' and RowKey eq '$rk'")" \
-    "$(best_of 10 "${sq[@]}" -json "select * from bench where pk='$pk' and rk='$rk'")"
-  row "scan, 1-prop filter" "$(best_of 3 "${ts[@]}" query Bench -o jsonl --all --filter "Age eq 30")" \
-    "$(best_of 3 "${sq[@]}" -json "select * from bench where age=30")"
-  row "partition query" "$(best_of 3 "${ts[@]}" query Bench -o jsonl --all --filter "PartitionKey eq '$pk'")" \
-    "$(best_of 3 "${sq[@]}" -json "select * from bench where pk='$pk'")"
-  row "export all" "$(run_time "${ts[@]}" export Bench -o jsonl)" "$(run_time "${sq[@]}" -json "select * from bench")"
-  tsz=$(stat -c %s "$dir/t.db"); ssz=$(stat -c %s "$dir/s.db")
-  awk -v t="$tsz" -v s="$ssz" 'BEGIN{ printf "| %-22s | %7.1f MB | %7.1f MB | %6.2f× |\n", "file size", t/1e6, s/1e6, t/s }'
+ts=("$dir/tstable" --db "$dir/t.db")
+sq=(sqlite3 "$dir/s.db")
+filter_ts="LastName eq 'Cao' and Age gt 70"
+filter_sq="lastname = 'Cao' and age > 70"
+ts_prep_import() { rm -f "$dir/t.db"; "${ts[@]}" table create Bench >/dev/null; }
+sq_prep_import() { rm -f "$dir/s.db"; "${sq[@]}" <"$dir/schema.sql"; }
+ts_import() { "${ts[@]}" import Bench "$dir/rows.jsonl"; }
+sq_import() { "${sq[@]}" -cmd ".mode csv" ".import --skip 1 $dir/rows.csv bench"; }
+ts_scan() { "${ts[@]}" query Bench -o jsonl --all --filter "$filter_ts"; }
+sq_scan() { "${sq[@]}" -json "select * from bench where $filter_sq"; }
+ts_partition() { "${ts[@]}" query Bench -o jsonl --all --filter "PartitionKey eq '$pk'"; }
+sq_partition() { "${sq[@]}" -json "select * from bench where pk = '$pk'"; }
+ts_export() { "${ts[@]}" export Bench -o jsonl; }
+sq_export() { "${sq[@]}" -json "select * from bench"; }
+ts_script() { "${ts[@]}" shell <"$dir/gets.txt"; }
+sq_script() { "${sq[@]}" <"$dir/gets.sql"; }
+ts_point() { "${ts[@]}" query Bench -o jsonl --filter "PartitionKey eq '$pk' and RowKey eq '$rk'"; }
+sq_point() { "${sq[@]}" -json "select * from bench where pk = '$pk' and rk = '$rk'"; }
+
+mid=$((N / 2))
+pk=$(printf 'p%05d' $((mid / 1000)))
+rk=$(printf '%010d' "$mid")
+"$dir/genrows" -n "$N" -lookups "$LOOKUPS" -gets "$dir/gets.txt" -gets-sql "$dir/gets.sql"
+for shape in $SHAPES; do
+  for order in $ORDERS; do
+    "$dir/genrows" -n "$N" -shape "$shape" -order "$order" -jsonl "$dir/rows.jsonl" -csv "$dir/rows.csv" -schema "$dir/schema.sql"
+    line=$(($(stat -c %s "$dir/rows.jsonl") / N))
+    echo
+    echo "$N $shape rows (~$line B a JSON line), keys in $order order: medians of $RUNS runs ($RUNS_POINT for one lookup), tstable and sqlite3 in turn"
+    echo
+    echo "| operation                        |   tstable   |   sqlite3   |  ratio  |"
+    echo "|----------------------------------|------------:|------------:|--------:|"
+    pair "import" "$RUNS" ts_import sq_import ts_prep_import sq_prep_import
+    pair "filtered scan (2 conditions)" "$RUNS" ts_scan sq_scan
+    same_rows "filtered scan"
+    pair "partition query" "$RUNS" ts_partition sq_partition
+    same_rows "partition query"
+    pair "export all" "$RUNS" ts_export sq_export
+    same_rows "export"
+    tsz=$(stat -c %s "$dir/t.db")
+    ssz=$(stat -c %s "$dir/s.db")
+    awk -v t="$tsz" -v s="$ssz" 'BEGIN{ printf "| %-32s | %8.1f MB | %8.1f MB | %6.2f× |\n", "file size", t / 1e6, s / 1e6, t / s }'
+    pair "$LOOKUPS point lookups, one script" "$RUNS" ts_script sq_script
+    same_rows "point lookups"
+    pair "one point lookup (process)" "$RUNS_POINT" ts_point sq_point
+  done
 done

@@ -16,10 +16,10 @@ export CGO_ENABLED=0 # as make build does
 go build -o "$dir/tstable" ./cmd/tstable
 for p in bare storeonly withcobra; do go build -o "$dir/$p" ./scripts/startfloor/$p; done
 
-go run ./scripts/genrows -n "$N" -order random -jsonl "$dir/rows.jsonl" -csv "$dir/rows.csv"
+go run ./scripts/genrows -n "$N" -order random -jsonl "$dir/rows.jsonl" -csv "$dir/rows.csv" -schema "$dir/schema.sql"
 "$dir/tstable" --db "$dir/t.db" table create Bench >/dev/null
 "$dir/tstable" --db "$dir/t.db" import Bench "$dir/rows.jsonl" >/dev/null 2>&1
-sqlite3 "$dir/s.db" "create table bench(pk text, rk text, name text, age int, score real, email text, note text, active int, joined text, primary key(pk, rk)) without rowid;"
+sqlite3 "$dir/s.db" <"$dir/schema.sql"
 sqlite3 "$dir/s.db" -cmd ".mode csv" ".import --skip 1 $dir/rows.csv bench"
 mid=$((N / 2))
 pk=$(printf 'p%05d' $((mid / 1000))); rk=$(printf '%010d' "$mid")
