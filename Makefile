@@ -14,7 +14,8 @@
 #   make dist         the release archives and checksums for every target, in dist/ (goreleaser, pinned)
 #   make test-serve-js  the Azure SDK for JavaScript end to end against tstable serve, with a connection string
 #                     over HTTP and with a TokenCredential over HTTPS (installs it with npm)
-#   make bench-serve  tstable serve and Azurite side by side through the Go SDK (installs Azurite with npm)
+#   make bench-serve  tstable serve and Azurite side by side through the Go SDK, then at the server with raw
+#                     HTTP requests from a Go loop and wrk (installs Azurite with npm, wrk with apt-get)
 #   make bench-startup  a point-query process at its floor (Go runtime, store, store + cobra) beside sqlite3 and tstable
 #   make bench-tables   tablewriter's streaming tables against tstable's own (table and csv), per row (TABLE_ROWS rows, default 100000)
 
@@ -119,9 +120,14 @@ test-serve-js:
 	TSTABLE_JS_TEST=1 $(GO) test -count=1 -run 'TestJavaScriptSDK' -v ./server/
 
 # tstable serve and Azurite (in memory) side by side through the Go SDK:
-# batch insert, point gets, a partition query, a filtered scan (needs node/npm).
+# batch insert, point gets, a partition query, a filtered scan; then at the
+# server, with raw HTTP requests and an account SAS from a Go loop and from
+# wrk: batch inserts, point gets and a mixed load, with each server's CPU
+# time a request (needs node/npm; installs wrk with apt-get when it can).
 .PHONY: bench-serve
 bench-serve:
+	@command -v wrk >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq wrk >/dev/null 2>&1; } || \
+		echo "note: wrk is not installed (apt-get install wrk); the point gets from wrk are left out"
 	TSTABLE_BENCH_SERVE=1 $(GO) test -count=1 -run 'TestBenchServe' -v -timeout 60m ./server/
 
 # The command reference and the man pages, generated from the command tree

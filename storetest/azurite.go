@@ -35,6 +35,14 @@ func AzuriteDir() string {
 // ends, and returns its connection string.
 func StartAzurite(t testing.TB) string {
 	t.Helper()
+	cs, _ := StartAzuriteProcess(t)
+	return cs
+}
+
+// StartAzuriteProcess is StartAzurite, also returning the id of the
+// process that serves (node), whose CPU time a benchmark reads.
+func StartAzuriteProcess(t testing.TB) (connectionString string, pid int) {
+	t.Helper()
 	bin := filepath.Join(NodeModules(t), ".bin", "azurite-table")
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -67,7 +75,7 @@ func StartAzurite(t testing.TB) string {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	return "DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=" + AzuriteKey + ";TableEndpoint=" + endpoint + ";"
+	return "DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=" + AzuriteKey + ";TableEndpoint=" + endpoint + ";", cmd.Process.Pid
 }
 
 // NodeModules installs Azurite and the Azure SDK for JavaScript
