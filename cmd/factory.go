@@ -20,7 +20,8 @@ import (
 // storage — given by whoever builds the tree — and this run's settings,
 // which the global flags decide before the command runs (globalFlags.apply
 // in flags.go). Commands open the backend per run and close it when they
-// end, so the shell never holds the database between commands.
+// end, except inside the shell, which may keep the local file open
+// between commands and lets go of it when another process waits (keptDB).
 type Factory struct {
 	IO *iostreams.IOStreams
 	// Session is the shell's state when the tree runs inside the shell,
@@ -40,6 +41,8 @@ type Factory struct {
 	resolveAgain func() (Target, error)
 	wait         time.Duration // how long to wait for a file another process holds
 	printer      *Printer      // the only writer of the command's output
+
+	kept *keptDB // the file the shell keeps open between commands, or nil
 }
 
 // Opener opens the storage a target names, for writing or for reading
@@ -152,7 +155,7 @@ func (f *Factory) Write(ctx context.Context, fn func(store.Backend) error) error
 	if err := makeFolderFor(t.Path); err != nil {
 		return err
 	}
-	err = f.with(ctx, t, true, fn)
+	err = f.withOwn(ctx, t, true, fn) // not kept: a failure removes the file
 	if err != nil {
 		os.Remove(t.Path)
 	}
@@ -170,8 +173,25 @@ func makeFolderFor(path string) error {
 	return nil
 }
 
-// with opens t, runs fn and closes it, reporting a failure to close.
-func (f *Factory) with(ctx context.Context, t Target, write bool, fn func(store.Backend) error) (err error) {
+// with opens t, runs fn and closes it, reporting a failure to close —
+// or runs fn on the file the shell keeps open, when it keeps one.
+func (f *Factory) with(ctx context.Context, t Target, write bool, fn func(store.Backend) error) error {
+	if f.kept != nil && f.Opener == nil && !t.IsRemote() {
+		db, ok, err := f.kept.acquire(ctx, f, t.Path, write)
+		if ok {
+			if err != nil {
+				return err
+			}
+			defer func() { f.kept.release(err) }()
+			err = fn(db)
+			return err
+		}
+	}
+	return f.withOwn(ctx, t, write, fn)
+}
+
+// withOwn opens t, runs fn and closes it, reporting a failure to close.
+func (f *Factory) withOwn(ctx context.Context, t Target, write bool, fn func(store.Backend) error) (err error) {
 	b, err := f.Open(ctx, t, write)
 	if err != nil {
 		return err

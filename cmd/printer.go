@@ -169,7 +169,30 @@ func newPrinter(c *cobra.Command, flag string, ios *iostreams.IOStreams) (*Print
 		}
 		name = allowed[0]
 	}
-	return &Printer{format: formatNamed(name), io: ios, out: bufio.NewWriterSize(ios.Out, 64<<10)}, nil
+	return &Printer{format: formatNamed(name), io: ios, out: outWriter(ios)}, nil
+}
+
+// lastOut is the buffered writer of the last printer made, and the
+// streams it writes to.
+var lastOut struct {
+	sync.Mutex
+	ios *iostreams.IOStreams
+	w   *bufio.Writer
+}
+
+// outWriter is the buffered writer of a command's output on ios: the
+// printers made one after another on the same streams (the shell makes
+// one for every line it runs) share one, since a new 64 KiB buffer for
+// each costs more than a point query. They write one after another, each
+// flushing what it wrote, so sharing the buffer is writing through it in
+// turn.
+func outWriter(ios *iostreams.IOStreams) *bufio.Writer {
+	lastOut.Lock()
+	defer lastOut.Unlock()
+	if lastOut.ios != ios {
+		lastOut.ios, lastOut.w = ios, bufio.NewWriterSize(ios.Out, 64<<10)
+	}
+	return lastOut.w
 }
 
 // defaultPrinter is the printer before -o is read: table on a terminal,

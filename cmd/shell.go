@@ -65,11 +65,22 @@ func runShell(c *cobra.Command, f *Factory) error {
 	if _, err := f.shellLabel(); err != nil {
 		return err
 	}
+	// A script of many commands makes much short-lived garbage (a command
+	// tree a line) and keeps little.
+	defer collectLess(400)()
+	kept := &keptDB{}
+	defer kept.letGo()
+	f.kept = kept // completion's reads and the first check use it too
 	cfg := shell.Config{
 		IO: f.IO,
 		Exec: func(ctx context.Context, sess *shell.Session, ios *iostreams.IOStreams, args []string) int {
-			tree := newRoot(&Factory{IO: ios, Session: sess, Opener: f.Opener})
-			return execute(ctx, tree, append(append([]string{}, global...), args...), ios, true)
+			args = append(append([]string{}, global...), args...)
+			line := &Factory{IO: ios, Session: sess, Opener: f.Opener}
+			tree := newRootFor(line, args)
+			if kept.serves(tree, args) {
+				line.kept = kept
+			}
+			return execute(ctx, tree, args, ios, true)
 		},
 		Report: func(err error) int {
 			return reportError(context.Background(), f.IO, err, true)

@@ -7,7 +7,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
-	"os"
 	"runtime"
 	"slices"
 	"strconv"
@@ -751,12 +750,7 @@ func (db *DB) stepAside(ctx context.Context) error {
 	if err := db.closeEngine(); err != nil {
 		return err
 	}
-	if probe, err := os.Open(db.path); err == nil {
-		for end := time.Now().Add(2 * time.Second); othersWaiting(probe) && time.Now().Before(end); {
-			time.Sleep(2 * time.Millisecond)
-		}
-		probe.Close()
-	}
+	letWaiterIn(db.path)
 	return db.open(ctx)
 }
 

@@ -27,12 +27,17 @@ type column struct {
 // shape is the properties of an entity besides its keys.
 type shape []column
 
+// mix scatters i, so that two columns drawn from it do not go together.
+func mix(i, salt int) int { return int((uint32(i)*2654435761 ^ uint32(salt)*40503) >> 7) }
+
+func lastName(i int) string { return lastNames[mix(i, 1)%len(lastNames)] }
+
 var narrowColumns = []column{
 	{"FirstName", kString, func(i int) any { return firstNames[(i*7)%len(firstNames)] }},
-	{"LastName", kString, func(i int) any { return lastNames[(i*11)%len(lastNames)] }},
-	{"Age", kInt, func(i int) any { return 18 + (i*31)%60 }},
+	{"LastName", kString, func(i int) any { return lastName(i) }},
+	{"Age", kInt, func(i int) any { return 18 + mix(i, 2)%60 }},
 	{"Email", kString, func(i int) any {
-		return fmt.Sprintf("%s.%s%d@example.com", strings.ToLower(firstNames[(i*7)%len(firstNames)]), strings.ToLower(lastNames[(i*11)%len(lastNames)]), i)
+		return fmt.Sprintf("%s.%s%d@example.com", strings.ToLower(firstNames[(i*7)%len(firstNames)]), strings.ToLower(lastName(i)), i)
 	}},
 	{"City", kString, func(i int) any { return cities[(i*5)%len(cities)] }},
 }

@@ -1,0 +1,49 @@
+package store
+
+import (
+	"os"
+	"time"
+)
+
+// A caller that keeps a DB open across many short calls (the shell
+// running a script) shares the file as a long load does: between two
+// calls it asks OthersWaiting, and when another process waits it lets go
+// with CloseForWaiter, which closes the file and gives that process time
+// to take it before the caller opens it again.
+
+// OthersWaiting reports whether another process waits for the file
+// (always false where the system does not tell: see the package doc).
+func (db *DB) OthersWaiting() bool {
+	db.mu.RLock()
+	defer db.mu.RUnlock()
+	return db.file != nil && othersWaiting(db.file)
+}
+
+// CloseForWaiter closes db and, when another process waits for the file,
+// gives it up to two seconds to take it, so that opening the file again
+// right after does not win the lock back first.
+func (db *DB) CloseForWaiter() error {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	waiting := db.file != nil && othersWaiting(db.file)
+	if err := db.closeEngine(); err != nil {
+		return err
+	}
+	if waiting {
+		letWaiterIn(db.path)
+	}
+	return nil
+}
+
+// letWaiterIn waits, up to two seconds, until no process waits for the
+// file at path any more: the one that waited has taken it.
+func letWaiterIn(path string) {
+	probe, err := os.Open(path)
+	if err != nil {
+		return
+	}
+	defer probe.Close()
+	for end := time.Now().Add(2 * time.Second); othersWaiting(probe) && time.Now().Before(end); {
+		time.Sleep(2 * time.Millisecond)
+	}
+}
