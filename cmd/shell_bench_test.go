@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/cobra"
 	"github.com/tstable/tstable/iostreams"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store"
@@ -51,5 +52,28 @@ func BenchmarkShellLines(b *testing.B) {
 	b.StopTimer()
 	if n := strings.Count(out.String(), "\n"); n != b.N {
 		b.Fatalf("%d lines out of %d gets", n, b.N)
+	}
+}
+
+// BenchmarkShellLineFloor is what the command-line library costs a line
+// before any work: tstable's root (its global flags, its output set up)
+// and a command taking get's arguments and flag, built and run through
+// cobra as the shell runs each line, doing nothing. BenchmarkShellLines
+// less this is tstable's own work on a line.
+func BenchmarkShellLineFloor(b *testing.B) {
+	ios, _, _, errOut := iostreams.Test()
+	ctx := context.Background()
+	args := []string{"--db", "unused.db", "get", "Bench", "p1", "0001", "-o", "jsonl"}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		f := &Factory{IO: ios}
+		root := newRootWith(f, false)
+		var sel string
+		c := &cobra.Command{Use: "get TABLE PK RK", RunE: func(*cobra.Command, []string) error { return nil }}
+		c.Flags().StringVar(&sel, "select", "", "")
+		root.AddCommand(c)
+		if st := execute(ctx, root, args, ios, true); st != ExitOK {
+			b.Fatalf("status %d: %s", st, errOut)
+		}
 	}
 }
