@@ -17,7 +17,9 @@ import (
 // shares the file as a long import does, letting go of it:
 //   - when another process waits for it, seen between two commands (at
 //     most every waitCheckEvery) and while the shell is idle; then it
-//     gives that process up to two seconds to take the file first;
+//     gives that process up to two seconds to take the file first; where
+//     the system does not show who waits (macOS), every blindHold for a
+//     moment instead;
 //   - when the shell has run nothing for keepIdle (a person typing, a
 //     pipe that is slow to say the next line);
 //   - before a command that does not reach the file only through the
@@ -34,6 +36,7 @@ type keptDB struct {
 	busy      int       // handed out and not yet given back
 	lastUsed  time.Time // when the last command gave it back
 	lastCheck time.Time // when others' waiting was last looked for
+	opened    time.Time // when it was opened
 	stop      chan struct{}
 }
 
@@ -44,6 +47,9 @@ var keptOpens atomic.Int64
 const (
 	keepIdle       = 200 * time.Millisecond
 	waitCheckEvery = 20 * time.Millisecond
+	// blindHold is how long the file is kept at a time where waiting
+	// processes cannot be seen (macOS).
+	blindHold = time.Second
 )
 
 // keptCommands are the commands that reach the local file only through
@@ -65,11 +71,17 @@ func (k *keptDB) serves(tree *cobra.Command, args []string) bool {
 	}
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	if k.db != nil && time.Since(k.lastCheck) >= waitCheckEvery {
-		k.lastCheck = time.Now()
-		if k.busy == 0 && k.db.OthersWaiting() {
-			k.closeLocked()
-		}
+	if k.db == nil || k.busy > 0 || time.Since(k.lastCheck) < waitCheckEvery {
+		return true
+	}
+	k.lastCheck = time.Now()
+	switch {
+	case store.SeesWaiters() && k.db.OthersWaiting():
+		k.closeLocked()
+	case !store.SeesWaiters() && time.Since(k.opened) >= blindHold:
+		// Who waits cannot be seen here: let go now and then instead.
+		k.closeLocked()
+		time.Sleep(store.PollPause)
 	}
 	return true
 }
@@ -92,7 +104,8 @@ func (k *keptDB) acquire(ctx context.Context, f *Factory, path string, write boo
 		if err != nil {
 			return nil, true, err
 		}
-		k.db, k.path, k.write, k.lastCheck, k.lastUsed = db, path, write, time.Now(), time.Now()
+		now := time.Now()
+		k.db, k.path, k.write, k.lastCheck, k.lastUsed, k.opened = db, path, write, now, now, now
 		keptOpens.Add(1)
 		k.startWatch()
 	}

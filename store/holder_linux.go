@@ -15,6 +15,10 @@ import (
 // file.
 const holdersNamed = true
 
+// waitersSeen tells whether othersWaiting sees the processes waiting for
+// a file.
+const waitersSeen = true
+
 // lockEntry is one line of /proc/locks that concerns a file.
 type lockEntry struct {
 	kind    string // FLOCK, POSIX, OFDLCK

@@ -8,6 +8,10 @@ import "os"
 // file.
 const holdersNamed = false
 
+// waitersSeen tells whether othersWaiting sees the processes waiting for
+// a file.
+const waitersSeen = false
+
 // holdersOf cannot name the holders on this system.
 func holdersOf(f *os.File) []holder { return nil }
 

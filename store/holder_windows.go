@@ -13,6 +13,10 @@ import (
 // file.
 const holdersNamed = true
 
+// waitersSeen tells whether othersWaiting sees the processes waiting for
+// a file.
+const waitersSeen = true
+
 // holdersOf names the processes that hold the file: of every running
 // process, those whose holder byte (see lock_windows.go) is locked, with
 // their command lines.

@@ -47,3 +47,13 @@ func letWaiterIn(path string) {
 		time.Sleep(2 * time.Millisecond)
 	}
 }
+
+// SeesWaiters reports whether OthersWaiting can see a waiting process on
+// this system. Where it cannot (macOS), a caller that keeps the file lets
+// go of it now and then for at least PollPause, so that a waiting process,
+// which tries the lock every few milliseconds, gets in.
+func SeesWaiters() bool { return waitersSeen }
+
+// PollPause is long enough for a process waiting for the file to try its
+// lock twice.
+const PollPause = 2 * pollInterval
