@@ -65,8 +65,13 @@ func (n *node) eval(r Record) bool {
 func compare(v Value, op cmpOp, lit Value) bool {
 	switch lit.Type {
 	case EdmString, EdmGuid, EdmBinary:
-		if v.Type != lit.Type {
+		switch {
+		case v.Type != lit.Type:
 			return false
+		case op == opEq: // most filters: equal strings are first equal in length
+			return v.Str == lit.Str
+		case op == opNe:
+			return v.Str != lit.Str
 		}
 		return holds(strings.Compare(v.Str, lit.Str), op)
 	case EdmBoolean, EdmDateTime:

@@ -109,55 +109,67 @@ func propertyHead(val []byte, i int) (name []byte, t odata.EdmType, p int, err e
 	return name, odata.EdmType(val[i]), i + 1, nil
 }
 
-// payloadEnd returns where the payload of type t at val[i:] ends.
-func payloadEnd(val []byte, t odata.EdmType, i int) (int, error) {
+// payloadSpan returns where the payload of type t at val[i:] starts (past
+// a string's length) and ends.
+func payloadSpan(val []byte, t odata.EdmType, i int) (start, end int, err error) {
 	switch t {
 	case odata.EdmString, odata.EdmGuid, odata.EdmBinary:
-		l, w := binary.Uvarint(val[i:])
-		if w <= 0 || l > uint64(len(val)) || i+w+int(l) > len(val) {
-			return 0, errCorrupt
+		l, w := uint64(0), 1
+		if i < len(val) && val[i] < 0x80 {
+			l = uint64(val[i])
+		} else if l, w = binary.Uvarint(val[i:]); w <= 0 {
+			return 0, 0, errCorrupt
 		}
-		return i + w + int(l), nil
+		if l > uint64(len(val)) || i+w+int(l) > len(val) {
+			return 0, 0, errCorrupt
+		}
+		return i + w, i + w + int(l), nil
 	case odata.EdmInt32:
-		i += 4
+		end = i + 4
 	case odata.EdmInt64, odata.EdmDateTime, odata.EdmDouble:
-		i += 8
+		end = i + 8
 	case odata.EdmBoolean:
-		i++
+		end = i + 1
 	default:
-		return 0, errCorrupt
+		return 0, 0, errCorrupt
 	}
-	if i > len(val) {
-		return 0, errCorrupt
+	if end > len(val) {
+		return 0, 0, errCorrupt
 	}
-	return i, nil
+	return i, end, nil
+}
+
+// payloadValue is the value of type t whose payload is val[start:end]
+// (as payloadSpan finds it). Strings alias val (see bytesString).
+func payloadValue(val []byte, t odata.EdmType, start, end int) odata.Value {
+	v := odata.Value{Type: t}
+	switch t {
+	case odata.EdmString, odata.EdmGuid, odata.EdmBinary:
+		v.Str = bytesString(val[start:end])
+	case odata.EdmInt32:
+		v.Int = int64(int32(binary.BigEndian.Uint32(val[start:])))
+	case odata.EdmInt64, odata.EdmDateTime:
+		v.Int = int64(binary.BigEndian.Uint64(val[start:]))
+	case odata.EdmDouble:
+		v.Float = math.Float64frombits(binary.BigEndian.Uint64(val[start:]))
+	case odata.EdmBoolean:
+		v.Int = int64(val[start])
+	}
+	return v
 }
 
 // nextProperty reads one property at val[i:]. Strings in the returned
 // Value alias val (see bytesString); callers copy what outlives the read.
 func nextProperty(val []byte, i int) (name []byte, v odata.Value, next int, err error) {
-	name, v.Type, i, err = propertyHead(val, i)
+	name, t, i, err := propertyHead(val, i)
 	if err != nil {
 		return nil, v, 0, err
 	}
-	next, err = payloadEnd(val, v.Type, i)
+	start, next, err := payloadSpan(val, t, i)
 	if err != nil {
 		return nil, v, 0, err
 	}
-	switch v.Type {
-	case odata.EdmString, odata.EdmGuid, odata.EdmBinary:
-		_, w := binary.Uvarint(val[i:])
-		v.Str = bytesString(val[i+w : next])
-	case odata.EdmInt32:
-		v.Int = int64(int32(binary.BigEndian.Uint32(val[i:])))
-	case odata.EdmInt64, odata.EdmDateTime:
-		v.Int = int64(binary.BigEndian.Uint64(val[i:]))
-	case odata.EdmDouble:
-		v.Float = math.Float64frombits(binary.BigEndian.Uint64(val[i:]))
-	case odata.EdmBoolean:
-		v.Int = int64(val[i])
-	}
-	return name, v, next, nil
+	return name, payloadValue(val, t, start, next), next, nil
 }
 
 // bytesString views b as a string without copying. The string is valid only
@@ -233,21 +245,46 @@ func (r *rawRecord) Get(name string) (odata.Value, bool) {
 		}
 		return odata.DateTimeTicks(t), true
 	}
-	// Only the property asked for is decoded; the others are stepped over.
-	for i := 9; i < len(r.val); {
-		n, t, p, err := propertyHead(r.val, i)
-		if err != nil {
-			return odata.Value{}, false
+	t, start, end, ok := findProperty(r.val, name)
+	if !ok {
+		return odata.Value{}, false
+	}
+	return payloadValue(r.val, t, start, end), true
+}
+
+// findProperty finds the property called name in a stored value, stepping
+// over the others without decoding them: its type and where its payload
+// starts and ends. A filter asks this of every entity it reads, so the
+// common case (names and strings shorter than 128 bytes, whose lengths
+// take one byte) is read here, and the rest by propertyHead and
+// payloadSpan.
+func findProperty(val []byte, name string) (t odata.EdmType, start, end int, ok bool) {
+	for i := 9; i < len(val); i = end {
+		var n []byte
+		if l := int(val[i]); l < 0x80 && i+1+l < len(val) {
+			n, t, start = val[i+1:i+1+l], odata.EdmType(val[i+1+l]), i+2+l
+		} else {
+			var err error
+			if n, t, start, err = propertyHead(val, i); err != nil {
+				return 0, 0, 0, false
+			}
+		}
+		if t == odata.EdmString && start < len(val) && val[start] < 0x80 {
+			start, end = start+1, start+1+int(val[start])
+			if end > len(val) {
+				return 0, 0, 0, false
+			}
+		} else {
+			var err error
+			if start, end, err = payloadSpan(val, t, start); err != nil {
+				return 0, 0, 0, false
+			}
 		}
 		if string(n) == name {
-			_, v, _, err := nextProperty(r.val, i)
-			return v, err == nil
-		}
-		if i, err = payloadEnd(r.val, t, p); err != nil {
-			return odata.Value{}, false
+			return t, start, end, true
 		}
 	}
-	return odata.Value{}, false
+	return 0, 0, 0, false
 }
 
 // appendEntityLine appends the entity stored at key and val as one line of
