@@ -67,9 +67,10 @@ func (s *shell) execLine(ctx context.Context, line string) (status int, quit boo
 	if st, handled, quit := s.meta(ctx, args); handled {
 		return st, quit
 	}
-	args = s.withTable(ctx, args)
+	cmd, rest, err := s.findCommand(args) // once a line: finding is most of a small command's cost
+	args = s.withTable(ctx, args, cmd, rest, err)
 	status = s.execTimed(ctx, args)
-	s.afterCommand(ctx, args, status)
+	s.afterCommand(ctx, cmd, err, status)
 	return status, false
 }
 
@@ -120,10 +121,10 @@ func (s *shell) exec(ctx context.Context, args []string) int {
 func (s *shell) fail(err error) int { return s.cfg.Report(err) }
 
 // afterCommand keeps the session and the completion cache in step with
-// what a command did: data may have changed after a command that writes,
-// and the table in use is forgotten when it is deleted.
-func (s *shell) afterCommand(ctx context.Context, args []string, status int) {
-	cmd, _, err := s.findCommand(args)
+// what a command did (cmd, or the error of finding it): data may have
+// changed after a command that writes, and the table in use is forgotten
+// when it is deleted.
+func (s *shell) afterCommand(ctx context.Context, cmd *cobra.Command, err error, status int) {
 	if err == nil && !cmdspec.IsWrite(cmd) {
 		return
 	}
@@ -148,12 +149,12 @@ func (s *shell) findCommand(args []string) (*cobra.Command, []string, error) {
 // command's arguments when they do not name a table, by the rule
 // completion follows too (cmdspec.TableImplied): `get Sales 00010` becomes
 // `get Employees Sales 00010`, and `query --filter …` becomes
-// `query Employees --filter …`, but `get Logs P1` stays as typed.
-func (s *shell) withTable(ctx context.Context, args []string) []string {
+// `query Employees --filter …`, but `get Logs P1` stays as typed. cmd,
+// rest and err are what findCommand found for args.
+func (s *shell) withTable(ctx context.Context, args []string, cmd *cobra.Command, rest []string, err error) []string {
 	if s.sess.Table == "" {
 		return args
 	}
-	cmd, rest, err := s.findCommand(args)
 	if err != nil || cmd == s.tree {
 		return args
 	}
