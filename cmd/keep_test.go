@@ -41,10 +41,11 @@ func TestShellKeepsFileOpen(t *testing.T) {
 		t.Fatalf("N=2 was written %d times, not by the upsert and the 20 gets after it:\n%s", got, out)
 	}
 	// The shell opens the file for writing when it starts (to say at once
-	// when another process holds it) and keeps it for every command; an
-	// idle moment of a loaded machine may make it open once or twice more.
-	if opens := keptOpens.Load() - before; opens < 1 || opens > 3 {
-		t.Errorf("the shell opened the file %d times for 41 commands; want 1", opens)
+	// when another process holds it) and keeps it for every command; a
+	// loaded machine pausing the shell for longer than keepIdle between
+	// two commands makes it open again, but never once a command.
+	if opens := keptOpens.Load() - before; opens < 1 || opens > 10 {
+		t.Errorf("the shell opened the file %d times for 41 commands; want 1 (a few on a loaded machine)", opens)
 	}
 }
 
