@@ -318,7 +318,8 @@ func goalLine(w rawWorkload, x, y rawResult) string {
 	rate := x.perSecond(w.units) / y.perSecond(w.units)
 	line := fmt.Sprintf("  %s: tstable %.1f× Azurite's rate (goal ≥ 10×: %s)", w.name, rate, met(rate >= 10))
 	if xc, yc := x.cpuPer(w.units), y.cpuPer(w.units); xc > 0 && yc > 0 {
-		line += fmt.Sprintf(", 1/%.1f of its CPU a %s (goal ≤ 1/10: %s)", float64(yc)/float64(xc), w.unit, met(yc >= 10*xc))
+		per := map[string]string{"ent": "an entity", "req": "a request"}[w.unit]
+		line += fmt.Sprintf(", 1/%.1f of its CPU %s (goal ≤ 1/10: %s)", float64(yc)/float64(xc), per, met(yc >= 10*xc))
 	}
 	return line + "\n"
 }
