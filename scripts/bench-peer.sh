@@ -7,17 +7,17 @@
 # gt 70), a partition query, a full export, the file's size, 1,000 point
 # lookups from a script (tstable shell < gets.txt against sqlite3 <
 # gets.sql) and one point lookup as a whole process. Every output is
-# written to a file. Each operation runs RUNS times (the point-lookup
-# process RUNS_POINT times), tstable and sqlite3 in turn, and the table
+# written to a file. Import and export run RUNS times, the shorter
+# operations RUNS_SHORT times, tstable and sqlite3 in turn, and the table
 # gives the median of each and their ratio.
-# Usage: BENCH_N=1000000 [SHAPES="narrow wide broad"] [ORDER=random] [RUNS=3] scripts/bench-peer.sh   (make bench-peer)
+# Usage: BENCH_N=1000000 [SHAPES="narrow wide broad"] [ORDER=random] [RUNS=3] [RUNS_SHORT=11] scripts/bench-peer.sh   (make bench-peer)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${BENCH_N:-1000000}
 SHAPES=${SHAPES:-narrow wide broad}
 ORDERS=${ORDER:-random}
 RUNS=${RUNS:-3}
-RUNS_POINT=${RUNS_POINT:-11}
+RUNS_SHORT=${RUNS_SHORT:-11}
 LOOKUPS=1000
 command -v sqlite3 >/dev/null || { echo "sqlite3 is not installed (apt-get install sqlite3)" >&2; exit 2; }
 dir=$(mktemp -d)
@@ -86,22 +86,22 @@ for shape in $SHAPES; do
     "$dir/genrows" -n "$N" -shape "$shape" -order "$order" -jsonl "$dir/rows.jsonl" -csv "$dir/rows.csv" -schema "$dir/schema.sql"
     line=$(($(stat -c %s "$dir/rows.jsonl") / N))
     echo
-    echo "$N $shape rows (~$line B a JSON line), keys in $order order: medians of $RUNS runs ($RUNS_POINT for one lookup), tstable and sqlite3 in turn"
+    echo "$N $shape rows (~$line B a JSON line), keys in $order order: medians of $RUNS runs of import and export and $RUNS_SHORT of the others, tstable and sqlite3 in turn"
     echo
     echo "| operation                        |   tstable   |   sqlite3   |  ratio  |"
     echo "|----------------------------------|------------:|------------:|--------:|"
     pair "import" "$RUNS" ts_import sq_import ts_prep_import sq_prep_import
-    pair "filtered scan (2 conditions)" "$RUNS" ts_scan sq_scan
+    pair "filtered scan (2 conditions)" "$RUNS_SHORT" ts_scan sq_scan
     same_rows "filtered scan"
-    pair "partition query" "$RUNS" ts_partition sq_partition
+    pair "partition query" "$RUNS_SHORT" ts_partition sq_partition
     same_rows "partition query"
     pair "export all" "$RUNS" ts_export sq_export
     same_rows "export"
     tsz=$(stat -c %s "$dir/t.db")
     ssz=$(stat -c %s "$dir/s.db")
     awk -v t="$tsz" -v s="$ssz" 'BEGIN{ printf "| %-32s | %8.1f MB | %8.1f MB | %6.2f× |\n", "file size", t / 1e6, s / 1e6, t / s }'
-    pair "$LOOKUPS point lookups, one script" "$RUNS" ts_script sq_script
+    pair "$LOOKUPS point lookups, one script" "$RUNS_SHORT" ts_script sq_script
     same_rows "point lookups"
-    pair "one point lookup (process)" "$RUNS_POINT" ts_point sq_point
+    pair "one point lookup (process)" "$RUNS_SHORT" ts_point sq_point
   done
 done
