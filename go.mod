@@ -15,6 +15,7 @@ require (
 	go.etcd.io/bbolt v1.4.3
 	golang.org/x/sys v0.35.0
 	golang.org/x/term v0.34.0
+	gopkg.in/yaml.v3 v3.0.1
 )
 
 require (
