@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/tstable/tstable/odata"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -42,7 +43,7 @@ func mustRun(t *testing.T, db, stdin string, args ...string) string {
 	return out
 }
 
-var stampRE = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d(?::|%3A)\d\d(?::|%3A)\d\d\.\d{7}Z`)
+var stampRE = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d(?::|%3A)\d\d(?::|%3A)\d\d(?:\.\d{1,7})?Z`)
 
 // normalize masks the digits of the Timestamps and ETags the store sets
 // (anything within a day of now); stored DateTime values, which are
@@ -50,14 +51,16 @@ var stampRE = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d(?::|%3A)\d\d(?::|%3A)\d\d
 func normalize(s string) string {
 	now := time.Now()
 	return stampRE.ReplaceAllStringFunc(s, func(m string) string {
-		ts, err := time.Parse("2006-01-02T15:04:05.0000000Z", strings.ReplaceAll(m, "%3A", ":"))
+		ts, err := time.Parse(time.RFC3339Nano, strings.ReplaceAll(m, "%3A", ":"))
 		if err == nil && ts.Sub(now).Abs() < 24*time.Hour {
-			masked := strings.Map(func(r rune) rune { // keep the width: tables stay aligned
+			// One mask for every form of the time (JSON and CSV leave its
+			// trailing zeros out; a table writes all seven digits).
+			masked := strings.Map(func(r rune) rune {
 				if r >= '0' && r <= '9' {
 					return 'X'
 				}
 				return r
-			}, strings.ReplaceAll(m, "%3A", ":"))
+			}, odata.FormatDateTimeFull(ts))
 			if strings.Contains(m, "%3A") {
 				masked = strings.ReplaceAll(masked, ":", "%3A")
 			}

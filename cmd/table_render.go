@@ -107,13 +107,20 @@ func entityRows(ents []*odata.Entity, v tableView) (header []string, rows [][]st
 		row := make([]string, 0, len(header))
 		num := make([]bool, len(header))
 		row = append(row, cellText(odata.String(e.PartitionKey)), cellText(odata.String(e.RowKey)))
+		// The Timestamp and ETag columns line up: all seven digits of the
+		// time (JSON and CSV write the service's form, without trailing
+		// zeros; either ETag names the same version).
 		if v.etag {
-			row = append(row, e.ETag())
+			etag := ""
+			if !e.Timestamp.IsZero() {
+				etag = odata.ETagFull(e.Timestamp)
+			}
+			row = append(row, etag)
 		}
 		if v.timestamp {
 			ts := ""
 			if !e.Timestamp.IsZero() {
-				ts = odata.FormatDateTime(e.Timestamp)
+				ts = odata.FormatDateTimeFull(e.Timestamp)
 			}
 			row = append(row, ts)
 		}

@@ -5,8 +5,10 @@ import (
 )
 
 // dateTimeLayout is the service's DateTime form on the wire: RFC 3339 in
-// UTC with exactly seven fractional digits.
-const dateTimeLayout = "2006-01-02T15:04:05.0000000Z"
+// UTC with up to seven fractional digits, trailing zeros left out (none,
+// and no point, for a whole second): 2014-08-22T00:50:32.123Z,
+// 2014-08-22T00:50:32Z, as the service writes them.
+const dateTimeLayout = "2006-01-02T15:04:05.9999999Z"
 
 const (
 	ticksPerSecond = 10_000_000
@@ -23,7 +25,7 @@ const (
 )
 
 // appendDateTimeTicks appends ticks as the service writes a DateTime,
-// 2014-08-22T00:50:32.1234567Z: the bytes time.Format writes with
+// 2014-08-22T00:50:32.12345Z: the bytes time.Format writes with
 // dateTimeLayout, but without its general machinery for years 1 to 9999.
 func appendDateTimeTicks(dst []byte, ticks int64) []byte {
 	if ticks < 0 || ticks > maxFastTicks {
@@ -52,8 +54,15 @@ func appendDateTimeTicks(dst []byte, ticks int64) []byte {
 		b[i] = byte('0' + frac%10)
 		frac /= 10
 	}
-	b[27] = 'Z'
-	return append(dst, b[:]...)
+	end := 27
+	for end > 20 && b[end-1] == '0' {
+		end--
+	}
+	if end == 20 {
+		end = 19 // a whole second: no point
+	}
+	b[end] = 'Z'
+	return append(dst, b[:end+1]...)
 }
 
 func put2(b []byte, v int64) { b[0], b[1] = byte('0'+v/10), byte('0'+v%10) }

@@ -3,6 +3,7 @@ package odata
 import (
 	"math"
 	"net/url"
+	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -133,4 +134,36 @@ func FuzzJSONString(f *testing.F) {
 			t.Fatalf("%q: got %s, want %s", s, got, want)
 		}
 	})
+}
+
+// DateTime values are written as the service writes them: seven digits at
+// most, trailing zeros left out, no point for a whole second.
+func TestDateTimeWithoutTrailingZeros(t *testing.T) {
+	base := time.Date(2021, 5, 26, 15, 48, 5, 0, time.UTC)
+	for _, c := range []struct {
+		nanos int
+		want  string
+	}{
+		{0, "2021-05-26T15:48:05Z"},
+		{100, "2021-05-26T15:48:05.0000001Z"},
+		{179620100, "2021-05-26T15:48:05.1796201Z"},
+		{900866000, "2021-05-26T15:48:05.900866Z"},
+		{283000000, "2021-05-26T15:48:05.283Z"},
+		{500000000, "2021-05-26T15:48:05.5Z"},
+	} {
+		ts := base.Add(time.Duration(c.nanos))
+		if got := FormatDateTime(ts); got != c.want {
+			t.Errorf("%d ns: %s, want %s", c.nanos, got, c.want)
+		}
+		if got, want := ETagFor(ts), `W/"datetime'`+strings.ReplaceAll(c.want, ":", "%3A")+`'"`; got != want {
+			t.Errorf("%d ns: ETag %s, want %s", c.nanos, got, want)
+		}
+		if got := string(AppendValueJSON(nil, DateTimeTicks(TicksOf(ts)))); got != `"`+c.want+`"` {
+			t.Errorf("%d ns: value %s", c.nanos, got)
+		}
+	}
+	// Years past 9999's fast path take time.Format, trimmed the same way.
+	if got := string(appendDateTime(nil, time.Date(10000, 1, 1, 0, 0, 0, 5e8, time.UTC))); got != "10000-01-01T00:00:00.5Z" {
+		t.Errorf("year 10000: %s", got)
+	}
 }

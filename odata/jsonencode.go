@@ -68,10 +68,20 @@ func appendEntityJSONHead(dst []byte, pk, rk string, ts []byte) []byte {
 	return dst
 }
 
-// AppendPropertyJSON appends one property as the service writes it inside
-// an entity object: `"Name":value`, preceded by `"Name@odata.type":"Edm.X",`
-// when the type needs the annotation.
+// AppendPropertyJSON appends one property inside an entity object, in
+// tstable's exact form: `"Name":value`, preceded by
+// `"Name@odata.type":"Edm.X",` when the type needs the annotation, a whole
+// Double included ("Score@odata.type":"Edm.Double","Score":3.0), so that a
+// reader that writes 3.0 back as 3 (jq, JavaScript, the Azure SDK for Go
+// re-encoding a request) still keeps a Double. The service's answers
+// leave a whole Double bare; AppendEntityJSONAs writes them so.
 func AppendPropertyJSON(dst []byte, name string, v Value) []byte {
+	return appendProperty(dst, name, v, true)
+}
+
+// appendProperty appends one property, annotated as its type needs; a
+// whole Double is annotated when wholeDouble says so.
+func appendProperty(dst []byte, name string, v Value, wholeDouble bool) []byte {
 	annotate := func(dst []byte, t string) []byte {
 		// "name@odata.type": the suffix needs no escaping and cannot
 		// complete a character the name leaves unfinished.
@@ -84,8 +94,10 @@ func AppendPropertyJSON(dst []byte, name string, v Value) []byte {
 	case EdmInt64, EdmDateTime, EdmGuid, EdmBinary:
 		dst = annotate(dst, v.Type.String())
 	case EdmDouble:
-		f := v.Float
-		if math.IsNaN(f) || math.IsInf(f, 0) || f == math.Trunc(f) {
+		// A finite Double is a JSON number the service's reader knows by
+		// its point or exponent (3.0, 1e+21); NaN and the infinities are
+		// strings and need the annotation.
+		if f := v.Float; math.IsNaN(f) || math.IsInf(f, 0) || (wholeDouble && f == math.Trunc(f)) {
 			dst = annotate(dst, "Edm.Double")
 		}
 	}

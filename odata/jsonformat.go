@@ -10,7 +10,7 @@ import "strconv"
 //	 "Timestamp":"2014-08-22T00:50:32.1234567Z",
 //	 "Age":23,
 //	 "Big@odata.type":"Edm.Int64","Big":"1234567890123",
-//	 "When@odata.type":"Edm.DateTime","When":"2014-08-22T00:50:32.0000000Z"}
+//	 "When@odata.type":"Edm.DateTime","When":"2014-08-22T00:50:32Z"}
 //
 // Output (AppendEntityJSON) writes the service's order: odata.etag (once
 // stored), PartitionKey, RowKey, Timestamp (once stored), then the
@@ -18,10 +18,17 @@ import "strconv"
 //
 //   - String: a JSON string. Boolean: true or false. Int32: a JSON number.
 //   - Int64: a decimal string, annotated Edm.Int64.
-//   - Double: a JSON number. A whole value is written with ".0" (or an
-//     exponent) and annotated Edm.Double; NaN, Infinity and -Infinity are
-//     the strings "NaN", "Infinity", "-Infinity", annotated Edm.Double.
-//   - DateTime: ISO 8601 in UTC with exactly 7 fractional digits, annotated.
+//   - Double: a JSON number, a whole value written with ".0" (3.0) or an
+//     exponent (1e+21). tstable's own output (AppendEntityJSON, the
+//     command line, request bodies) annotates a whole value Edm.Double, so
+//     that a reader that writes 3.0 back as 3 keeps its type; the service's
+//     answers, and serve's (AppendEntityJSONAs), leave it bare, and a
+//     reader that takes 3.0 for an integer, as JavaScript does, sees an
+//     Int32, as against the service. NaN, Infinity and -Infinity are the
+//     strings "NaN", "Infinity", "-Infinity", annotated Edm.Double.
+//   - DateTime: ISO 8601 in UTC with up to 7 fractional digits, trailing
+//     zeros left out (2014-08-22T00:50:32Z, …32.5Z), annotated; the
+//     Timestamp and the ETag are written the same way.
 //   - Guid: the canonical lower-case string, annotated Edm.Guid.
 //   - Binary: standard base64 (with padding), annotated Edm.Binary.
 //

@@ -61,8 +61,11 @@ type EntityLinks struct {
 	EditLink string
 }
 
-// AppendEntityJSONAs appends e in the service's JSON at metadata level m,
-// with the links the level needs (empty ones are left out).
+// AppendEntityJSONAs appends e as the service answers with it, at
+// metadata level m, with the links the level needs (empty ones are left
+// out). A whole Double is bare (3.0), as the service writes it: a reader
+// that takes 3.0 for an integer, as JavaScript does, sees an Int32, as it
+// would against the service.
 func AppendEntityJSONAs(dst []byte, e *Entity, m Metadata, l EntityLinks) []byte {
 	dst = append(dst, '{')
 	first := true
@@ -114,7 +117,7 @@ func AppendEntityJSONAs(dst []byte, e *Entity, m Metadata, l EntityLinks) []byte
 			dst = append(dst, ':')
 			dst = AppendValueJSON(dst, p.Value)
 		} else {
-			dst = AppendPropertyJSON(dst, p.Name, p.Value)
+			dst = appendProperty(dst, p.Name, p.Value, false) // a whole Double bare, as the service writes it
 		}
 	}
 	return append(dst, '}')

@@ -165,9 +165,25 @@ func (v Value) Bool() bool { return v.Int != 0 }
 func (v Value) Bytes() []byte { return []byte(v.Str) }
 
 // FormatDateTime renders a time the way the service does on the wire:
-// RFC 3339 in UTC with seven fractional digits, e.g. 2014-08-22T00:50:32.1234567Z.
+// RFC 3339 in UTC with up to seven fractional digits, trailing zeros left
+// out, e.g. 2014-08-22T00:50:32.12345Z or 2014-08-22T00:50:32Z.
 func FormatDateTime(t time.Time) string {
 	return string(appendDateTime(nil, t))
+}
+
+// fullDateTimeLayout writes all seven fractional digits.
+const fullDateTimeLayout = "2006-01-02T15:04:05.0000000Z"
+
+// FormatDateTimeFull renders the same instant as FormatDateTime at a fixed
+// width, all seven fractional digits written (2014-08-22T00:50:32.1234500Z),
+// for columns people read, which then line up.
+func FormatDateTimeFull(t time.Time) string { return t.UTC().Format(fullDateTimeLayout) }
+
+// ETagFull is the ETag of a Timestamp with the time at FormatDateTimeFull's
+// fixed width. It names the same version as ETagFor: ETagMatches compares
+// the time, not the text.
+func ETagFull(ts time.Time) string {
+	return string(appendETagOf(nil, []byte(FormatDateTimeFull(ts))))
 }
 
 // Text renders v for people and for CSV: strings as they are, numbers in

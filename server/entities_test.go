@@ -28,12 +28,12 @@ func TestEntityFormats(t *testing.T) {
 	min := c.mustDo(200, "GET", path, nil).body
 	wantMin := `{"odata.metadata":"` + c.url + `/$metadata#Shapes/@Element","odata.etag":` + jsonString(etag) +
 		`,"PartitionKey":"p","RowKey":"r","Timestamp":"` + ts + `","Name":"Ann","Age":41,"Big@odata.type":"Edm.Int64","Big":"9007199254740993",` +
-		`"Score@odata.type":"Edm.Double","Score":2.0,"When@odata.type":"Edm.DateTime","When":"2020-01-02T03:04:05.0000000Z"}`
+		`"Score":2.0,"When@odata.type":"Edm.DateTime","When":"2020-01-02T03:04:05Z"}`
 	if min != wantMin {
 		t.Errorf("minimalmetadata:\n%s\nwant\n%s", min, wantMin)
 	}
 	no := c.mustDo(200, "GET", path, nil, "Accept", "application/json;odata=nometadata")
-	wantNo := `{"PartitionKey":"p","RowKey":"r","Timestamp":"` + ts + `","Name":"Ann","Age":41,"Big":"9007199254740993","Score":2.0,"When":"2020-01-02T03:04:05.0000000Z"}`
+	wantNo := `{"PartitionKey":"p","RowKey":"r","Timestamp":"` + ts + `","Name":"Ann","Age":41,"Big":"9007199254740993","Score":2.0,"When":"2020-01-02T03:04:05Z"}`
 	if no.body != wantNo || !strings.Contains(no.header.Get("Content-Type"), "odata=nometadata") {
 		t.Errorf("nometadata:\n%s\nwant\n%s", no.body, wantNo)
 	}
