@@ -157,6 +157,8 @@ func TestGolden(t *testing.T) {
 		{name: "merge-jsonl", args: []string{"merge", "People", `{"PartitionKey":"Sales","RowKey":"00011","Age":46}`}},
 		{name: "merge-missing", args: []string{"merge", "People", `{"PartitionKey":"Sales","RowKey":"99999","Age":46}`}},
 		{name: "merge-if-match-stale", args: []string{"merge", "People", "--if-match", `W/"datetime'2001-01-01T00%3A00%3A00.0000000Z'"`, `{"PartitionKey":"Sales","RowKey":"00011","Age":46}`}},
+		{name: "merge-if-match-wrong", args: []string{"merge", "People", "--if-match", `W/"wrong"`, `{"PartitionKey":"Sales","RowKey":"00011","Age":46}`}},
+		{name: "merge-if-match-strong", args: []string{"merge", "People", "--if-match", `"wrong"`, `{"PartitionKey":"Sales","RowKey":"00011","Age":46}`}},
 		{name: "merge-if-match-json-escaped", args: []string{"merge", "People", "--if-match", `W/\"datetime'2001-01-01T00%3A00%3A00.0000000Z'\"`, `{"PartitionKey":"Sales","RowKey":"00011","Age":46}`}},
 		{name: "replace", args: []string{"replace", "People", `{"PartitionKey":"Sales","RowKey":"00011","Age":46}`, "-o", "csv"}},
 		{name: "replace-json", args: []string{"replace", "People", `{"PartitionKey":"Sales","RowKey":"00011","Age":46}`, "-o", "json"}},

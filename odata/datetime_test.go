@@ -167,3 +167,37 @@ func TestDateTimeWithoutTrailingZeros(t *testing.T) {
 		t.Errorf("year 10000: %s", got)
 	}
 }
+
+// An If-Match value: any weak ETag is a condition (met when it carries the
+// stored time, in the seven-digit form older versions wrote or the trimmed
+// one); any other form is refused as InvalidInput.
+func TestETagConditions(t *testing.T) {
+	ts := time.Date(2021, 5, 26, 15, 48, 5, 900866000, time.UTC)
+	ticks := TicksOf(ts)
+	for _, c := range []struct {
+		etag         string
+		valid, match bool
+	}{
+		{"*", true, true},
+		{ETagFor(ts), true, true},
+		{`W/"datetime'2021-05-26T15%3A48%3A05.9008660Z'"`, true, true},
+		{`w/"datetime'2021-05-26T15%3A48%3A05.900866Z'"`, true, true},
+		{`W/"datetime'2021-05-26T15%3A48%3A05.900867Z'"`, true, false},
+		{`W/"wrong"`, true, false},
+		{`w/"wrong"`, true, false},
+		{`W/""`, true, false},
+		{`"wrong"`, false, false},
+		{`wrong`, false, false},
+		{`"`, false, false},
+		{`datetime'2021-05-26T15%3A48%3A05.900866Z'`, false, false},
+		{`W/\"datetime'2021-05-26T15%3A48%3A05.900866Z'\"`, false, false},
+	} {
+		err := CheckETag(c.etag)
+		if (err == nil) != c.valid || (err != nil && CodeOf(err) != CodeInvalidInput) {
+			t.Errorf("CheckETag(%s) = %v, want valid %v", c.etag, err, c.valid)
+		}
+		if got := ETagMatches(c.etag, ticks); got != c.match {
+			t.Errorf("ETagMatches(%s) = %v, want %v", c.etag, got, c.match)
+		}
+	}
+}

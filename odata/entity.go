@@ -101,29 +101,52 @@ func (e *Entity) ETag() string {
 	return ETagFor(e.Timestamp)
 }
 
-// CheckETag says what is wrong with an If-Match value, if anything: it
-// must be "*" or an ETag as the service gives them,
-// W/"datetime'2024-01-02T03%3A04%3A05.1234567Z'".
+// CheckETag says what is wrong with an If-Match value, if anything. It
+// must be "*" or a weak ETag, W/"…" (w/ too): any weak ETag is a
+// condition, which an entity's ETag meets or not (W/"wrong" is simply
+// never met, as the service answers it: 412). A value of another form —
+// a strong ETag "…", a bare word, one copied from JSON with its
+// backslashes — is refused as InvalidInput, as the service refuses it.
 func CheckETag(s string) error {
-	if s == "" || s == "*" {
+	if s == "" || s == "*" || isWeakETag(s) {
 		return nil
-	}
-	inner, ok := strings.CutPrefix(s, `W/"datetime'`)
-	if ok {
-		inner, ok = strings.CutSuffix(inner, `'"`)
-	}
-	if ok {
-		if t, ok := unescapeQuery(inner); ok {
-			if _, lerr := parseDateTimeLiteral(t); lerr == nil {
-				return nil
-			}
-		}
 	}
 	hint := ""
 	if strings.Contains(s, `\"`) {
 		hint = "; it looks copied from JSON: remove the backslashes before the quotes"
 	}
 	return Errorf(CodeInvalidInput, "if-match %s is not an ETag: expected * or one as tstable prints it, W/\"datetime'2024-01-02T03%%3A04%%3A05.1234567Z'\"%s", s, hint)
+}
+
+// isWeakETag reports whether s has the form of a weak entity tag, W/"…".
+func isWeakETag(s string) bool {
+	return len(s) >= 4 && (s[0] == 'W' || s[0] == 'w') && s[1] == '/' && s[2] == '"' && s[len(s)-1] == '"' &&
+		!strings.Contains(s[3:len(s)-1], `"`)
+}
+
+// ETagMatches reports whether the If-Match value s (which CheckETag
+// accepts) names the version of an entity stored at ticks: "*" always
+// does; a weak ETag when it carries that time, in any of the forms a
+// time's ETag has been written (seven digits, or trailing zeros left out).
+func ETagMatches(s string, ticks int64) bool {
+	if s == "" || s == "*" {
+		return true
+	}
+	if !isWeakETag(s) {
+		return false
+	}
+	t, ok := strings.CutPrefix(s[3:len(s)-1], "datetime'")
+	if ok {
+		t, ok = strings.CutSuffix(t, "'")
+	}
+	if ok {
+		t, ok = unescapeQuery(t)
+	}
+	if !ok {
+		return false
+	}
+	got, lerr := parseDateTimeLiteral(t)
+	return lerr == nil && got == ticks
 }
 
 // ETagFor returns the weak ETag the service derives from a Timestamp.

@@ -27,7 +27,9 @@ func prepare(op Operation) (Operation, error) {
 
 // checkETag applies an If-Match condition to the stored value cur. An empty
 // condition is treated as "*" (any ETag), which is what the CLI sends by
-// default; anything else must equal the current ETag exactly.
+// default; a weak ETag must carry the stored version's time, or the write
+// is refused as UpdateConditionNotSatisfied; any other form is InvalidInput
+// (odata.CheckETag).
 func checkETag(cur []byte, ifMatch string, pk, rk string) error {
 	if ifMatch == "" || ifMatch == "*" {
 		return nil
@@ -39,7 +41,8 @@ func checkETag(cur []byte, ifMatch string, pk, rk string) error {
 	if err != nil {
 		return err
 	}
-	if etag := odata.ETagFor(odata.TimeOfTicks(ticks)); etag != ifMatch {
+	if !odata.ETagMatches(ifMatch, ticks) {
+		etag := odata.ETagFor(odata.TimeOfTicks(ticks))
 		return odata.Errorf(odata.CodeUpdateConditionNotSatisfied, "entity (%q, %q) has changed since it was read: its ETag is %s, not %s; read it again and retry", pk, rk, etag, ifMatch)
 	}
 	return nil
