@@ -17,13 +17,14 @@ and, or and not, and parentheses.
 
 Operators: eq ne gt ge lt le (lower case), and or not. Names and keywords
 are case-sensitive. A filter holds at most 15 comparisons and 100 levels
-of parentheses and not.
+of parentheses and not. true and false alone are conditions too: --filter
+true matches every entity, --filter false none; --filter '' is no filter.
 
 Literals, by the property's type:
 
   String    'text'               ''  inside for a quote
-  Int32     42  -7
-  Int64     42L                  (a number with L)
+  Int32     42  -7                (-2147483648 to 2147483647)
+  Int64     42L  2147483648L     (a number with L; without it, past Int32 is an error)
   Double    1.5  2e10  3.0
   Boolean   true  false
   DateTime  datetime'2014-08-22T00:50:32Z'   (fractions to 7 digits, UTC)

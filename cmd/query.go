@@ -44,7 +44,7 @@ type parsedQuery struct {
 func parseQuery(c *cobra.Command, table string, o *queryOptions) (*parsedQuery, error) {
 	p := &parsedQuery{table: table}
 	if c.Flags().Changed("filter") {
-		flt, err := odata.ParseFilter(o.filter)
+		flt, err := odata.ParseQueryFilter(o.filter)
 		if err != nil {
 			var se *odata.SyntaxError
 			if errors.As(err, &se) {
@@ -63,14 +63,18 @@ func parseQuery(c *cobra.Command, table string, o *queryOptions) (*parsedQuery, 
 	p.query.Select = without(names, odata.ETagName)
 	if c.Flags().Changed("top") {
 		switch {
-		case o.all && o.top < 1:
-			return nil, usageErrorf(c, "--top must be 1 or more; got %d", o.top)
+		case o.all && o.top < 0:
+			return nil, usageErrorf(c, "--top must be 0 or more; got %d", o.top)
 		case !o.all:
 			if err := odata.ParseTop(o.top); err != nil {
 				return nil, usageErrorf(c, "--top: %v", err)
 			}
 		}
 		p.query.Top = o.top
+		if o.top == 0 {
+			// --top 0 asks for no entity, as $top=0 does: nothing is read.
+			p.query.Filter = odata.MatchNothing()
+		}
 	}
 	if o.pageSize < 1 || o.pageSize > odata.MaxTop {
 		return nil, usageErrorf(c, "--page-size must be between 1 and 1000; got %d", o.pageSize)
@@ -130,7 +134,7 @@ object as "explain", and on standard error in jsonl and csv output.`,
 	addFilterFlag(c, o)
 	fl := c.Flags()
 	fl.StringVar(&o.sel, "select", "", "properties to return, comma-separated (`a,b`)")
-	fl.IntVar(&o.top, "top", 0, "return at most `N` entities (1-1000)")
+	fl.IntVar(&o.top, "top", 0, "return at most `N` entities (0-1000; 0 returns none)")
 	fl.IntVar(&o.pageSize, "page-size", odata.MaxTop, "entities per page (1-1000)")
 	fl.StringVar(&o.continuation, "continuation", "", "resume where the previous page ended (the `TOKEN` it printed)")
 	fl.BoolVar(&o.all, "all", false, "follow continuation tokens to the end")

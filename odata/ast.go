@@ -45,7 +45,7 @@ func opOfToken(k TokenKind) cmpOp {
 	return cmpOp(k-TokenEq) + opEq
 }
 
-// nodeKind tells the four kinds of filter node apart.
+// nodeKind tells the five kinds of filter node apart.
 type nodeKind uint8
 
 const (
@@ -53,6 +53,7 @@ const (
 	nodeAnd                         // left and right
 	nodeOr                          // left or right
 	nodeNot                         // not left
+	nodeConst                       // lit, true or false, as a condition
 )
 
 // node is one node of a parsed filter. Comparisons are normalized so that
@@ -61,7 +62,7 @@ type node struct {
 	kind  nodeKind
 	op    cmpOp  // nodeCompare
 	prop  string // nodeCompare
-	lit   Value  // nodeCompare
+	lit   Value  // nodeCompare, nodeConst
 	left  *node  // nodeAnd, nodeOr, nodeNot
 	right *node  // nodeAnd, nodeOr
 }
@@ -88,6 +89,8 @@ func (n *node) write(b *strings.Builder) {
 		b.WriteByte(' ')
 		b.WriteString(n.op.String())
 		b.WriteByte(' ')
+		b.WriteString(formatLiteral(n.lit))
+	case nodeConst:
 		b.WriteString(formatLiteral(n.lit))
 	case nodeNot:
 		b.WriteString("not (")
@@ -123,8 +126,11 @@ func equalNodes(a, b *node) bool {
 	if a.kind != b.kind {
 		return false
 	}
-	if a.kind == nodeCompare {
+	switch a.kind {
+	case nodeCompare:
 		return a.op == b.op && a.prop == b.prop && a.lit.Equal(b.lit)
+	case nodeConst:
+		return a.lit.Equal(b.lit)
 	}
 	return equalNodes(a.left, b.left) && equalNodes(a.right, b.right)
 }

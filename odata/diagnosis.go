@@ -34,6 +34,7 @@ const (
 	DiagRowKeyBoundsCrossed    Diagnosis = "row-key-bounds-crossed"   // RowKey's lower bound above its upper
 	DiagKeyNotString           Diagnosis = "key-not-string"           // a key compared with a literal that is not a string
 	DiagTimestampNotDateTime   Diagnosis = "timestamp-not-datetime"   // Timestamp compared with a literal that is not a datetime
+	DiagConditionFalse         Diagnosis = "condition-false"          // the condition false, which never holds
 )
 
 // diagnosisWords says each diagnosis to people: why the class is what it
@@ -100,6 +101,9 @@ var diagnosisWords = map[Diagnosis]struct{ reason, advice string }{
 	DiagTimestampNotDateTime: {
 		"Timestamp is an Edm.DateTime and never compares with {literal}, so the filter matches nothing and nothing is read.",
 		"Compare Timestamp with a datetime literal, e.g. Timestamp ge datetime'2014-08-22T00:00:00Z'."},
+	DiagConditionFalse: {
+		"The condition false never holds, so the filter matches nothing and nothing is read.",
+		"Drop the false condition, or the query, which returns nothing."},
 }
 
 // timeAdvice is the advice for filtering on Timestamp, which no index covers.
@@ -111,7 +115,7 @@ func Diagnoses() []Diagnosis {
 		DiagPoint, DiagRowRange,
 		DiagRowKeyOr, DiagRowKeyExcluded, DiagPartitionFiltered, DiagPartitionTimestamp, DiagWholePartition,
 		DiagNoFilter, DiagPartitionRange, DiagPartitionOr, DiagRowKeyWithoutPartition, DiagTableFiltered, DiagTableTimestamp, DiagNoKeyCondition,
-		DiagPartitionKeysConflict, DiagPartitionBoundsCrossed, DiagRowKeyBoundsCrossed, DiagKeyNotString, DiagTimestampNotDateTime,
+		DiagPartitionKeysConflict, DiagPartitionBoundsCrossed, DiagRowKeyBoundsCrossed, DiagKeyNotString, DiagTimestampNotDateTime, DiagConditionFalse,
 	}
 }
 

@@ -16,7 +16,7 @@ func TestDiagnosisIDsAreStable(t *testing.T) {
 		"point", "row-range",
 		"row-key-or", "row-key-excluded", "partition-filtered", "partition-timestamp", "whole-partition",
 		"no-filter", "partition-range", "partition-or", "row-key-without-partition", "table-filtered", "table-timestamp", "no-key-condition",
-		"partition-keys-conflict", "partition-bounds-crossed", "row-key-bounds-crossed", "key-not-string", "timestamp-not-datetime",
+		"partition-keys-conflict", "partition-bounds-crossed", "row-key-bounds-crossed", "key-not-string", "timestamp-not-datetime", "condition-false",
 	}
 	if got := Diagnoses(); !slices.Equal(got, want) {
 		t.Errorf("Diagnoses() = %q\nwant %q", got, want)
@@ -74,6 +74,7 @@ func TestWordsNameTheFilter(t *testing.T) {
 		DiagRowKeyBoundsCrossed:    "RowKey gt 'b' and RowKey lt 'a'",
 		DiagKeyNotString:           "PartitionKey eq 'A' and RowKey eq 10",
 		DiagTimestampNotDateTime:   "Timestamp gt '2014'",
+		DiagConditionFalse:         "PartitionKey eq 'A' and false",
 	}
 	if len(filters) != len(Diagnoses())-1 { // all but no-filter
 		t.Errorf("%d filters for %d diagnoses: give each diagnosis a filter", len(filters), len(Diagnoses())-1)

@@ -57,6 +57,8 @@ func (n *node) eval(r Record) bool {
 		return n.left.eval(r) || n.right.eval(r)
 	case nodeNot:
 		return !n.left.eval(r)
+	case nodeConst:
+		return n.lit.Bool()
 	}
 	return false
 }

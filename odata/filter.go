@@ -5,6 +5,22 @@ import (
 	"strings"
 )
 
+// MatchNothing is the filter false, which matches no entity: a query asked
+// for $top=0 reads nothing, and ends.
+func MatchNothing() *Filter {
+	return &Filter{root: &node{kind: nodeConst, lit: Bool(false)}, text: "false"}
+}
+
+// ParseQueryFilter reads a $filter query option as the service takes it:
+// a blank one ($filter= or an empty --filter) is no filter at all, nil, which
+// matches every entity; anything else is ParseFilter's to read.
+func ParseQueryFilter(src string) (*Filter, error) {
+	if strings.TrimSpace(src) == "" {
+		return nil, nil
+	}
+	return ParseFilter(src)
+}
+
 // Filter is a parsed and type-checked $filter expression. It is immutable
 // and safe for concurrent use. A nil *Filter matches every entity.
 type Filter struct {

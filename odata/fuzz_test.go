@@ -45,7 +45,7 @@ func FuzzParseFilter(f *testing.F) {
 		"Name eq 'O''Brien'",
 		"'x' lt Name",
 		"Age gt -5 and Big le 9223372036854775807L",
-		"Big eq 5000000000",
+		"Big eq 5000000000L",
 		"Score ge 2.5 or Score lt -1e10 or Score eq 1.0E-06",
 		"IsActive",
 		"not IsActive and not (Age eq 5)",

@@ -126,6 +126,9 @@ func TestDecodeEntityJSONTyping(t *testing.T) {
 		{"binary", `"X@odata.type":"Edm.Binary","X":"AAEA"`, Binary([]byte{0, 1, 0})},
 		{"explicit string", `"X@odata.type":"Edm.String","X":"5"`, String("5")},
 		{"explicit int32", `"X@odata.type":"Edm.Int32","X":5`, Int32(5)},
+		{"int32 as a string", `"X@odata.type":"Edm.Int32","X":"5"`, Int32(5)},
+		{"boolean as the string true", `"X@odata.type":"Edm.Boolean","X":"true"`, Bool(true)},
+		{"boolean as the string false", `"X":"false","X@odata.type":"Edm.Boolean"`, Bool(false)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -165,7 +168,8 @@ func TestDecodeEntityJSONErrors(t *testing.T) {
 		{`{"PartitionKey":"p","RowKey":"r","X":9007199254740993}`, `property "X": 9007199254740993 does not fit in Edm.Int32 and a double cannot hold it exactly; annotate it`},
 		{`{"PartitionKey":"p","RowKey":"r","X@odata.type":"Edm.Int64","X":"1.5"}`, `property "X": "1.5" is not an Edm.Int64`},
 		{`{"PartitionKey":"p","RowKey":"r","X@odata.type":"Edm.Int32","X":2147483648}`, `property "X": "2147483648" is not an Edm.Int32`},
-		{`{"PartitionKey":"p","RowKey":"r","X@odata.type":"Edm.Boolean","X":"true"}`, `property "X": is annotated Edm.Boolean but its value is a string; expected true or false`},
+		{`{"PartitionKey":"p","RowKey":"r","X@odata.type":"Edm.Boolean","X":"yes"}`, `property "X": is annotated Edm.Boolean but its value is a string; expected true or false`},
+		{`{"PartitionKey":"p","RowKey":"r","X@odata.type":"Edm.Boolean","X":1}`, `property "X": is annotated Edm.Boolean but its value is a number; expected true or false`},
 		{`{"PartitionKey":"p","RowKey":"r","X@odata.type":"Edm.Double","X":"abc"}`, `property "X": "abc" is not an Edm.Double`},
 		{`{"PartitionKey":"p","RowKey":"r","X@odata.type":"Edm.DateTime","X":"2014-13-01T00:00:00Z"}`, `property "X": bad Edm.DateTime "2014-13-01T00:00:00Z": a field is out of range`},
 		{`{"PartitionKey":"p","RowKey":"r","X@odata.type":"Edm.DateTime","X":"1600-12-31T23:59:59Z"}`, `property "X": datetime 1600-12-31T23:59:59Z is outside the range`},

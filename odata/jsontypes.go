@@ -23,8 +23,10 @@ import (
 //   - An annotated Int64 may be a string (the service's form) or a whole
 //     number; an annotated Double may be a number or a numeric string,
 //     including "NaN", "Infinity", "-Infinity" (also "INF", "-INF").
-//   - An annotated Int32 may be a number or a numeric string; Boolean must
-//     be true or false and String a string.
+//   - An annotated Int32 may be a number or a numeric string; Boolean
+//     true or false, or the string "true" or "false" (Storage Explorer and
+//     the az CLI send those, and the service stores a Boolean); String a
+//     string.
 //   - DateTime accepts yyyy-mm-ddThh:mm[:ss[.fffffff]] with Z, ±hh:mm or no
 //     zone (UTC), inside 1601-01-01 … 9999-12-31.
 //   - Guid accepts either case, with or without braces, and is kept in the
@@ -91,8 +93,10 @@ func annotatedValue(m *rawMember, t EdmType) (Value, error) {
 		return wrong("a string")
 	case t == EdmBoolean && (m.kind == jsonTrue || m.kind == jsonFalse):
 		return Bool(m.kind == jsonTrue), nil
+	case t == EdmBoolean && m.kind == jsonString && (m.text == "true" || m.text == "false"):
+		return Bool(m.text == "true"), nil // as Storage Explorer and the az CLI send it
 	case t == EdmBoolean:
-		return wrong("true or false")
+		return wrong("true or false (or the string \"true\" or \"false\")")
 	case t == EdmInt32 && !number:
 		return wrong("a whole number")
 	case t == EdmInt64 && !number:

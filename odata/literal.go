@@ -11,9 +11,9 @@ import (
 // Literal typing rules (each is a case of TestLiteralTyping in parser_test.go):
 //
 //   - 'text' is Edm.String; a doubled quote stands for one quote.
-//   - A whole number without suffix is Edm.Int32 when it fits in 32 bits and
-//     Edm.Int64 when it does not (as the service does); beyond 64 bits it is
-//     an error. With the suffix L it is always Edm.Int64.
+//   - A whole number without suffix is Edm.Int32, and one that does not
+//     fit in 32 bits is an error, as the service answers it (400): an
+//     Edm.Int64 literal carries the suffix L (2147483648L), always.
 //   - A number with a fraction or an exponent is Edm.Double (1.0 included).
 //     A value that overflows a double is an error. There are no NaN or INF
 //     literals.
@@ -56,10 +56,10 @@ func parseNumber(s string) (Value, *literalError) {
 	if err != nil {
 		return Value{}, &literalError{0, "the number " + s + " is outside the Edm.Int64 range (-9223372036854775808 to 9223372036854775807)"}
 	}
-	if i >= math.MinInt32 && i <= math.MaxInt32 {
-		return Int32(int32(i)), nil
+	if i < math.MinInt32 || i > math.MaxInt32 {
+		return Value{}, &literalError{0, "the number " + s + " is outside the Edm.Int32 range (-2147483648 to 2147483647) that a number without a suffix has: write " + s + "L for an Edm.Int64"}
 	}
-	return Int64(i), nil
+	return Int32(int32(i)), nil
 }
 
 // unquote decodes a quoted literal: the quotes go and a doubled quote

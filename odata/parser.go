@@ -398,7 +398,10 @@ func (p *parser) parsePrimary() expr {
 }
 
 // condition turns an expression used as a condition into a node: a boolean
-// node as it is, a property into "Prop eq true"; a literal is an error.
+// node as it is, a property into "Prop eq true", the literal true or
+// false into a constant condition (the service takes $filter=true and
+// $filter=false, and both inside a larger filter); another literal is an
+// error.
 func (p *parser) condition(e expr) *node {
 	if p.failed() {
 		return nil
@@ -414,6 +417,9 @@ func (p *parser) condition(e expr) *node {
 		}
 		p.props[e.prop] = struct{}{}
 		return &node{kind: nodeCompare, op: opEq, prop: e.prop, lit: Bool(true)}
+	}
+	if e.lit.Type == EdmBoolean {
+		return &node{kind: nodeConst, lit: e.lit}
 	}
 	p.errAt(e.pos, "a literal alone is not a condition; expected a comparison such as Name eq "+formatLiteral(e.lit))
 	return nil

@@ -124,9 +124,12 @@ type filterFacts struct {
 func factsOf(root *node) *filterFacts {
 	ff := &filterFacts{}
 	for _, c := range conjuncts(root, nil) {
-		if c.kind == nodeCompare {
+		switch {
+		case c.kind == nodeCompare:
 			ff.addComparison(c)
-		} else {
+		case c.kind == nodeConst && !c.lit.Bool():
+			ff.addNever(c, DiagConditionFalse)
+		case c.kind != nodeConst:
 			ff.addNested(c)
 		}
 	}

@@ -107,10 +107,12 @@ func Project(e *Entity, sel []string) *Entity {
 	return out
 }
 
-// ParseTop checks a $top value: the service accepts 1 to 1000.
+// ParseTop checks a $top value: the service accepts 0 to 1000. $top=0
+// asks for no entity: the answer is empty, with no continuation (a query
+// runs it as MatchNothing).
 func ParseTop(n int) error {
-	if n < 1 || n > MaxTop {
-		return errorString("$top must be between 1 and 1000 (a page never holds more than 1000 entities); got " + strconv.Itoa(n))
+	if n < 0 || n > MaxTop {
+		return errorString("$top must be between 0 and 1000 (a page never holds more than 1000 entities); got " + strconv.Itoa(n))
 	}
 	return nil
 }

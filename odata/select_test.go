@@ -114,15 +114,15 @@ func TestProject(t *testing.T) {
 }
 
 func TestParseTop(t *testing.T) {
-	for _, n := range []int{1, 2, 999, 1000} {
+	for _, n := range []int{0, 1, 2, 999, 1000} { // 0: no entity (Azurite#1428)
 		if err := ParseTop(n); err != nil {
 			t.Errorf("ParseTop(%d): %v", n, err)
 		}
 	}
-	for _, n := range []int{-1, 0, 1001, 1 << 40} {
+	for _, n := range []int{-1, 1001, 1 << 40} {
 		err := ParseTop(n)
-		if err == nil || !strings.Contains(err.Error(), "between 1 and 1000") {
-			t.Errorf("ParseTop(%d) = %v, want an error naming 1 to 1000", n, err)
+		if err == nil || !strings.Contains(err.Error(), "between 0 and 1000") {
+			t.Errorf("ParseTop(%d) = %v, want an error naming 0 to 1000", n, err)
 		}
 	}
 }

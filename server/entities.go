@@ -203,13 +203,11 @@ func (q *request) queryEntities(table string) error {
 	params := q.r.URL.Query()
 	var req store.QueryRequest
 	filterText := params.Get("$filter")
-	if filterText != "" {
-		f, err := odata.ParseFilter(filterText)
-		if err != nil {
-			return queryError("$filter", filterText, err)
-		}
-		req.Query.Filter = f
+	f, err := odata.ParseQueryFilter(filterText)
+	if err != nil {
+		return queryError("$filter", filterText, err)
 	}
+	req.Query.Filter = f
 	sel, err := odata.ParseSelect(params.Get("$select"))
 	if err != nil {
 		return queryError("$select", params.Get("$select"), err)
@@ -217,6 +215,10 @@ func (q *request) queryEntities(table string) error {
 	req.Query.Select = sel
 	if req.PageSize, err = parseTop(params.Get("$top")); err != nil {
 		return err
+	}
+	if req.PageSize == 0 {
+		// $top=0: no entity and no continuation; the table must exist.
+		req.PageSize, req.Query.Filter = 1, odata.MatchNothing()
 	}
 	if pk := params.Get("NextPartitionKey"); pk != "" {
 		start := &odata.Key{}

@@ -145,12 +145,9 @@ func (q *request) queryTables() error {
 		return err
 	}
 	params := q.r.URL.Query()
-	var filter *odata.Filter
-	if f := params.Get("$filter"); strings.TrimSpace(f) != "" {
-		var err error
-		if filter, err = odata.ParseFilter(f); err != nil {
-			return queryError("$filter", f, err)
-		}
+	filter, err := odata.ParseQueryFilter(params.Get("$filter"))
+	if err != nil {
+		return queryError("$filter", params.Get("$filter"), err)
 	}
 	top, err := parseTop(params.Get("$top"))
 	if err != nil {
@@ -175,6 +172,9 @@ func (q *request) queryTables() error {
 	body = append(body, `"value":[`...)
 	n := 0
 	for _, name := range names {
+		if top == 0 {
+			break // $top=0: no table, and no continuation
+		}
 		if from != "" && strings.ToLower(name) < from {
 			continue
 		}
@@ -196,7 +196,7 @@ func (q *request) queryTables() error {
 	return nil
 }
 
-// parseTop reads $top: 1 to 1000, or the page size of 1000 when absent.
+// parseTop reads $top: 0 to 1000, or the page size of 1000 when absent.
 func parseTop(s string) (int, error) {
 	if s == "" {
 		return odata.MaxTop, nil
@@ -205,7 +205,7 @@ func parseTop(s string) (int, error) {
 	if err == nil {
 		err = odata.ParseTop(n)
 	} else {
-		err = errorf(odata.CodeInvalidQueryParameterValue, "$top=%q is not a number; use 1 to 1000", s)
+		err = errorf(odata.CodeInvalidQueryParameterValue, "$top=%q is not a number; use 0 to 1000", s)
 	}
 	if err != nil {
 		if odata.CodeOf(err) == "" {
