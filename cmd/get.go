@@ -13,8 +13,10 @@ func newGetCmd(f *Factory) *cobra.Command {
 		Use:   "get TABLE PK RK",
 		Short: "Read one entity by its keys",
 		Long: `Read one entity by PartitionKey and RowKey: a point query. It fails with
-ResourceNotFound when there is none. --select keeps the named properties
-(PartitionKey, RowKey and Timestamp always come back).`,
+ResourceNotFound when there is none. --select keeps the named properties:
+in json output as the service answers $select, odata.etag and the named
+ones only (PartitionKey, RowKey and Timestamp when named; a missing one
+null); the table still shows the keys.`,
 		Example: "  tstable get Employees Sales 00010 --select Age,Email -o json",
 		RunE: func(c *cobra.Command, args []string) error {
 			names, err := parseSelectFlag(sel)
@@ -29,7 +31,7 @@ ResourceNotFound when there is none. --select keeps the named properties
 			if err != nil {
 				return err
 			}
-			return f.printer.Entity(odata.Project(e, without(names, odata.ETagName)))
+			return f.printer.SelectedEntity(e, names)
 		},
 	}
 	cmdspec.Args(c, "TABLE", "PK", "RK")

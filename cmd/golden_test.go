@@ -207,6 +207,8 @@ func TestGolden(t *testing.T) {
 		{name: "query-bad-token", args: []string{"query", "People", "--continuation", "garbage"}},
 		{name: "query-token-other-filter", args: []string{"query", "People", "--filter", sales, "--continuation", "AQVTYWxlcwUwMDAxMKKrXecM-BabohHzdg"}},
 		{name: "query-bad-top", args: []string{"query", "People", "--top", "1001"}},
+		{name: "query-select-missing", args: []string{"query", "People", "--top", "2", "--select", "RowKey,Nope,FirstName", "-o", "jsonl"}},
+		{name: "get-select-missing", args: []string{"get", "People", "Sales", "00010", "--select", "Nope,Age,Timestamp", "-o", "json"}},
 		{name: "query-top-zero", args: []string{"query", "People", "--top", "0", "-o", "table"}},
 		{name: "query-all-top-zero", args: []string{"query", "People", "--all", "--top", "0", "-o", "jsonl"}},
 		{name: "query-filter-blank", args: []string{"query", "People", "--filter", "", "--select", "FirstName", "-o", "table"}},

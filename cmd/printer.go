@@ -395,44 +395,62 @@ func (p *Printer) FilterNotes(notes []design.FilterNote) {
 }
 
 // Columns says which system properties a listing shows beside the keys
-// (the json formats always carry them; csv always has Timestamp).
+// (the json formats always carry them; csv always has Timestamp), and
+// what --select named (nil when it named nothing): the json formats then
+// carry what the service's answer to that $select carries, odata.etag and
+// the named properties only, a missing one as null; the table and csv keep
+// the keys, which name each row.
 type Columns struct {
 	Timestamp bool
 	ETag      bool
+	Select    []string
 }
 
 // selectedColumns shows the system properties a --select names.
 func selectedColumns(sel []string) Columns {
-	return Columns{Timestamp: slices.Contains(sel, odata.Timestamp), ETag: slices.Contains(sel, odata.ETagName)}
+	return Columns{Timestamp: slices.Contains(sel, odata.Timestamp), ETag: slices.Contains(sel, odata.ETagName), Select: sel}
 }
 
 // Entity writes one entity on its own: for people one property per line
 // with its ETag and Timestamp, else one JSON object (json and jsonl alike),
 // or a CSV header and row.
-func (p *Printer) Entity(e *odata.Entity) error {
-	v := p.view(Columns{Timestamp: true, ETag: !e.Timestamp.IsZero()})
+func (p *Printer) Entity(e *odata.Entity) error { return p.SelectedEntity(e, nil) }
+
+// SelectedEntity writes one entity as Entity does, the properties sel
+// names only (nil: all): in json as the service answers a $select.
+func (p *Printer) SelectedEntity(e *odata.Entity, sel []string) error {
+	v := p.view(Columns{Timestamp: true, ETag: !e.Timestamp.IsZero(), Select: sel})
 	v.expanded, v.single = expandOn, true
-	l := &EntityList{p: p, w: p.format.list(p, v)}
-	l.Write(e)
+	l := &EntityList{p: p, w: p.format.list(p, v), sel: sel}
+	l.Write(odata.Project(e, without(sel, odata.ETagName)))
 	return l.Close(ListEnd{})
 }
 
 // Entities starts a list of entities, written as they come (a table a
 // thousand rows at a time, CSV once the columns are known).
 func (p *Printer) Entities(cols Columns) *EntityList {
-	return &EntityList{p: p, w: p.format.list(p, p.view(cols))}
+	return &EntityList{p: p, w: p.format.list(p, p.view(cols)), sel: cols.Select}
 }
 
 // view is how a table shows entities with these columns, now.
 func (p *Printer) view(cols Columns) tableView {
-	return tableView{timestamp: cols.Timestamp, etag: cols.ETag, width: p.io.TermWidth(), expanded: p.expand}
+	return tableView{timestamp: cols.Timestamp, etag: cols.ETag, width: p.io.TermWidth(), expanded: p.expand, sel: cols.Select}
+}
+
+// appendEntity appends e's JSON, the properties sel names only (nil: all).
+func appendEntity(dst []byte, e *odata.Entity, sel []string) []byte {
+	if sel == nil {
+		return odata.AppendEntityJSON(dst, e)
+	}
+	return odata.AppendSelectedJSONAs(dst, e, sel, odata.MinimalMetadata, odata.EntityLinks{})
 }
 
 // EntityList is a list of entities being written.
 type EntityList struct {
-	p *Printer
-	w entityWriter
-	n int64
+	p   *Printer
+	w   entityWriter
+	n   int64
+	sel []string // --select's names, nil for all
 }
 
 // Write adds one entity.
@@ -443,10 +461,10 @@ func (l *EntityList) Write(e *odata.Entity) error {
 
 // TakesLines reports whether the list takes entities already written as
 // JSON lines (WriteLines): a store that keeps them so writes them
-// straight from its bytes.
+// straight from its bytes, all their properties (not a --select's).
 func (l *EntityList) TakesLines() bool {
 	_, ok := l.w.(lineWriter)
-	return ok
+	return ok && l.sel == nil
 }
 
 // WriteLines adds n entities already written as JSON lines; only when
@@ -623,9 +641,9 @@ func (jsonFormat) result(p *Printer, r result) error {
 
 func (jsonFormat) list(p *Printer, v tableView) entityWriter {
 	if v.single {
-		return jsonlList{p}
+		return jsonlList{p, v.sel}
 	}
-	return &jsonEntities{p: p, jsonList: newJSONList(p.out)}
+	return &jsonEntities{p: p, jsonList: newJSONList(p.out), sel: v.sel}
 }
 
 // jsonEntities is a list of entities in json: {"value":[…]} and its members.
@@ -633,10 +651,11 @@ type jsonEntities struct {
 	*jsonList
 	p   *Printer
 	buf []byte
+	sel []string // --select's names, nil for all
 }
 
 func (j *jsonEntities) write(e *odata.Entity) error {
-	j.buf = odata.AppendEntityJSON(j.buf[:0], e)
+	j.buf = appendEntity(j.buf[:0], e, j.sel)
 	return j.item(j.buf)
 }
 
@@ -741,13 +760,16 @@ func (jsonlFormat) result(p *Printer, r result) error {
 	return nil
 }
 
-func (jsonlFormat) list(p *Printer, v tableView) entityWriter { return jsonlList{p} }
+func (jsonlFormat) list(p *Printer, v tableView) entityWriter { return jsonlList{p, v.sel} }
 
 // jsonlList writes an entity a line.
-type jsonlList struct{ p *Printer }
+type jsonlList struct {
+	p   *Printer
+	sel []string // --select's names, nil for all
+}
 
 func (j jsonlList) write(e *odata.Entity) error {
-	_, err := j.p.out.Write(append(odata.AppendEntityJSON(nil, e), '\n'))
+	_, err := j.p.out.Write(append(appendEntity(nil, e, j.sel), '\n'))
 	return err
 }
 

@@ -54,7 +54,8 @@ type tableView struct {
 	etag      bool // the odata.etag column, after the keys
 	width     int
 	expanded  expandMode
-	single    bool // one entity on its own (get, insert …): no "-[ 1 ]" rule
+	single    bool     // one entity on its own (get, insert …): no "-[ 1 ]" rule
+	sel       []string // --select's names (nil: all), for the json formats
 }
 
 // expandMode chooses between a table and one property per line.

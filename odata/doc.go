@@ -30,6 +30,8 @@
 //     diagnosis says to people: diagnosis.go.
 //   - The JSON wire format: jsonformat.go; which JSON value becomes which
 //     Edm type: jsontypes.go; the text forms CSV uses: valuetext.go.
-//   - $select keeps PartitionKey, RowKey and Timestamp: select.go.
+//   - $select: a store projects with Project (keeping the keys and
+//     Timestamp, which name the entity); the answer carries what the
+//     service's does, AppendSelectedJSONAs (jsonmetadata.go).
 //   - Continuation token layout and its two errors: continuation.go.
 package odata

@@ -336,3 +336,30 @@ func TestDecodeEntityJSONNumberAndBinaryErrors(t *testing.T) {
 		}
 	}
 }
+
+// A $select answer carries odata.etag and what it names only: the keys and
+// Timestamp when named, a named property the entity lacks as null.
+func TestAppendSelectedJSON(t *testing.T) {
+	ts := time.Date(2021, 5, 26, 15, 48, 5, 179620100, time.UTC)
+	e := &Entity{PartitionKey: "p", RowKey: "r", Timestamp: ts, Properties: []Property{
+		{"age", Int32(39)}, {"ratio", Double(3.1)}, {"big", Int64(5)},
+	}}
+	etag := `"odata.etag":"W/\"datetime'2021-05-26T15%3A48%3A05.1796201Z'\""`
+	links := EntityLinks{Metadata: "M", Type: "a.T", ID: "I", EditLink: "E"}
+	for _, c := range []struct {
+		sel  []string
+		m    Metadata
+		want string
+	}{
+		{[]string{"age", "ratio"}, MinimalMetadata, `{"odata.metadata":"M",` + etag + `,"age":39,"ratio":3.1}`},
+		{[]string{"ratio", "age"}, NoMetadata, `{"ratio":3.1,"age":39}`},
+		{[]string{"missing", "big"}, MinimalMetadata, `{"odata.metadata":"M",` + etag + `,"missing":null,"big@odata.type":"Edm.Int64","big":"5"}`},
+		{[]string{"age", "RowKey", "odata.etag"}, NoMetadata, `{"RowKey":"r","age":39}`},
+		{[]string{"Timestamp", "PartitionKey"}, FullMetadata, `{"odata.metadata":"M","odata.type":"a.T","odata.id":"I",` + etag + `,"odata.editLink":"E","PartitionKey":"p","Timestamp@odata.type":"Edm.DateTime","Timestamp":"2021-05-26T15:48:05.1796201Z"}`},
+		{nil, NoMetadata, `{"PartitionKey":"p","RowKey":"r","Timestamp":"2021-05-26T15:48:05.1796201Z","age":39,"ratio":3.1,"big":"5"}`},
+	} {
+		if got := string(AppendSelectedJSONAs(nil, e, c.sel, c.m, links)); got != c.want {
+			t.Errorf("%v at %s:\n%s\nwant\n%s", c.sel, c.m, got, c.want)
+		}
+	}
+}

@@ -1,5 +1,7 @@
 package odata
 
+import "slices"
+
 // The service answers in one of three JSON shapes, chosen by the client's
 // Accept header (application/json;odata=LEVEL):
 //
@@ -67,60 +69,112 @@ type EntityLinks struct {
 // that takes 3.0 for an integer, as JavaScript does, sees an Int32, as it
 // would against the service.
 func AppendEntityJSONAs(dst []byte, e *Entity, m Metadata, l EntityLinks) []byte {
-	dst = append(dst, '{')
-	first := true
-	member := func(name, value string) {
-		if value == "" {
-			return
-		}
-		if !first {
-			dst = append(dst, ',')
-		}
-		first = false
-		dst = appendJSONString(dst, name)
-		dst = append(dst, ':')
-		dst = appendJSONString(dst, value)
+	return AppendSelectedJSONAs(dst, e, nil, m, l)
+}
+
+// AppendSelectedJSONAs appends e as the service answers a request with
+// $select: sel is ParseSelect's list (nil selects everything, as
+// AppendEntityJSONAs writes it). The metadata members of level m come
+// first (odata.etag included: it is always there), then, of the system
+// properties, only those sel names (PartitionKey, RowKey, Timestamp, in
+// that order), then the other names of sel in sel's order, each with its
+// value, or null when e has no such property (the service answers a
+// selected property the entity lacks so).
+func AppendSelectedJSONAs(dst []byte, e *Entity, sel []string, m Metadata, l EntityLinks) []byte {
+	w := objectWriter{dst: append(dst, '{')}
+	w.metadata(e, m, l)
+	if sel == nil || slices.Contains(sel, PartitionKey) {
+		w.name(PartitionKey)
+		w.dst = appendJSONString(w.dst, e.PartitionKey)
 	}
-	if m != NoMetadata {
-		member("odata.metadata", l.Metadata)
+	if sel == nil || slices.Contains(sel, RowKey) {
+		w.name(RowKey)
+		w.dst = appendJSONString(w.dst, e.RowKey)
 	}
-	if m == FullMetadata {
-		member("odata.type", l.Type)
-		member("odata.id", l.ID)
-	}
-	if m != NoMetadata {
-		member("odata.etag", e.ETag())
-	}
-	if m == FullMetadata {
-		member("odata.editLink", l.EditLink)
-	}
-	if !first {
-		dst = append(dst, ',')
-	}
-	dst = append(dst, `"PartitionKey":`...)
-	dst = appendJSONString(dst, e.PartitionKey)
-	dst = append(dst, `,"RowKey":`...)
-	dst = appendJSONString(dst, e.RowKey)
-	if !e.Timestamp.IsZero() {
+	if !e.Timestamp.IsZero() && (sel == nil || slices.Contains(sel, Timestamp)) {
 		if m == FullMetadata {
-			dst = append(dst, `,"Timestamp@odata.type":"Edm.DateTime"`...)
+			w.name(Timestamp + "@odata.type")
+			w.dst = append(w.dst, `"Edm.DateTime"`...)
 		}
-		dst = append(dst, `,"Timestamp":"`...)
-		dst = appendDateTime(dst, e.Timestamp)
-		dst = append(dst, '"')
+		w.name(Timestamp)
+		w.dst = append(w.dst, '"')
+		w.dst = appendDateTime(w.dst, e.Timestamp)
+		w.dst = append(w.dst, '"')
 	}
-	for i := range e.Properties {
-		p := &e.Properties[i]
-		dst = append(dst, ',')
-		if m == NoMetadata {
-			dst = appendJSONString(dst, p.Name)
-			dst = append(dst, ':')
-			dst = AppendValueJSON(dst, p.Value)
+	if sel == nil {
+		for i := range e.Properties {
+			w.property(e.Properties[i].Name, e.Properties[i].Value, m)
+		}
+		return append(w.dst, '}')
+	}
+	for _, name := range sel {
+		switch name {
+		case PartitionKey, RowKey, Timestamp, ETagName:
+			continue
+		}
+		if v, ok := e.Get(name); ok {
+			w.property(name, v, m)
 		} else {
-			dst = appendProperty(dst, p.Name, p.Value, false) // a whole Double bare, as the service writes it
+			w.name(name)
+			w.dst = append(w.dst, "null"...)
 		}
 	}
-	return append(dst, '}')
+	return append(w.dst, '}')
+}
+
+// objectWriter writes the members of one JSON object, commas between them.
+type objectWriter struct {
+	dst  []byte
+	some bool // a member was written
+}
+
+// name writes the comma before a member (when one came before) and its name.
+func (w *objectWriter) name(n string) {
+	if w.some {
+		w.dst = append(w.dst, ',')
+	}
+	w.some = true
+	w.dst = appendJSONString(w.dst, n)
+	w.dst = append(w.dst, ':')
+}
+
+// member writes a string member, left out when value is empty.
+func (w *objectWriter) member(n, value string) {
+	if value != "" {
+		w.name(n)
+		w.dst = appendJSONString(w.dst, value)
+	}
+}
+
+// metadata writes the odata.* members of level m.
+func (w *objectWriter) metadata(e *Entity, m Metadata, l EntityLinks) {
+	if m == NoMetadata {
+		return
+	}
+	w.member("odata.metadata", l.Metadata)
+	if m == FullMetadata {
+		w.member("odata.type", l.Type)
+		w.member("odata.id", l.ID)
+	}
+	w.member("odata.etag", e.ETag())
+	if m == FullMetadata {
+		w.member("odata.editLink", l.EditLink)
+	}
+}
+
+// property writes one property, with the annotation level m asks for.
+func (w *objectWriter) property(name string, v Value, m Metadata) {
+	if w.some {
+		w.dst = append(w.dst, ',')
+	}
+	w.some = true
+	if m == NoMetadata {
+		w.dst = appendJSONString(w.dst, name)
+		w.dst = append(w.dst, ':')
+		w.dst = AppendValueJSON(w.dst, v)
+		return
+	}
+	w.dst = appendProperty(w.dst, name, v, false) // a whole Double bare, as the service writes it
 }
 
 // AppendJSONString appends s as a JSON string (invalid UTF-8 becomes

@@ -81,12 +81,13 @@ type errorString string
 
 func (e errorString) Error() string { return string(e) }
 
-// Project returns the entity as a query with $select returns it: the
-// selected user properties that it has, in the order of sel, plus
-// PartitionKey, RowKey and Timestamp, which tstable always returns (they
-// identify the entity and carry its ETag, and selecting them is allowed but
-// changes nothing). A selected property the entity lacks is left out. A nil
-// sel returns e itself; otherwise e is not modified.
+// Project returns the entity a store delivers for a query with $select:
+// the selected user properties that it has, in the order of sel, plus
+// PartitionKey, RowKey and Timestamp, which a store always keeps (they
+// identify the entity, carry its ETag and continue the query). A selected
+// property the entity lacks is left out. What the answer then carries, as
+// the service answers, is AppendSelectedJSONAs's to write. A nil sel
+// returns e itself; otherwise e is not modified.
 func Project(e *Entity, sel []string) *Entity {
 	if sel == nil || e == nil {
 		return e

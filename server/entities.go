@@ -3,7 +3,9 @@ package server
 import (
 	"bytes"
 	"net/http"
+	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/server/auth"
@@ -186,10 +188,20 @@ func (q *request) getEntity(table string, key odata.Key) error {
 	if err != nil {
 		return err
 	}
-	e = odata.Project(e, sel)
 	q.w.Header().Set("ETag", e.ETag())
-	q.writeJSON(http.StatusOK, odata.AppendEntityJSONAs(nil, e, q.format, q.entityLinks(table, e, true)))
+	links := q.entityLinks(table, e, true)
+	if sel != nil {
+		links.Metadata += selectSuffix(selText)
+	}
+	q.writeJSON(http.StatusOK, odata.AppendSelectedJSONAs(nil, e, sel, q.format, links))
 	return nil
+}
+
+// selectSuffix is what the service adds to odata.metadata for a $select:
+// "&$select=" and the list as sent, decoded, with what a URL path cannot
+// hold escaped (age,%20sex).
+func selectSuffix(selText string) string {
+	return "&$select=" + strings.ReplaceAll(url.PathEscape(selText), "%2C", ",")
 }
 
 // queryEntities answers GET /T(): $filter, $select and $top, at most 1000
@@ -235,8 +247,12 @@ func (q *request) queryEntities(table string) error {
 	inRange := q.keyRange(&req)
 	body := []byte(`{`)
 	if q.format != odata.NoMetadata {
+		meta := q.base + "/$metadata#" + table
+		if sel != nil {
+			meta += selectSuffix(params.Get("$select"))
+		}
 		body = append(body, `"odata.metadata":`...)
-		body = odata.AppendJSONString(body, q.base+"/$metadata#"+table)
+		body = odata.AppendJSONString(body, meta)
 		body = append(body, ',')
 	}
 	body = append(body, `"value":[`...)
@@ -249,7 +265,7 @@ func (q *request) queryEntities(table string) error {
 			body = append(body, ',')
 		}
 		n++
-		body = odata.AppendEntityJSONAs(body, e, q.format, q.entityLinks(table, e, false))
+		body = odata.AppendSelectedJSONAs(body, e, sel, q.format, q.entityLinks(table, e, false))
 		return nil
 	})
 	if err != nil {
