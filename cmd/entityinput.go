@@ -44,7 +44,7 @@ func (f *Factory) readEntityArg(c *cobra.Command, args []string, i int) (*odata.
 	}
 	e, err := odata.DecodeEntityJSON(data)
 	if err != nil {
-		return nil, odata.Errorf(odata.CodeInvalidInput, "%s: %v", where, err)
+		return nil, odata.Errorf(odata.DecodeErrorCode(err), "%s: %v", where, err)
 	}
 	return e, nil
 }

@@ -150,6 +150,7 @@ func TestGolden(t *testing.T) {
 		{name: "insert-bad-json", args: []string{"insert", "People", `{"PartitionKey":"Sales","RowKey":"1","Age":}`}},
 		{name: "insert-unknown-type", args: []string{"insert", "People", `{"PartitionKey":"Sales","RowKey":"1","Age@odata.type":"Edm.Decimal","Age":"1"}`}},
 		{name: "insert-no-entity", args: []string{"insert", "People"}},
+		{name: "insert-no-rowkey", args: []string{"insert", "People", `{"PartitionKey":"Sales","Age":1}`}},
 		{name: "insert-boolean-as-string", args: []string{"insert", "People", `{"PartitionKey":"Sales","RowKey":"00030","Active@odata.type":"Edm.Boolean","Active":"false"}`, "-o", "table"}},
 		{name: "insert-no-table", noSeed: true, args: []string{"insert", "People", newEmp}},
 		{name: "upsert-merge", args: []string{"upsert", "People", `{"PartitionKey":"Sales","RowKey":"00010","Age":24}`, "-o", "json"}},

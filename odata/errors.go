@@ -30,6 +30,7 @@ const (
 	CodePropertyNameInvalid                     Code = "PropertyNameInvalid"
 	CodeInvalidResourceName                     Code = "InvalidResourceName"
 	CodeInvalidValueType                        Code = "InvalidValueType"
+	CodePropertiesNeedValue                     Code = "PropertiesNeedValue"
 	CodeInvalidDuplicateRow                     Code = "InvalidDuplicateRow"
 	CodeCommandsInBatchActOnDifferentPartitions Code = "CommandsInBatchActOnDifferentPartitions"
 	CodeMissingRequiredHeader                   Code = "MissingRequiredHeader"
@@ -95,6 +96,7 @@ var statuses = sync.OnceValue(func() map[Code]int {
 		CodePropertyNameInvalid:                     statusBadRequest,
 		CodeInvalidResourceName:                     statusBadRequest,
 		CodeInvalidValueType:                        statusBadRequest,
+		CodePropertiesNeedValue:                     statusBadRequest,
 		CodeInvalidDuplicateRow:                     statusBadRequest,
 		CodeCommandsInBatchActOnDifferentPartitions: statusBadRequest,
 		CodeMissingRequiredHeader:                   statusBadRequest,

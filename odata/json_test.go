@@ -363,3 +363,22 @@ func TestAppendSelectedJSON(t *testing.T) {
 		}
 	}
 }
+
+// An entity without a key is PropertiesNeedValue, as the service answers.
+func TestDecodeErrorCode(t *testing.T) {
+	for _, c := range []struct {
+		json    string
+		code    Code
+		missing string
+	}{
+		{`{"RowKey":"r"}`, CodePropertiesNeedValue, PartitionKey},
+		{`{"PartitionKey":"p","A":1}`, CodePropertiesNeedValue, RowKey},
+		{`{"PartitionKey":"p","RowKey":"r","A":}`, CodeInvalidInput, ""},
+	} {
+		_, err := DecodeEntityJSON([]byte(c.json))
+		var je *JSONError
+		if DecodeErrorCode(err) != c.code || !errors.As(err, &je) || je.Missing != c.missing {
+			t.Errorf("%s: %v (code %s), want %s missing %q", c.json, err, DecodeErrorCode(err), c.code, c.missing)
+		}
+	}
+}

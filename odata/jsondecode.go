@@ -107,10 +107,10 @@ func (dec *EntityDecoder) Decode(data []byte) (*Entity, error) {
 		e.Properties = append(e.Properties, Property{Name: name, Value: v})
 	}
 	if !havePK {
-		return nil, &JSONError{Offset: 0, Msg: "the entity has no PartitionKey; every entity needs \"PartitionKey\" and \"RowKey\" strings"}
+		return nil, &JSONError{Offset: 0, Msg: "the entity has no PartitionKey; every entity needs \"PartitionKey\" and \"RowKey\" strings", Code: CodePropertiesNeedValue, Missing: PartitionKey}
 	}
 	if !haveRK {
-		return nil, &JSONError{Offset: 0, Msg: "the entity has no RowKey; every entity needs \"PartitionKey\" and \"RowKey\" strings"}
+		return nil, &JSONError{Offset: 0, Msg: "the entity has no RowKey; every entity needs \"PartitionKey\" and \"RowKey\" strings", Code: CodePropertiesNeedValue, Missing: RowKey}
 	}
 	return e, nil
 }

@@ -1,6 +1,9 @@
 package odata
 
-import "strconv"
+import (
+	"errors"
+	"strconv"
+)
 
 // The service's JSON wire format for one entity (the "minimal metadata"
 // shape), which tstable reads and writes:
@@ -62,6 +65,21 @@ type JSONError struct {
 	Property string
 	Offset   int
 	Msg      string
+	// Code is the service's code for the problem: PropertiesNeedValue for
+	// an entity without PartitionKey or RowKey (Missing names it),
+	// InvalidInput ("") for the rest (see DecodeErrorCode).
+	Code    Code
+	Missing string
+}
+
+// DecodeErrorCode is the service's code for an error of DecodeEntityJSON:
+// PropertiesNeedValue when the entity lacks a key, else InvalidInput.
+func DecodeErrorCode(err error) Code {
+	var je *JSONError
+	if errors.As(err, &je) && je.Code != "" {
+		return je.Code
+	}
+	return CodeInvalidInput
 }
 
 // Error returns "property "Name": message" or "at byte N: message".

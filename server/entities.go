@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"errors"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -37,50 +38,46 @@ func (q *request) entityOp(table string, key odata.Key) error {
 }
 
 // decodeEntity reads an entity from a request body. For an entity the URL
-// names, the keys may be left out of the body; given there, they must be
-// the URL's.
+// names (an update, a merge, an upsert), the URL's keys are the entity's:
+// the body may leave them out, and keys it gives that differ are ignored,
+// as the service ignores them.
 func decodeEntity(body []byte, key *odata.Key) (*odata.Entity, error) {
 	e, err := odata.DecodeEntityJSON(body)
-	if err != nil && key != nil && !(bytes.Contains(body, []byte(`"PartitionKey"`)) && bytes.Contains(body, []byte(`"RowKey"`))) {
-		// Give the body the URL's keys and read it again.
-		if e2, err2 := odata.DecodeEntityJSON(withKeys(body, *key)); err2 == nil {
-			e, err = e2, nil
+	for i := 0; i < 2 && key != nil && err != nil; i++ {
+		var je *odata.JSONError
+		if !errors.As(err, &je) || je.Missing == "" {
+			break
 		}
+		value := key.PartitionKey
+		if je.Missing == odata.RowKey {
+			value = key.RowKey
+		}
+		body = withKey(body, je.Missing, value)
+		e, err = odata.DecodeEntityJSON(body)
 	}
 	if err != nil {
-		return nil, errorf(odata.CodeInvalidInput, "the entity in the request body cannot be read: %v", err)
+		return nil, errorf(odata.DecodeErrorCode(err), "the entity in the request body cannot be read: %v", err)
 	}
-	if key != nil && (e.PartitionKey != key.PartitionKey || e.RowKey != key.RowKey) {
-		return nil, errorf(odata.CodeInvalidInput,
-			"the body names entity (%q, %q) but the URL names (%q, %q); send the same keys, or none in the body",
-			e.PartitionKey, e.RowKey, key.PartitionKey, key.RowKey)
+	if key != nil {
+		e.PartitionKey, e.RowKey = key.PartitionKey, key.RowKey
 	}
 	return e, nil
 }
 
-// withKeys inserts the keys a body lacks at the start of its object.
-func withKeys(body []byte, key odata.Key) []byte {
+// withKey inserts the member "name":value at the start of a body's object.
+func withKey(body []byte, name, value string) []byte {
 	i := bytes.IndexByte(body, '{')
 	if i < 0 {
 		return body
 	}
-	var out []byte
-	out = append(out, body[:i+1]...)
-	if !bytes.Contains(body, []byte(`"PartitionKey"`)) {
-		out = append(out, `"PartitionKey":`...)
-		out = odata.AppendJSONString(out, key.PartitionKey)
+	out := append([]byte(nil), body[:i+1]...)
+	out = odata.AppendJSONString(out, name)
+	out = append(out, ':')
+	out = odata.AppendJSONString(out, value)
+	if rest := bytes.TrimSpace(body[i+1:]); !bytes.HasPrefix(rest, []byte("}")) {
 		out = append(out, ',')
 	}
-	if !bytes.Contains(body, []byte(`"RowKey"`)) {
-		out = append(out, `"RowKey":`...)
-		out = odata.AppendJSONString(out, key.RowKey)
-		out = append(out, ',')
-	}
-	rest := bytes.TrimSpace(body[i+1:])
-	if bytes.HasPrefix(rest, []byte("}")) {
-		out = out[:len(out)-1] // no members: drop the trailing comma
-	}
-	return append(out, rest...)
+	return append(out, body[i+1:]...)
 }
 
 // insertEntity answers POST /T: Insert Entity.
