@@ -51,11 +51,15 @@
 // table only (compared without regard to case), within its key range when
 // it has one: writes and point reads must name keys inside it, and queries
 // are narrowed to it (a point read of the entity whose keys are both empty
-// looks like a query to Allows; check it with InRange). A SAS naming a stored access policy (si) is refused: tstable
-// keeps no access policies. Neither kind of SAS may read or set a table's
-// access policy. Start and expiry are checked against the time given to
-// Authorize; spr=https requires TLS; sip is checked against the client's
-// address (r.RemoteAddr).
+// looks like a query to Allows; check it with InRange). A table SAS naming
+// a stored access policy (si) takes from it the start, expiry and
+// permissions it does not give itself (each from one of the two, never
+// both); the policies come with the request's context (WithPolicies), so
+// a policy changed or removed applies at once. Neither kind of SAS may
+// read or set a table's access policy. Start and expiry are checked
+// against the time given to Authorize; spr=https requires TLS; sip is
+// checked against the client's address (r.RemoteAddr). A SAS parameter
+// given twice is refused.
 //
 // A bearer token (Authorization: Bearer …), a Microsoft Entra ID access
 // token, is taken only from a Verifier set to OAuthBasic (tstable serve

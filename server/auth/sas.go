@@ -31,6 +31,9 @@ const (
 	tableSASPermissions   = "raud"          // read (query), add, update, delete
 )
 
+// sasParameters are the query parameters of a SAS, each given once.
+var sasParameters = []string{"sv", "ss", "srt", "sp", "st", "se", "sip", "spr", "ses", "sig", "tn", "si", "spk", "srk", "epk", "erk"}
+
 // queryValues parses a raw query. A malformed pair is left out, as
 // url.ParseQuery leaves it; the rest is kept.
 func queryValues(rawQuery string) url.Values {
@@ -50,6 +53,11 @@ func (v *Verifier) verifySAS(r *http.Request, now time.Time, g *Grant) error {
 	q, err := url.ParseQuery(r.URL.RawQuery)
 	if err != nil {
 		return errorf(odata.CodeAuthenticationFailed, "the SAS query string is malformed (%v): send the token exactly as the SDK or portal made it", err)
+	}
+	for _, k := range sasParameters {
+		if len(q[k]) > 1 {
+			return errorf(odata.CodeAuthenticationFailed, "the SAS gives its parameter %s %d times: a SAS gives each once; use the token as the SDK or portal made it, whole", k, len(q[k]))
+		}
 	}
 	sv := q.Get("sv")
 	if !isVersion(sv) {
@@ -83,7 +91,7 @@ func (v *Verifier) verifyAccountSAS(r *http.Request, q url.Values, now time.Time
 		fields = append(fields, q.Get("ses"))
 	}
 	toSign := strings.Join(fields, "\n") + "\n"
-	if err := v.checkSAS(r, q, now, toSign, "account SAS"); err != nil {
+	if err := v.checkSAS(r, q, sasFields{start: q.Get("st"), expiry: q.Get("se")}, now, toSign, "account SAS"); err != nil {
 		return err
 	}
 	if !strings.Contains(q.Get("ss"), "t") {
@@ -104,12 +112,13 @@ func (v *Verifier) verifyAccountSAS(r *http.Request, q url.Values, now time.Time
 }
 
 // checkSAS checks what every SAS must pass: its signature over toSign,
-// then its time window, protocol and source address.
-func (v *Verifier) checkSAS(r *http.Request, q url.Values, now time.Time, toSign, kind string) error {
+// then its time window (f's, the SAS's own or its policy's), protocol and
+// source address.
+func (v *Verifier) checkSAS(r *http.Request, q url.Values, f sasFields, now time.Time, toSign, kind string) error {
 	if err := v.checkSignature(q.Get("sig"), toSign, kind); err != nil {
 		return err
 	}
-	if err := checkSASWindow(q.Get("st"), q.Get("se"), now); err != nil {
+	if err := checkSASWindow(f.start, f.expiry, now); err != nil {
 		return err
 	}
 	if err := checkProtocol(q.Get("spr"), r); err != nil {
@@ -119,27 +128,40 @@ func (v *Verifier) checkSAS(r *http.Request, q url.Values, now time.Time, toSign
 }
 
 // verifyTableSAS checks a table (service) SAS: its fields, its signature
-// over the table SAS string-to-sign, its times, protocol and IP range.
-// Its table and key range are the Grant's to enforce.
+// over the table SAS string-to-sign, its times, protocol and IP range. A
+// SAS that names a stored access policy (si) takes from it the start,
+// expiry and permissions it does not give itself. Its table and key range
+// are the Grant's to enforce.
 func (v *Verifier) verifyTableSAS(r *http.Request, q url.Values, now time.Time, g *Grant) error {
-	if si := q.Get("si"); si != "" {
-		return errorf(odata.CodeAuthenticationFailed,
-			"the SAS refers to a stored access policy (si=%.64q), which tstable does not support: sign the SAS with its own permissions (sp) and expiry (se) and no identifier", si)
-	}
-	if err := require(q, "table SAS", "tn", "sp", "se", "sig"); err != nil {
+	if err := require(q, "table SAS", "tn", "sig"); err != nil {
 		return err
 	}
 	tn := q.Get("tn")
+	f := sasFields{start: q.Get("st"), expiry: q.Get("se"), permission: q.Get("sp")}
+	if si := q.Get("si"); si != "" {
+		var err error
+		if f, err = applyPolicy(r.Context(), tn, si, f); err != nil {
+			return err
+		}
+	}
+	if f.permission == "" || f.expiry == "" {
+		missing := "sp"
+		if f.permission != "" {
+			missing = "se"
+		}
+		return errorf(odata.CodeAuthenticationFailed,
+			"the table SAS has no %s, and no stored access policy (si) that gives it: use the token as the SDK or portal made it, whole", missing)
+	}
 	toSign := strings.Join([]string{
 		q.Get("sp"), q.Get("st"), q.Get("se"),
 		"/table/" + v.account + "/" + strings.ToLower(tn),
 		q.Get("si"), q.Get("sip"), q.Get("spr"), q.Get("sv"),
 		q.Get("spk"), q.Get("srk"), q.Get("epk"), q.Get("erk"),
 	}, "\n")
-	if err := v.checkSAS(r, q, now, toSign, "table SAS"); err != nil {
+	if err := v.checkSAS(r, q, f, now, toSign, "table SAS"); err != nil {
 		return err
 	}
-	if err := onlyLetters(q.Get("sp"), tableSASPermissions, "permission (sp)"); err != nil {
+	if err := onlyLetters(f.permission, tableSASPermissions, "permission (sp)"); err != nil {
 		return err
 	}
 	if q.Get("srk") != "" && q.Get("spk") == "" {
@@ -150,7 +172,7 @@ func (v *Verifier) verifyTableSAS(r *http.Request, q url.Values, now time.Time, 
 	}
 	g.credential = "table SAS"
 	g.sas = sasTable
-	g.permissions = q.Get("sp")
+	g.permissions = f.permission
 	g.table = tn
 	g.startPK, g.startRK, g.endPK, g.endRK = q.Get("spk"), q.Get("srk"), q.Get("epk"), q.Get("erk")
 	return nil
@@ -183,12 +205,12 @@ func (v *Verifier) checkSignature(sig, toSign, kind string) error {
 
 // checkSASWindow checks st (optional) and se against now.
 func checkSASWindow(st, se string, now time.Time) error {
-	expiry, err := parseSASTime(se)
+	expiry, err := ParseTime(se)
 	if err != nil {
 		return errorf(odata.CodeAuthenticationFailed, "the SAS expiry se=%.40q is not an ISO 8601 UTC time such as 2030-01-02T15:04:05Z", se)
 	}
 	if st != "" {
-		start, err := parseSASTime(st)
+		start, err := ParseTime(st)
 		if err != nil {
 			return errorf(odata.CodeAuthenticationFailed, "the SAS start st=%.40q is not an ISO 8601 UTC time such as 2030-01-02T15:04:05Z", st)
 		}
@@ -211,7 +233,7 @@ func checkSASWindow(st, se string, now time.Time) error {
 
 // parseSASTime parses the ISO 8601 forms a SAS time may take: a date, a
 // time to the minute, to the second, or with a fraction of a second.
-func parseSASTime(s string) (time.Time, error) {
+func ParseTime(s string) (time.Time, error) {
 	var err error
 	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04Z07:00", "2006-01-02"} {
 		var t time.Time

@@ -448,7 +448,7 @@ func TestTableSASByHand(t *testing.T) {
 	for _, c := range []struct{ name, query, code string }{
 		{"good", tableSAS(testKey, "Orders", "raud", "", se, "", "", "", "", ""), ""},
 		{"partition only", tableSAS(testKey, "Orders", "r", "", se, "", "b", "", "b", ""), ""},
-		{"stored policy", tableSAS(testKey, "Orders", "", "", "", "policy1", "", "", "", ""), "AuthenticationFailed"},
+		{"stored policy, none known", tableSAS(testKey, "Orders", "", "", "", "policy1", "", "", "", ""), "AuthenticationFailed"},
 		{"row key without partition", tableSAS(testKey, "Orders", "r", "", se, "", "", "2", "", ""), "AuthenticationFailed"},
 		{"end row key without partition", tableSAS(testKey, "Orders", "r", "", se, "", "", "", "", "5"), "AuthenticationFailed"},
 		{"account permission letter", tableSAS(testKey, "Orders", "rl", "", se, "", "", "", "", ""), "AuthenticationFailed"},

@@ -373,7 +373,7 @@ func TestPathAccount(t *testing.T) {
 		"/devstoreaccount2/Tables":       `"devstoreaccount2"`,
 		"/devstoreaccount1x/Tables":      `"devstoreaccount1x"`,
 		"/DevStoreAccount1/Tables":       `"DevStoreAccount1"`,
-		"/devstoreaccount1-secondary/Ta": "-secondary",
+		"/devstoreaccount2-secondary/Ta": "-secondary",
 	} {
 		r := newSigned("GET", target, "", now)
 		signFull(r, WellKnownAccount, testKey)
@@ -381,11 +381,14 @@ func TestPathAccount(t *testing.T) {
 			t.Errorf("%s: %v, want AuthenticationFailed naming %s", target, err, want)
 		}
 	}
-	// The bare account is the service itself.
-	r := newSigned("GET", "/devstoreaccount1?restype=service&comp=properties", "", now)
-	signFull(r, WellKnownAccount, testKey)
-	if _, err := v.Authorize(r, now); err != nil {
-		t.Errorf("bare account: %v", err)
+	// The bare account is the service itself; ACCOUNT-secondary is its
+	// secondary endpoint, path-style as the emulators serve it.
+	for _, target := range []string{"/devstoreaccount1?restype=service&comp=properties", "/devstoreaccount1-secondary/?restype=service&comp=stats"} {
+		r := newSigned("GET", target, "", now)
+		signFull(r, WellKnownAccount, testKey)
+		if _, err := v.Authorize(r, now); err != nil {
+			t.Errorf("%s: %v", target, err)
+		}
 	}
 }
 

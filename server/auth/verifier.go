@@ -136,7 +136,7 @@ func (v *Verifier) checkAccount(path string) error {
 	if i := strings.IndexByte(seg, '/'); i >= 0 {
 		seg = seg[:i]
 	}
-	if seg == v.account {
+	if seg == v.account || seg == v.account+"-secondary" { // the emulators' secondary endpoint
 		return nil
 	}
 	if seg == "" {
