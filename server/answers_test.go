@@ -144,3 +144,49 @@ func TestURLKeysWinOverBodyKeys(t *testing.T) {
 		t.Errorf("the body's keys made entities of their own:\n%s", got)
 	}
 }
+
+// A table's ACL as the service keeps it: a policy that sets nothing comes
+// back without its AccessPolicy, Start and Expiry with seven fractional
+// digits; the ACL of a missing table is ResourceNotFound, in the service's
+// XML error form; a retention past 365 days is InvalidXmlDocument; the
+// properties come back in the service's element order.
+func TestACLAndPropertiesAsTheServiceWritesThem(t *testing.T) {
+	c, _ := newClient(t)
+	c.createTable("Acl")
+	xmlCT := []string{"Content-Type", "application/xml"}
+	c.mustDo(204, "PUT", "/Acl?comp=acl", []byte(`<SignedIdentifiers><SignedIdentifier><Id>null</Id></SignedIdentifier>`+
+		`<SignedIdentifier><Id>empty</Id><AccessPolicy /></SignedIdentifier>`+
+		`<SignedIdentifier><Id>full</Id><AccessPolicy><Start>2021-06-08T02:10:09Z</Start><Expiry>2021-06-08T03:10:09.5Z</Expiry><Permission>r</Permission></AccessPolicy></SignedIdentifier></SignedIdentifiers>`), xmlCT...)
+	got := c.mustDo(200, "GET", "/Acl?comp=acl", nil).body
+	want := `<SignedIdentifiers><SignedIdentifier><Id>null</Id></SignedIdentifier><SignedIdentifier><Id>empty</Id></SignedIdentifier>` +
+		`<SignedIdentifier><Id>full</Id><AccessPolicy><Start>2021-06-08T02:10:09.0000000Z</Start><Expiry>2021-06-08T03:10:09.5000000Z</Expiry><Permission>r</Permission></AccessPolicy></SignedIdentifier></SignedIdentifiers>`
+	if !strings.HasSuffix(got, want) {
+		t.Errorf("ACL:\n%s\nwant\n%s", got, want)
+	}
+	for _, method := range []string{"GET", "PUT"} {
+		r := c.do(method, "/Nowhere?comp=acl", nil, xmlCT...)
+		if r.status != 404 || r.header.Get("x-ms-error-code") != "ResourceNotFound" ||
+			!strings.Contains(r.body, `<m:error xmlns:m="http://schemas.microsoft.com/ado/2007/08/dataservices/metadata"><m:code>ResourceNotFound</m:code><m:message xml:lang="en-US">`) {
+			t.Errorf("%s ACL of a missing table: %d %v %s", method, r.status, r.header, r.body)
+		}
+	}
+	r := c.do("PUT", "//devstoreaccount1/?restype=service&comp=properties", []byte(`<StorageServiceProperties><MinuteMetrics><Version>1.0</Version><Enabled>true</Enabled>`+
+		`<IncludeAPIs>true</IncludeAPIs><RetentionPolicy><Enabled>true</Enabled><Days>366</Days></RetentionPolicy></MinuteMetrics></StorageServiceProperties>`), xmlCT...)
+	if r.status != 400 || r.header.Get("x-ms-error-code") != "InvalidXmlDocument" {
+		t.Errorf("retention of 366 days: %d %s", r.status, r.body)
+	}
+	c.mustDo(202, "PUT", "//devstoreaccount1/?restype=service&comp=properties", []byte(`<StorageServiceProperties>`+
+		`<Logging><Version>1.0</Version><Delete>true</Delete><Read>false</Read><Write>true</Write><RetentionPolicy><Enabled>true</Enabled><Days>365</Days></RetentionPolicy></Logging>`+
+		`<Cors><CorsRule><AllowedOrigins>www.xyz.com</AllowedOrigins><AllowedMethods>GET,PUT</AllowedMethods><AllowedHeaders>x-ms-meta-data*,x-ms-meta-xyz</AllowedHeaders>`+
+		`<ExposedHeaders>x-ms-meta-source*,x-ms-meta-abc</ExposedHeaders><MaxAgeInSeconds>500</MaxAgeInSeconds></CorsRule></Cors></StorageServiceProperties>`), xmlCT...)
+	got = c.mustDo(200, "GET", "//devstoreaccount1/?restype=service&comp=properties", nil).body
+	for _, want := range []string{
+		`<Logging><Version>1.0</Version><Read>false</Read><Write>true</Write><Delete>true</Delete><RetentionPolicy><Enabled>true</Enabled><Days>365</Days></RetentionPolicy></Logging>`,
+		`<CorsRule><AllowedMethods>GET,PUT</AllowedMethods><AllowedOrigins>www.xyz.com</AllowedOrigins><AllowedHeaders>x-ms-meta-xyz,x-ms-meta-data*</AllowedHeaders>` +
+			`<ExposedHeaders>x-ms-meta-abc,x-ms-meta-source*</ExposedHeaders><MaxAgeInSeconds>500</MaxAgeInSeconds></CorsRule>`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("properties:\n%s\nlack\n%s", got, want)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/xml"
 	"errors"
@@ -104,7 +105,8 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 }
 
 // writeXMLError answers err in XML, as the service answers the operations
-// that are not OData (ACLs and service properties).
+// that are not OData (ACLs and service properties): its OData error
+// document in XML, <m:error> with <m:code> and <m:message>.
 func writeXMLError(w http.ResponseWriter, r *http.Request, err error) {
 	f := describe(err)
 	h := w.Header()
@@ -114,11 +116,12 @@ func writeXMLError(w http.ResponseWriter, r *http.Request, err error) {
 	if r.Method == http.MethodHead {
 		return
 	}
-	doc := struct {
-		XMLName xml.Name `xml:"Error"`
-		Code    string   `xml:"Code"`
-		Message string   `xml:"Message"`
-	}{Code: string(f.code), Message: errorValue(f, h.Get("x-ms-request-id"), time.Now())}
-	w.Write([]byte(xml.Header))
-	xml.NewEncoder(w).Encode(doc)
+	var b bytes.Buffer
+	b.WriteString(xml.Header)
+	b.WriteString(`<m:error xmlns:m="http://schemas.microsoft.com/ado/2007/08/dataservices/metadata"><m:code>`)
+	xml.EscapeText(&b, []byte(f.code))
+	b.WriteString(`</m:code><m:message xml:lang="en-US">`)
+	xml.EscapeText(&b, []byte(errorValue(f, h.Get("x-ms-request-id"), time.Now())))
+	b.WriteString(`</m:message></m:error>`)
+	w.Write(b.Bytes())
 }

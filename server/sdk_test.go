@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -39,7 +40,15 @@ func TestServicePropertiesAndACLThroughSDK(t *testing.T) {
 	if err != nil || len(props.Cors) != 1 || *props.Cors[0].AllowedOrigins != "https://example.org" || props.Logging == nil {
 		t.Fatalf("after SetProperties: %+v, %v", props, err)
 	}
-	stats, err := svc.GetStatistics(ctx, nil)
+	// Statistics come from the secondary endpoint only, as the service's.
+	if _, err := svc.GetStatistics(ctx, nil); !strings.Contains(fmt.Sprint(err), "InvalidQueryParameterValue") {
+		t.Fatalf("GetStatistics on the primary: %v", err)
+	}
+	secondary, err := aztables.NewServiceClientFromConnectionString(strings.Replace(s.ConnectionString(), "/devstoreaccount1;", "/devstoreaccount1-secondary;", 1), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stats, err := secondary.GetStatistics(ctx, nil)
 	if err != nil || stats.GeoReplication == nil || *stats.GeoReplication.Status != aztables.GeoReplicationStatusLive {
 		t.Fatalf("GetStatistics: %+v, %v", stats, err)
 	}

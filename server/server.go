@@ -43,15 +43,15 @@ type Server struct {
 	log     *ExplainLog
 
 	mu       sync.Mutex
-	props    []byte            // service properties as set (XML), nil for the defaults
-	acls     map[string][]byte // lower-cased table → signed identifiers as set (XML)
+	props    *serviceProperties            // service properties as set, nil for the defaults
+	acls     map[string][]signedIdentifier // lower-cased table → its stored access policies
 	idPrefix string
 	idSeq    uint64
 }
 
 // New returns a Server over b.
 func New(b store.Backend, opts Options) *Server {
-	s := &Server{b: b, account: opts.Account, auth: opts.Authorizer, log: opts.Log, acls: map[string][]byte{}}
+	s := &Server{b: b, account: opts.Account, auth: opts.Authorizer, log: opts.Log, acls: map[string][]signedIdentifier{}}
 	if s.account == "" {
 		s.account = DefaultAccount
 	}
@@ -150,6 +150,9 @@ func (q *request) serve() error {
 		return err
 	}
 	q.base = schemeOf(q.r) + "://" + q.r.Host + "/" + account
+	// A table SAS naming a stored access policy finds it through the
+	// request's context.
+	q.r = q.r.WithContext(auth.WithPolicies(q.r.Context(), q.s.policy))
 	grant, err := q.s.auth.Authorize(q.r)
 	if err != nil {
 		return err
@@ -162,7 +165,7 @@ func (q *request) serve() error {
 			case "properties":
 				return q.serviceProperties()
 			case "stats":
-				return q.serviceStats()
+				return q.serviceStats(account != q.s.account)
 			}
 		}
 		return errorf(odata.CodeInvalidURI, "%s /%s/ names no operation: use /%s/Tables, /%s/TABLE() or ?restype=service&comp=properties", q.r.Method, account, account, account)

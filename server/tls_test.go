@@ -74,7 +74,7 @@ func TestHTTPSResponses(t *testing.T) {
 		t.Errorf("expired, 2020-12-06: %d %v %s", resp.StatusCode, resp.Header, body)
 	}
 	resp, body = get(t, s.Client(), s.URL()+"?restype=service&comp=properties", "Authorization", expired, "x-ms-version", "2020-12-06")
-	if resp.StatusCode != 401 || resp.Header.Get("WWW-Authenticate") != want || !strings.Contains(body, "<Code>InvalidAuthenticationInfo</Code>") {
+	if resp.StatusCode != 401 || resp.Header.Get("WWW-Authenticate") != want || !strings.Contains(body, "<m:code>InvalidAuthenticationInfo</m:code>") {
 		t.Errorf("expired, service properties (XML): %d %v %s", resp.StatusCode, resp.Header, body)
 	}
 	// Plain HTTP to the HTTPS port is no table service answer.

@@ -232,7 +232,10 @@ async function main() {
     assert.ok(props.hourMetrics);
     await svc.setProperties({ cors: [{ allowedOrigins: "*", allowedMethods: "GET", allowedHeaders: "*", exposedHeaders: "*", maxAgeInSeconds: 10 }] });
     assert.equal((await svc.getProperties()).cors.length, 1);
-    assert.equal((await svc.getStatistics()).geoReplication.status, "live");
+    // Statistics come from the secondary endpoint only, as the service's.
+    await expectError(svc.getStatistics(), 400, "InvalidQueryParameterValue");
+    const secondary = TableServiceClient.fromConnectionString(cs.replace("/devstoreaccount1;", "/devstoreaccount1-secondary;"), opts);
+    assert.equal((await secondary.getStatistics()).geoReplication.status, "live");
     await table.setAccessPolicy([{ id: "readers", accessPolicy: { permission: "r", start: new Date(), expiry: new Date(Date.now() + 3600e3) } }]);
     const acl = await table.getAccessPolicy();
     assert.equal(acl[0].id, "readers");
