@@ -190,3 +190,76 @@ func TestACLAndPropertiesAsTheServiceWritesThem(t *testing.T) {
 		}
 	}
 }
+
+// A batch answers each operation with the headers the service answers
+// it with: an insert its Location (and DataServiceId when answered 204),
+// an update or merge its ETag only, a delete neither; outside a batch,
+// DataServiceId comes only with Prefer: return-no-content.
+func TestBatchAnswerHeaders(t *testing.T) {
+	c, _ := newClient(t)
+	c.createTable("Hdr")
+	c.insert("Hdr", `{"PartitionKey":"p","RowKey":"old"}`)
+	c.insert("Hdr", `{"PartitionKey":"p","RowKey":"gone"}`)
+	ct, body := batchBody(c.url, []string{
+		"POST /Hdr\nPrefer: return-no-content\n\n{\"PartitionKey\":\"p\",\"RowKey\":\"a\"}",
+		"POST /Hdr\n\n{\"PartitionKey\":\"p\",\"RowKey\":\"b\"}",
+		"MERGE /Hdr(PartitionKey='p',RowKey='old')\nIf-Match: *\n\n{\"X\":1}",
+		"DELETE /Hdr(PartitionKey='p',RowKey='gone')\nIf-Match: *\n\n",
+	})
+	r := c.mustDo(202, "POST", "/$batch", body, "Content-Type", ct)
+	parts := strings.Split(r.body, "HTTP/1.1 ")[1:]
+	if len(parts) != 4 {
+		t.Fatalf("%d responses:\n%s", len(parts), r.body)
+	}
+	for i, want := range []struct{ has, lacks []string }{
+		{[]string{"204", "Dataserviceid:", "Location:", "Etag:", "Preference-Applied: return-no-content", "Dataserviceversion: 3.0;"}, nil},
+		{[]string{"201", "Location:", "Etag:", "Content-Type: application/json"}, []string{"Dataserviceid:"}},
+		{[]string{"204", "Etag:", "Dataserviceversion: 1.0;"}, []string{"Location:", "Dataserviceid:"}},
+		{[]string{"204", "Dataserviceversion: 1.0;"}, []string{"Location:", "Dataserviceid:", "Etag:"}},
+	} {
+		for _, h := range want.has {
+			if !strings.Contains(parts[i], h) {
+				t.Errorf("response %d lacks %q:\n%s", i, h, parts[i])
+			}
+		}
+		for _, h := range want.lacks {
+			if strings.Contains(parts[i], h) {
+				t.Errorf("response %d has %q:\n%s", i, h, parts[i])
+			}
+		}
+	}
+	ins := c.mustDo(201, "POST", "/Hdr", []byte(`{"PartitionKey":"p","RowKey":"c"}`))
+	quiet := c.mustDo(204, "POST", "/Hdr", []byte(`{"PartitionKey":"p","RowKey":"d"}`), "Prefer", "return-no-content")
+	if ins.header.Get("DataServiceId") != "" || ins.header.Get("Location") == "" || quiet.header.Get("DataServiceId") != quiet.header.Get("Location") {
+		t.Errorf("insert headers: %v / %v", ins.header, quiet.header)
+	}
+}
+
+// A batch may hold one query, outside any changeset (the entity group
+// transactions doc): it is answered 202, the query's answer inside.
+func TestBatchHoldingOneQuery(t *testing.T) {
+	c, _ := newClient(t)
+	c.createTable("BQuery")
+	c.insert("BQuery", `{"PartitionKey":"p","RowKey":"1","N":1}`)
+	query := func(target string) response {
+		body := "--batch_q\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n" +
+			"GET " + c.url + target + " HTTP/1.1\r\nAccept: application/json;odata=nometadata\r\n--batch_q--\r\n"
+		return c.mustDo(202, "POST", "/$batch", []byte(body), "Content-Type", "multipart/mixed; boundary=batch_q")
+	}
+	for _, tc := range []struct{ target, status, body string }{
+		{"/BQuery(PartitionKey='p',RowKey='1')", "HTTP/1.1 200 OK", `"RowKey":"1"`},
+		{"/BQuery(PartitionKey='p',RowKey='2')", "HTTP/1.1 404 Not Found", `"code":"ResourceNotFound"`},
+		{"/BQuery()?$filter=N%20eq%201", "HTTP/1.1 200 OK", `{"value":[{"PartitionKey":"p","RowKey":"1"`},
+	} {
+		r := query(tc.target)
+		if !strings.Contains(r.body, tc.status) || !strings.Contains(r.body, tc.body) || !strings.HasPrefix(r.header.Get("Content-Type"), "multipart/mixed; boundary=batchresponse_") {
+			t.Errorf("%s: %v\n%s", tc.target, r.header, r.body)
+		}
+	}
+	// A write outside a changeset is refused.
+	body := "--batch_q\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n" +
+		"DELETE " + c.url + "/BQuery(PartitionKey='p',RowKey='1') HTTP/1.1\r\nIf-Match: *\r\n\r\n\r\n--batch_q--\r\n"
+	if r := c.do("POST", "/$batch", []byte(body), "Content-Type", "multipart/mixed; boundary=batch_q"); r.status != 400 || r.errorCode() != "InvalidInput" {
+		t.Errorf("a write outside a changeset: %d %s", r.status, r.body)
+	}
+}

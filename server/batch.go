@@ -47,25 +47,41 @@ func (q *request) batch() error {
 	if err != nil {
 		return err
 	}
-	ops, err := q.readChangeset(body, params["boundary"])
+	mr := multipart.NewReader(bytes.NewReader(body), params["boundary"])
+	part, err := mr.NextPart()
+	if err != nil {
+		return errorf(odata.CodeInvalidInput, "the batch body holds no part with boundary %q (%v)", params["boundary"], err)
+	}
+	if mt, _, _ := mime.ParseMediaType(part.Header.Get("Content-Type")); mt == "application/http" {
+		return q.batchQuery(mr, part)
+	}
+	ops, err := q.readChangeset(mr, part)
 	if err != nil {
 		var se *odata.Error
 		if errors.As(err, &se) && se.Index >= 0 {
-			q.writeBatchFailure(err)
+			q.writeBatchFailure(err, preferAt(ops, se.Index))
 			return nil
 		}
 		return err
+	}
+	if len(ops) > odata.MaxBatchOperations {
+		// The service names operation 99 in its answer to a changeset of
+		// more than 100 (recorded with 101 operations).
+		i := odata.MaxBatchOperations - 1
+		q.writeBatchFailure(odata.AtIndex(errorf(odata.CodeInvalidInput,
+			"a changeset holds at most %d operations; this one has %d: split it", odata.MaxBatchOperations, len(ops)), i), ops[i].prefer)
+		return nil
 	}
 	table := ops[0].table
 	plain := make([]store.Operation, len(ops))
 	for i, o := range ops {
 		if !strings.EqualFold(o.table, table) {
 			q.writeBatchFailure(odata.AtIndex(errorf(odata.CodeInvalidInput,
-				"all operations of a batch must be on one table: operation 0 is on %s, this one on %s", table, o.table), i))
+				"all operations of a batch must be on one table: operation 0 is on %s, this one on %s", table, o.table), i), o.prefer)
 			return nil
 		}
 		if err := q.allowWrite(o.op, table); err != nil {
-			q.writeBatchFailure(odata.AtIndex(err, i))
+			q.writeBatchFailure(odata.AtIndex(err, i), o.prefer)
 			return nil
 		}
 		plain[i] = o.op
@@ -75,9 +91,9 @@ func (q *request) batch() error {
 		var se *odata.Error
 		switch {
 		case errors.As(err, &se) && se.Index >= 0:
-			q.writeBatchFailure(err)
+			q.writeBatchFailure(err, preferAt(ops, se.Index))
 		case odata.IsCode(err, odata.CodeTableNotFound):
-			q.writeBatchFailure(odata.AtIndex(err, 0))
+			q.writeBatchFailure(odata.AtIndex(err, 0), preferAt(ops, 0))
 		default:
 			return err
 		}
@@ -85,6 +101,14 @@ func (q *request) batch() error {
 	}
 	q.writeBatchSuccess(ops, stored)
 	return nil
+}
+
+// preferAt is the Prefer of operation i, "" when it was not read.
+func preferAt(ops []batchOp, i int) string {
+	if i >= 0 && i < len(ops) {
+		return ops[i].prefer
+	}
+	return ""
 }
 
 // allowWrite checks the grant for one write.
@@ -103,17 +127,12 @@ func (q *request) allowWrite(op store.Operation, table string) error {
 	return q.allow(auth.OpUpdate, table, pk, rk)
 }
 
-// readChangeset reads the batch body: one changeset of operations.
-func (q *request) readChangeset(body []byte, boundary string) ([]batchOp, error) {
-	mr := multipart.NewReader(bytes.NewReader(body), boundary)
-	part, err := mr.NextPart()
-	if err != nil {
-		return nil, errorf(odata.CodeInvalidInput, "the batch body holds no part with boundary %q (%v)", boundary, err)
-	}
+// readChangeset reads the batch's part: one changeset of operations.
+func (q *request) readChangeset(mr *multipart.Reader, part *multipart.Part) ([]batchOp, error) {
 	mt, params, err := mime.ParseMediaType(part.Header.Get("Content-Type"))
 	if err != nil || mt != "multipart/mixed" || params["boundary"] == "" {
 		return nil, errorf(odata.CodeInvalidInput,
-			"the batch's part is not a changeset (Content-Type: multipart/mixed; boundary=changeset_...): a query in a batch is not supported, send it on its own")
+			"the batch's part is neither a changeset (Content-Type: multipart/mixed; boundary=changeset_...) nor one query (application/http)")
 	}
 	cs := multipart.NewReader(part, params["boundary"])
 	var ops []batchOp
@@ -124,9 +143,6 @@ func (q *request) readChangeset(body []byte, boundary string) ([]batchOp, error)
 		}
 		if err != nil {
 			return nil, odata.AtIndex(errorf(odata.CodeInvalidInput, "the changeset cannot be read: %v", err), i)
-		}
-		if i >= odata.MaxBatchOperations {
-			return nil, errorf(odata.CodeInvalidInput, "a batch holds at most %d operations; this one has more: split it", odata.MaxBatchOperations)
 		}
 		raw, err := io.ReadAll(p)
 		if err != nil {
@@ -148,51 +164,69 @@ func (q *request) readChangeset(body []byte, boundary string) ([]batchOp, error)
 	return ops, nil
 }
 
-// readOperation reads one application/http part: a request line, headers,
-// a blank line and the body.
-func (q *request) readOperation(raw []byte) (batchOp, error) {
-	var o batchOp
+// opRequest is an application/http part read: its method (after
+// X-HTTP-Method tunnelling), URL, resource, the headers that matter and
+// its body.
+type opRequest struct {
+	method string
+	url    *url.URL
+	res    *resource
+	hdr    opHeaders
+	body   []byte
+}
+
+// readRequest reads one application/http part: a request line, headers,
+// a blank line and the body, for an entity of this account.
+func (q *request) readRequest(raw []byte) (*opRequest, error) {
 	line, rest := cutLine(raw)
 	method, after, ok1 := strings.Cut(string(line), " ")
 	target, _, ok2 := strings.Cut(after, " ")
 	if !ok1 || !ok2 {
-		return o, errorf(odata.CodeInvalidInput, "the operation's request line %q is not METHOD URL HTTP/1.1", line)
+		return nil, errorf(odata.CodeInvalidInput, "the operation's request line %q is not METHOD URL HTTP/1.1", line)
 	}
-	var hdr opHeaders
-	for {
-		if len(rest) == 0 {
-			break
-		}
+	op := &opRequest{}
+	for len(rest) > 0 {
 		line, rest = cutLine(rest)
 		if len(line) == 0 {
 			break // the blank line before the body
 		}
 		k, v, ok := bytes.Cut(line, []byte(":"))
 		if !ok {
-			return o, errorf(odata.CodeInvalidInput, "the operation's header line %q is not Name: value", line)
+			return nil, errorf(odata.CodeInvalidInput, "the operation's header line %q is not Name: value", line)
 		}
-		hdr.add(bytes.TrimSpace(k), bytes.TrimSpace(v))
+		op.hdr.add(bytes.TrimSpace(k), bytes.TrimSpace(v))
 	}
-	body := bytes.TrimSpace(rest)
+	op.body = bytes.TrimSpace(rest)
 	u, err := url.Parse(target)
 	if err != nil {
-		return o, errorf(odata.CodeInvalidURI, "the operation's URL %q is not a URL", target)
+		return nil, errorf(odata.CodeInvalidURI, "the operation's URL %q is not a URL", target)
 	}
 	path := strings.TrimPrefix(u.EscapedPath(), "/")
 	seg, after, _ := strings.Cut(path, "/")
 	if acct, _ := url.PathUnescape(seg); acct != q.s.account {
-		return o, errorf(odata.CodeInvalidURI, "the operation's URL %q is not under /%s/", target, q.s.account)
+		return nil, errorf(odata.CodeInvalidURI, "the operation's URL %q is not under /%s/", target, q.s.account)
 	}
-	res, err := parseResource(strings.TrimSuffix(after, "/"))
+	if op.res, err = parseResource(strings.TrimSuffix(after, "/")); err != nil {
+		return nil, err
+	}
+	if op.res.batch || op.res.tables {
+		return nil, errorf(odata.CodeInvalidInput, "a batch holds entity operations only; %s %s is not one", method, target)
+	}
+	if m := op.hdr.method; method == http.MethodPost && m != "" {
+		method = strings.ToUpper(m)
+	}
+	op.method, op.url = method, u
+	return op, nil
+}
+
+// readOperation reads one operation of a changeset.
+func (q *request) readOperation(raw []byte) (batchOp, error) {
+	var o batchOp
+	req, err := q.readRequest(raw)
 	if err != nil {
 		return o, err
 	}
-	if res.batch || res.tables {
-		return o, errorf(odata.CodeInvalidInput, "a batch holds entity operations only; %s %s is not one", method, target)
-	}
-	if m := hdr.method; method == http.MethodPost && m != "" {
-		method = strings.ToUpper(m)
-	}
+	method, res, hdr, body, u := req.method, req.res, req.hdr, req.body, req.url
 	o.table = res.table
 	o.prefer = preferenceOf(hdr.prefer)
 	if o.format, err = formatOf(queryValue(u.RawQuery, "$format"), hdr.accept); err != nil {
@@ -233,7 +267,7 @@ func (q *request) readOperation(raw []byte) (batchOp, error) {
 		}
 		o.op = store.Operation{Kind: store.OpDelete, Entity: &odata.Entity{PartitionKey: res.key.PartitionKey, RowKey: res.key.RowKey}, IfMatch: ifMatch}
 	case http.MethodGet:
-		return o, errorf(odata.CodeInvalidInput, "a changeset holds writes only; send the query on its own")
+		return o, errorf(odata.CodeInvalidInput, "a changeset holds writes only; a query goes alone in a batch, outside any changeset, or on its own")
 	default:
 		return o, errorf(odata.CodeUnsupportedHTTPVerb, "a batch operation cannot be %s; use POST, PUT, MERGE or DELETE", method)
 	}
@@ -290,13 +324,16 @@ func newBatchWriter(ops int) *batchWriter {
 }
 
 // opResponse is one HTTP response of the changeset: its status, the
-// headers that vary (an empty one is left out; Location is also written
-// as DataServiceId), and its body.
+// headers that vary (an empty one is left out), and its body. An insert's
+// response carries its Location (and, answered 204, the same as
+// DataServiceId); an update's, its ETag only, as the service answers.
 type opResponse struct {
 	status                 int
 	contentID, contentType string
+	dataServiceVersion     string // "3.0;" for inserts and failures, "1.0;" for the rest
 	base, table            string // Location is base/table(keys) when table is set
 	pk, rk                 string
+	dataServiceID          bool // Location written as DataServiceId too
 	etag, prefer           string
 	body                   []byte
 }
@@ -315,21 +352,17 @@ func (w *batchWriter) response(r opResponse) {
 	b = appendHeader(b, "Content-Type", r.contentType)
 	var loc []byte
 	if r.table != "" {
-		b = append(b, "Dataserviceid: "...)
-		start := len(b)
-		b = append(b, r.base...)
-		b = append(b, '/')
-		b = appendKeyPath(b, r.table, r.pk, r.rk)
-		loc = b[start:]
-		b = append(b, "\r\n"...)
+		var lb [256]byte
+		loc = append(lb[:0], r.base...)
+		loc = append(loc, '/')
+		loc = appendKeyPath(loc, r.table, r.pk, r.rk)
 	}
-	b = append(b, "Dataserviceversion: 3.0;\r\n"...)
-	if r.table != "" {
-		b = appendHeader(b, "Etag", r.etag)
-		b = append(b, "Location: "...)
-		b = append(b, loc...)
-		b = append(b, "\r\n"...)
+	if r.dataServiceID {
+		b = appendHeader(b, "Dataserviceid", string(loc))
 	}
+	b = appendHeader(b, "Dataserviceversion", r.dataServiceVersion)
+	b = appendHeader(b, "Etag", r.etag)
+	b = appendHeader(b, "Location", string(loc))
 	b = appendHeader(b, "Preference-Applied", r.prefer)
 	b = append(b, "X-Content-Type-Options: nosniff\r\n\r\n"...)
 	b = append(b, r.body...)
@@ -383,20 +416,26 @@ func (w *batchWriter) finish(q *request) {
 // batchBuffers are the buffers of answered batches, for the next ones.
 var batchBuffers sync.Pool
 
-// writeBatchSuccess answers every operation of a committed batch.
+// writeBatchSuccess answers every operation of a committed batch, with
+// the headers the service answers each kind with.
 func (q *request) writeBatchSuccess(ops []batchOp, stored []*odata.Entity) {
 	w := newBatchWriter(len(ops))
 	for i, o := range ops {
-		r := opResponse{status: http.StatusNoContent, contentID: o.contentID}
+		r := opResponse{status: http.StatusNoContent, contentID: o.contentID, dataServiceVersion: "1.0;"}
 		e := stored[i]
-		if o.op.Kind != store.OpDelete {
+		switch o.op.Kind {
+		case store.OpDelete:
+		case store.OpInsert:
+			r.dataServiceVersion = "3.0;"
 			r.base, r.table, r.pk, r.rk = q.base, o.table, e.PartitionKey, e.RowKey
-			r.etag, r.prefer = w.etagFor(e), o.prefer
-			if o.op.Kind == store.OpInsert && o.prefer != "return-no-content" {
-				r.status, r.contentType = http.StatusCreated, jsonContentType(o.format)
+			r.etag, r.prefer, r.dataServiceID = w.etagFor(e), o.prefer, true
+			if o.prefer != "return-no-content" {
+				r.status, r.contentType, r.dataServiceID = http.StatusCreated, jsonContentType(o.format), false
 				sub := &request{s: q.s, base: q.base, format: o.format}
 				r.body = odata.AppendEntityJSONAs(nil, e, o.format, sub.entityLinks(o.table, e, true))
 			}
+		default:
+			r.etag, r.prefer = w.etagFor(e), o.prefer
 		}
 		w.response(r)
 	}
@@ -404,11 +443,17 @@ func (q *request) writeBatchSuccess(ops []batchOp, stored []*odata.Entity) {
 }
 
 // writeBatchFailure answers a refused batch: one response, for the
-// failing operation, whose message starts with its index.
-func (q *request) writeBatchFailure(err error) {
+// failing operation (whose Prefer it echoes), its index first in the
+// message where the service writes it: not for a condition not met (412)
+// nor an entity not found (404 ResourceNotFound), which the service
+// reports without one.
+func (q *request) writeBatchFailure(err error, prefer string) {
 	f := describe(err)
+	if f.code == odata.CodeUpdateConditionNotSatisfied || f.code == odata.CodeResourceNotFound {
+		f.index = -1
+	}
 	w := newBatchWriter(1)
-	w.response(opResponse{status: f.status, contentType: jsonContentType(odata.MinimalMetadata),
+	w.response(opResponse{status: f.status, contentType: jsonContentType(odata.MinimalMetadata), dataServiceVersion: "3.0;", prefer: prefer,
 		body: appendErrorJSON(nil, f, q.w.Header().Get("x-ms-request-id"), q.start)})
 	w.finish(q)
 }

@@ -208,15 +208,24 @@ func (q *request) entityLinks(table string, e *odata.Entity, element bool) odata
 	return l
 }
 
-// entityHeaders sets ETag, Location and DataServiceId for a stored entity.
+// entityHeaders sets ETag and Location for a stored entity.
 func (q *request) entityHeaders(table string, e *odata.Entity) {
 	h := q.w.Header()
 	if etag := e.ETag(); etag != "" {
 		h.Set("ETag", etag)
 	}
-	loc := q.base + "/" + keyPath(table, e.PartitionKey, e.RowKey)
+	q.locationHeaders(q.base + "/" + keyPath(table, e.PartitionKey, e.RowKey))
+}
+
+// locationHeaders sets the Location of what a request created, and the
+// same as DataServiceId when the answer has no body (Prefer:
+// return-no-content), as the service answers.
+func (q *request) locationHeaders(loc string) {
+	h := q.w.Header()
 	h.Set("Location", loc)
-	h.Set("DataServiceId", loc)
+	if preference(q.r) == "return-no-content" {
+		h.Set("DataServiceId", loc)
+	}
 }
 
 // unreserved reports whether s holds only the characters a URL never

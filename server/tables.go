@@ -73,9 +73,7 @@ func (q *request) createTable() error {
 	if err := q.s.b.CreateTable(q.r.Context(), name); err != nil {
 		return err
 	}
-	loc := q.base + "/" + tablePath(name)
-	q.w.Header().Set("Location", loc)
-	q.w.Header().Set("DataServiceId", loc)
+	q.locationHeaders(q.base + "/" + tablePath(name))
 	return q.answerWrite(http.StatusCreated, func() []byte { return q.appendTableJSON(nil, name, true) })
 }
 
