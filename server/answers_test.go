@@ -263,3 +263,15 @@ func TestBatchHoldingOneQuery(t *testing.T) {
 		t.Errorf("a write outside a changeset: %d %s", r.status, r.body)
 	}
 }
+
+// A published x-ms-version is echoed; one later than tstable knows is
+// taken too (an SDK newer than tstable); others are refused (in the
+// refused requests' test).
+func TestVersionsTaken(t *testing.T) {
+	c, _ := newClient(t)
+	for _, v := range []string{"2019-02-02", "2020-12-06", "2099-01-01"} {
+		if r := c.mustDo(200, "GET", "/Tables", nil, "x-ms-version", v); r.header.Get("x-ms-version") != v {
+			t.Errorf("%s answered as %s", v, r.header.Get("x-ms-version"))
+		}
+	}
+}

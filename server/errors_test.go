@@ -93,6 +93,8 @@ func TestRefusedRequestsChangeNothing(t *testing.T) {
 		{"Atom only", "GET", "/Orders()", "", []string{"Accept", "application/atom+xml"}, 415, "AtomFormatNotSupported", "JSON"},
 		{"oversize body", "POST", "/Orders", hugeValue, nil, 413, "RequestBodyTooLarge", ""},
 		{"entity over 1 MiB", "POST", "/Orders", tooBig.String(), nil, 400, "EntityTooLarge", "1 MiB"},
+		{"invalid x-ms-version", "POST", "/Tables", `{"TableName":"Versioned"}`, []string{"x-ms-version", "invalid"}, 400, "InvalidHeaderValue", "x-ms-version"},
+		{"unpublished x-ms-version", "GET", "/Orders()", "", []string{"x-ms-version", "2019-02-03"}, 400, "InvalidHeaderValue", "x-ms-version"},
 		{"wrong account", "GET", "//other/Tables", "", nil, 400, "InvalidUri", "devstoreaccount1"},
 		{"bad entity path", "GET", "/Orders(PartitionKey='p')", "", nil, 400, "InvalidUri", "RowKey"},
 		{"bad verb", "PATCH", "/Tables", "", nil, 405, "UnsupportedHttpVerb", ""},

@@ -106,6 +106,10 @@ func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	if v == "" {
 		v = DefaultVersion
 	}
+	verr := checkVersion(r.Header.Get("X-Ms-Version"))
+	if verr != nil {
+		v = DefaultVersion
+	}
 	h["X-Ms-Version"] = []string{v}
 	h["Date"] = []string{q.start.UTC().Format(http.TimeFormat)}
 	if id := r.Header.Get("X-Ms-Client-Request-Id"); id != "" {
@@ -116,7 +120,11 @@ func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	if auth.Preflight(w, r) {
 		return
 	}
-	if err := q.serve(); err != nil {
+	err := verr
+	if err == nil {
+		err = q.serve()
+	}
+	if err != nil {
 		if q.isXML() {
 			writeXMLError(w, r, err)
 		} else {
