@@ -19,7 +19,7 @@ import (
 // serveFlags are tstable serve's flags.
 type serveFlags struct {
 	addr, account, accountKey, logFile string
-	noAuth                             bool
+	noAuth, corsAnyOrigin              bool
 	tls                                bool   // a self-signed certificate kept with tstable's state
 	certFile, keyFile                  string // a certificate of the user's
 	oauth                              string // "" or "basic"
@@ -60,8 +60,13 @@ Requests are authenticated as the service does it, with the account's key:
 Shared Key and Shared Key Lite signatures (the SDKs sign with the key of
 their connection string) and account and table SAS, over HTTP and HTTPS.
 The account is devstoreaccount1 with the emulator's published key unless
---account and --account-key say otherwise; --no-auth allows every request. CORS
-preflights are answered for any origin, so browser apps can call it.
+--account and --account-key say otherwise; --no-auth allows every request.
+
+CORS is answered as the service answers it: by the rules set with Set
+Table Service Properties (the SDKs' setProperties, Storage Explorer's CORS
+settings); with none, a browser's preflight is refused. For a browser app
+on a local dev server, --cors-any-origin answers every origin, method and
+header instead, whatever the rules.
 
 Microsoft Entra ID tokens (a TokenCredential, DefaultAzureCredential):
 --oauth basic, over HTTPS only, takes a bearer token that is a well-formed
@@ -87,6 +92,7 @@ challenge; a bearer token over plain HTTP is refused.`,
 	c.Flags().StringVar(&fl.account, "account", "", "account `name` in the paths (default devstoreaccount1)")
 	c.Flags().StringVar(&fl.accountKey, "account-key", "", "the account's `base64` key (default the emulator's well-known key)")
 	c.Flags().BoolVar(&fl.noAuth, "no-auth", false, "allow every request, signed or not")
+	c.Flags().BoolVar(&fl.corsAnyOrigin, "cors-any-origin", false, "answer CORS for any origin, method and header, whatever the account's CORS rules (for a browser app on a local dev server)")
 	c.Flags().StringVar(&fl.logFile, "log", "", "also write each query as a JSON line to `FILE` (for tstable advise --queries)")
 	c.Flags().BoolVar(&fl.tls, "tls", false, "serve HTTPS with tstable's self-signed certificate for localhost, 127.0.0.1 and ::1")
 	c.Flags().StringVar(&fl.certFile, "cert", "", "serve HTTPS with the PEM certificate in `FILE` (with --key)")
@@ -109,7 +115,7 @@ func runServe(c *cobra.Command, f *Factory, fl serveFlags) error {
 	if t.IsRemote() {
 		return usageErrorf(c, "%s serves a local database file: choose it with --db, not a remote account", c.CommandPath())
 	}
-	cfg := server.Config{Addr: fl.addr, DBPath: t.Path}
+	cfg := server.Config{Addr: fl.addr, DBPath: t.Path, CORSAnyOrigin: fl.corsAnyOrigin}
 	if cfg.Account, cfg.Key, cfg.Authorizer, err = fl.authorizer(c); err != nil {
 		return err
 	}

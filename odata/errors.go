@@ -39,6 +39,7 @@ const (
 	CodeInvalidURI                              Code = "InvalidUri"
 	CodeInvalidContinuation                     Code = "InvalidContinuationToken"
 	CodeInvalidCorsHeaderValue                  Code = "InvalidCorsHeaderValue"
+	CodeCorsPreflightFailure                    Code = "CorsPreflightFailure"
 	CodeAtomFormatNotSupported                  Code = "AtomFormatNotSupported"
 	CodeUnsupportedHTTPVerb                     Code = "UnsupportedHttpVerb"
 	CodeNotImplemented                          Code = "NotImplemented"
@@ -105,6 +106,7 @@ var statuses = sync.OnceValue(func() map[Code]int {
 		CodeInvalidURI:                              statusBadRequest,
 		CodeInvalidContinuation:                     statusBadRequest,
 		CodeInvalidCorsHeaderValue:                  statusBadRequest,
+		CodeCorsPreflightFailure:                    statusForbidden,
 		CodeAtomFormatNotSupported:                  statusUnsupportedMediaType,
 		CodeUnsupportedHTTPVerb:                     statusMethodNotAllowed,
 		CodeNotImplemented:                          statusNotImplemented,

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
 	"github.com/tstable/tstable/server"
 	"github.com/tstable/tstable/tstabletest"
@@ -34,7 +35,18 @@ func TestRequestsAreAuthenticated(t *testing.T) {
 	if !errors.As(err, &re) || re.StatusCode != 403 || re.ErrorCode != "AuthenticationFailed" {
 		t.Errorf("wrong key: %v", err)
 	}
-	// A CORS preflight needs no credentials; answers then carry CORS headers.
+	// A CORS preflight needs no credentials, and the account's rules
+	// decide: none, refused; one that allows the origin, answered, and the
+	// answers (refusals included) carry CORS headers.
+	r = c.do("OPTIONS", "/Tables", nil, "Origin", "http://localhost:3000", "Access-Control-Request-Method", "GET")
+	if r.status != 403 || r.errorCode() != "CorsPreflightFailure" {
+		t.Errorf("preflight without rules: %d %v", r.status, r.header)
+	}
+	good, _ := aztables.NewServiceClientFromConnectionString(s.ConnectionString(), nil)
+	if _, err := good.SetProperties(ctx, aztables.ServiceProperties{Cors: []*aztables.CorsRule{{AllowedOrigins: to.Ptr("http://localhost:3000"),
+		AllowedMethods: to.Ptr("GET"), AllowedHeaders: to.Ptr("*"), ExposedHeaders: to.Ptr("*"), MaxAgeInSeconds: to.Ptr(int32(60))}}}, nil); err != nil {
+		t.Fatal(err)
+	}
 	r = c.do("OPTIONS", "/Tables", nil, "Origin", "http://localhost:3000", "Access-Control-Request-Method", "GET")
 	if r.status != 200 || r.header.Get("Access-Control-Allow-Origin") != "http://localhost:3000" {
 		t.Errorf("preflight: %d %v", r.status, r.header)

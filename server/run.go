@@ -43,6 +43,8 @@ type Config struct {
 	Authorizer Authorizer
 	// Log receives the explanation of each query; nil logs nothing.
 	Log *ExplainLog
+	// CORSAnyOrigin answers CORS for any origin (Options.CORSAnyOrigin).
+	CORSAnyOrigin bool
 }
 
 // Running is a started server: its address, and how to stop it.
@@ -86,7 +88,7 @@ func Start(cfg Config) (*Running, error) {
 		tc.NextProtos = []string{"http/1.1"} // as the service speaks
 		l, scheme = tls.NewListener(l, tc), "https"
 	}
-	h := New(db, Options{Account: cfg.Account, Authorizer: cfg.Authorizer, Log: cfg.Log})
+	h := New(db, Options{Account: cfg.Account, Authorizer: cfg.Authorizer, Log: cfg.Log, CORSAnyOrigin: cfg.CORSAnyOrigin})
 	r := &Running{
 		srv:     &http.Server{Handler: h, ReadHeaderTimeout: 30 * time.Second},
 		db:      db,

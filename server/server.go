@@ -32,6 +32,10 @@ type Options struct {
 	Authorizer Authorizer
 	// Log receives one line per query, for people (nil: none).
 	Log *ExplainLog
+	// CORSAnyOrigin answers CORS for every origin, method and header,
+	// whatever the CORS rules set (for browser apps on a local dev
+	// server); off, the rules decide, as the service applies them.
+	CORSAnyOrigin bool
 }
 
 // Server answers the Table service's REST API from a backend. It is safe
@@ -41,6 +45,8 @@ type Server struct {
 	account string
 	auth    Authorizer
 	log     *ExplainLog
+	// corsAnyOrigin is Options.CORSAnyOrigin.
+	corsAnyOrigin bool
 
 	mu       sync.Mutex
 	props    *serviceProperties            // service properties as set, nil for the defaults
@@ -51,7 +57,7 @@ type Server struct {
 
 // New returns a Server over b.
 func New(b store.Backend, opts Options) *Server {
-	s := &Server{b: b, account: opts.Account, auth: opts.Authorizer, log: opts.Log, acls: map[string][]signedIdentifier{}}
+	s := &Server{b: b, account: opts.Account, auth: opts.Authorizer, log: opts.Log, acls: map[string][]signedIdentifier{}, corsAnyOrigin: opts.CORSAnyOrigin}
 	if s.account == "" {
 		s.account = DefaultAccount
 	}
@@ -116,8 +122,7 @@ func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 		h["X-Ms-Client-Request-Id"] = []string{id}
 	}
 	h["Server"] = []string{"tstable"}
-	auth.AddCORSHeaders(w, r)
-	if auth.Preflight(w, r) {
+	if s.applyCORS(w, r) {
 		return
 	}
 	err := verr

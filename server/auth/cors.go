@@ -21,12 +21,13 @@ var corsExposedHeaders = strings.Join([]string{
 
 // Preflight answers a CORS preflight: when r is an OPTIONS request it
 // writes the response and returns true; otherwise it writes nothing and
-// returns false. tstable allows every origin, method and header, as an
+// returns false. It allows every origin, method and header, as an
 // account whose CORS rule is AllowedOrigins=*, AllowedMethods=all,
-// AllowedHeaders=* would: browser apps on any local dev server can call it.
-// (The CORS rules of Set Table Service Properties are not consulted.) This
-// opens nothing to other sites: CORS guards ambient credentials such as
-// cookies, and every table request carries its credentials explicitly.
+// AllowedHeaders=* would: browser apps on any local dev server can call
+// the server (tstable serve --cors-any-origin; without it, the server
+// applies the account's own CORS rules, as the service does). This opens
+// nothing to other sites: CORS guards ambient credentials such as cookies,
+// and every table request carries its credentials explicitly.
 //
 // A preflight without Origin or Access-Control-Request-Method is answered
 // 400 InvalidCorsHeaderValue, as the service answers it. A preflight needs
