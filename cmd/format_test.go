@@ -78,8 +78,8 @@ func TestANewFormatTouchesThePrinterAlone(t *testing.T) {
 	}{
 		{[]string{"table", "create", "Orders"}, 0, []string{"TableName", "Orders"}, ""},
 		{[]string{"table", "list"}, 0, []string{"TableName", "Orders", "People"}, ""},
-		{[]string{"get", "People", "Sales", "00010"}, 0, []string{"PartitionKey\tRowKey\tFirstName\tLastName\tAge", "Sales\t00010\tKen\tKwok\t23"}, ""},
-		{[]string{"query", "People", "--filter", "PartitionKey eq 'Sales'", "--page-size", "2", "--explain"}, 0, []string{"Sales\t00010\tKen", "Sales\t00011\tAna"}, "continuation: "},
+		{[]string{"get", "People", "Sales", "00010"}, 0, []string{"PartitionKey\tRowKey\tAge\tEmail\tFirstName\tLastName", "Sales\t00010\t23\tkenk@contoso.com\tKen\tKwok"}, ""},
+		{[]string{"query", "People", "--filter", "PartitionKey eq 'Sales'", "--page-size", "2", "--explain"}, 0, []string{"Sales\t00010\t23\tkenk@contoso.com\tKen", "Sales\t00011\t45\tanas@contoso.com\tAna"}, "continuation: "},
 		{[]string{"explain", "People", "--filter", "PartitionKey eq 'Sales'"}, 0, []string{"class\tranges\tscanned\treturned\tpages\tdiagnosis\treason\tadvice\tdensity", "partition-scan\tPartitionKey = 'Sales'\t3\t3\t1\twhole-partition\t"}, ""},
 		{[]string{"stats", "People"}, 0, []string{"table\tentities\tpartitions\t"}, ""},
 		{[]string{"lint", "People"}, 0, nil, ""}, // no findings: no rows

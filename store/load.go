@@ -487,7 +487,7 @@ func mergeValues(key, cur, upd []byte, ticks int64, dst []byte) ([]byte, error) 
 	if err := odata.ValidateEntity(old); err != nil {
 		return nil, err
 	}
-	return encodeEntity(dst, ticks, old.Properties), nil
+	return encodeEntity(dst, ticks, byName(old).Properties), nil
 }
 
 // chunk is what one load transaction did.

@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"slices"
+	"strings"
 
 	"github.com/tstable/tstable/odata"
 )
@@ -22,7 +24,25 @@ func prepare(op Operation) (Operation, error) {
 		return op, odata.Errorf(odata.CodeInvalidInput, "unknown operation %d", op.Kind)
 	}
 	op.Entity = withoutTimestamp(op.Entity)
+	if op.Kind != OpInsert {
+		op.Entity = byName(op.Entity)
+	}
 	return op, odata.ValidateEntity(op.Entity)
+}
+
+// byName returns e with its properties in the order the service keeps them
+// after any write but Insert Entity (Update, Merge, Insert Or Replace,
+// Insert Or Merge): sorted by name, byte by byte ("Birthday" before
+// "age"), as its answers show; Insert Entity keeps the order given. e is
+// not modified; it is returned itself when already in order.
+func byName(e *odata.Entity) *odata.Entity {
+	less := func(a, b odata.Property) int { return strings.Compare(a.Name, b.Name) }
+	if slices.IsSortedFunc(e.Properties, less) {
+		return e
+	}
+	c := e.Clone()
+	slices.SortFunc(c.Properties, less)
+	return c
 }
 
 // checkETag applies an If-Match condition to the stored value cur. An empty
@@ -89,7 +109,7 @@ func apply(b *gbucket, op Operation, ticks int64) (*odata.Entity, error) {
 		if err := odata.ValidateEntity(old); err != nil {
 			return nil, err
 		}
-		props = old.Properties
+		props = byName(old).Properties
 	}
 	if err := b.put(key, encodeEntity(nil, ticks, props)); err != nil {
 		return nil, err

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/tstable/tstable/odata"
@@ -92,5 +93,50 @@ func TestEveryWriteChangesETag(t *testing.T) {
 			t.Fatalf("write %d reused ETag %s", i, e.ETag())
 		}
 		seen[e.ETag()] = true
+	}
+}
+
+// Insert keeps the order its properties were given in; every other write
+// (merge, replace and their upserts, in a batch and a load too) keeps them
+// sorted by name, as the service's answers show.
+func TestPropertyOrderAfterWrites(t *testing.T) {
+	db, _ := openTemp(t)
+	newTable(t, db, "Ord")
+	names := func(pk, rk string) string {
+		t.Helper()
+		e, err := db.Get(ctx, "Ord", pk, rk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, p := range e.Properties {
+			out = append(out, p.Name)
+		}
+		return strings.Join(out, ",")
+	}
+	given := func(pk, rk string) *odata.Entity {
+		return ent(pk, rk, prop("sex", odata.String("m")), prop("age", odata.Int32(1)), prop("Birthday", odata.Bool(true)), prop("ETag", odata.Int32(2)), prop("etag", odata.Int32(3)), prop("Etag", odata.Int32(4)))
+	}
+	mustWrite(t, db, "Ord", OpInsert, given("p", "insert"))
+	if got := names("p", "insert"); got != "sex,age,Birthday,ETag,etag,Etag" {
+		t.Errorf("after insert: %s", got)
+	}
+	const sorted = "Birthday,ETag,Etag,age,etag,sex"
+	for _, k := range []OpKind{OpInsertOrReplace, OpInsertOrMerge} {
+		rk := k.String()
+		mustWrite(t, db, "Ord", k, given("p", rk))
+		if got := names("p", rk); got != sorted {
+			t.Errorf("after %s: %s", k, got)
+		}
+	}
+	mustWrite(t, db, "Ord", OpMerge, ent("p", "insert", prop("aardvark", odata.Int32(5))))
+	if got := names("p", "insert"); got != "Birthday,ETag,Etag,aardvark,age,etag,sex" {
+		t.Errorf("after merge: %s", got)
+	}
+	if _, err := db.Batch(ctx, "Ord", []Operation{{Kind: OpReplace, Entity: given("p", "insert"), IfMatch: "*"}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := names("p", "insert"); got != sorted {
+		t.Errorf("after a batch's replace: %s", got)
 	}
 }
