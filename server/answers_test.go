@@ -275,3 +275,15 @@ func TestVersionsTaken(t *testing.T) {
 		}
 	}
 }
+
+// An entity's Location escapes its keys as the service's does: every
+// byte but the unreserved ones and the (doubled) quote percent-encoded.
+func TestLocationEscapesKeysAsTheService(t *testing.T) {
+	c, _ := newClient(t)
+	c.createTable("Esc")
+	r := c.insert("Esc", `{"PartitionKey":":@","RowKey":"+,$= &'x"}`)
+	want := c.url + "/Esc(PartitionKey='%3A%40',RowKey='%2B%2C%24%3D%20%26''x')"
+	if got := r.header.Get("Location"); got != want {
+		t.Errorf("Location %s, want %s", got, want)
+	}
+}

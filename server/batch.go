@@ -93,7 +93,8 @@ func (q *request) batch() error {
 		case errors.As(err, &se) && se.Index >= 0:
 			q.writeBatchFailure(err, preferAt(ops, se.Index))
 		case odata.IsCode(err, odata.CodeTableNotFound):
-			q.writeBatchFailure(odata.AtIndex(err, 0), preferAt(ops, 0))
+			// Refused before any operation ran: no Prefer is echoed.
+			q.writeBatchFailure(odata.AtIndex(err, 0), "")
 		default:
 			return err
 		}

@@ -186,11 +186,29 @@ func appendKeyPath(b []byte, table, pk, rk string) []byte {
 	return append(b, "')"...)
 }
 
+// escapeKey writes a key as the service writes it in an entity's URL
+// (Location, odata.id): quotes doubled, and every byte but the unreserved
+// ones (letters, digits, - . _ ~) and the quote percent-encoded, ':' '@'
+// '+' ',' '$' '=' '&' and space included.
 func escapeKey(k string) string {
 	if unreserved(k) {
-		return k // as url.PathEscape leaves it
+		return k
 	}
-	return strings.ReplaceAll(url.PathEscape(strings.ReplaceAll(k, "'", "''")), "%27", "'")
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	for i := 0; i < len(k); i++ {
+		switch c := k[i]; {
+		case c == '\'':
+			b.WriteString("''")
+		case unreserved(k[i : i+1]):
+			b.WriteByte(c)
+		default:
+			b.WriteByte('%')
+			b.WriteByte(hex[c>>4])
+			b.WriteByte(hex[c&15])
+		}
+	}
+	return b.String()
 }
 
 // entityLinks are the metadata of entity e of table at the request's level.
