@@ -64,8 +64,8 @@ func (s *Server) applyCORS(w http.ResponseWriter, r *http.Request) bool {
 func (s *Server) preflight(w http.ResponseWriter, r *http.Request) {
 	origin, method := r.Header.Get("Origin"), r.Header.Get("Access-Control-Request-Method")
 	if origin == "" || method == "" {
-		writeError(w, r, errorf(odata.CodeInvalidCorsHeaderValue,
-			"the OPTIONS request is not a CORS preflight: it needs Origin and Access-Control-Request-Method (a browser sends them itself)"))
+		writeErrorFor(w, r, errorf(odata.CodeInvalidCorsHeaderValue,
+			"A required CORS header is not present. An OPTIONS request is a CORS preflight, with Origin and Access-Control-Request-Method (a browser sends them itself)"))
 		return
 	}
 	var asked []string
@@ -78,8 +78,8 @@ func (s *Server) preflight(w http.ResponseWriter, r *http.Request) {
 	}
 	rule, ok := matchCORS(s.corsRules(), origin, method, asked)
 	if !ok {
-		writeError(w, r, errorf(odata.CodeCorsPreflightFailure,
-			"CORS not enabled or no matching rule found for this request: no CORS rule of the account allows origin %.80q with %s and these headers; add one with Set Table Service Properties (or serve with --cors-any-origin on a local dev server)", origin, method))
+		writeErrorFor(w, r, errorf(odata.CodeCorsPreflightFailure,
+			"CORS not enabled or no matching rule found for this request. No CORS rule of the account allows origin %.80q with %s and these headers; add one with Set Table Service Properties (or serve with --cors-any-origin on a local dev server)", origin, method))
 		return
 	}
 	h := w.Header()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http/httptest"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/tstable/tstable/server"
@@ -38,8 +39,14 @@ func TestCORSByTheAccountsRules(t *testing.T) {
 	if r := c.mustDo(200, "GET", "/Tables", nil, "Origin", "test"); r.header.Get("Access-Control-Allow-Origin") != "" || r.header.Get("Vary") != "" {
 		t.Errorf("no rules: %v", r.header)
 	}
-	if got := c.do("OPTIONS", "/Tables", nil, "Origin", "test").status; got != 400 {
-		t.Errorf("preflight without a method: %d", got)
+	if r := c.do("OPTIONS", "/Tables", nil, "Origin", "test"); r.status != 400 || !strings.HasPrefix(r.errorMessage(), "A required CORS header is not present.") {
+		t.Errorf("preflight without a method: %d %s", r.status, r.body)
+	}
+	// For an XML operation, the refusal is the service's XML error, its
+	// message the service's.
+	r := c.do("OPTIONS", "//devstoreaccount1/?restype=service&comp=properties", nil, "Origin", "test", "Access-Control-Request-Method", "GET")
+	if r.status != 403 || !strings.Contains(r.body, "<m:code>CorsPreflightFailure</m:code>") || !strings.Contains(r.body, "CORS not enabled or no matching rule found for this request.") {
+		t.Errorf("preflight of an XML operation: %d %s", r.status, r.body)
 	}
 	setRules(rule("test", "GET", "header") + rule("test", "PUT", "*") + rule("test", "POST", "head*"))
 	for _, tc := range []struct {

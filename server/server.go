@@ -130,18 +130,24 @@ func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 		err = q.serve()
 	}
 	if err != nil {
-		if q.isXML() {
-			writeXMLError(w, r, err)
-		} else {
-			writeError(w, r, err)
-		}
+		writeErrorFor(w, r, err)
 	}
 }
 
-// isXML tells whether the request is one of the service's XML operations
-// (properties, statistics, ACLs), whose errors are XML too.
-func (q *request) isXML() bool {
-	comp := queryValue(q.r.URL.RawQuery, "comp")
+// writeErrorFor answers err as the operation r asks for answers its
+// errors: in XML for the service's XML operations (properties,
+// statistics, ACLs), in JSON for the others.
+func writeErrorFor(w http.ResponseWriter, r *http.Request, err error) {
+	if isXML(r) {
+		writeXMLError(w, r, err)
+	} else {
+		writeError(w, r, err)
+	}
+}
+
+// isXML tells whether r is one of the service's XML operations.
+func isXML(r *http.Request) bool {
+	comp := queryValue(r.URL.RawQuery, "comp")
 	return comp == "properties" || comp == "stats" || comp == "acl"
 }
 
