@@ -446,11 +446,12 @@ func (q *request) writeBatchSuccess(ops []batchOp, stored []*odata.Entity) {
 // writeBatchFailure answers a refused batch: one response, for the
 // failing operation (whose Prefer it echoes), its index first in the
 // message where the service writes it: not for a condition not met (412)
-// nor an entity not found (404 ResourceNotFound), which the service
-// reports without one.
+// nor an entity not found (404 ResourceNotFound) at operation 0, which
+// the service's recorded answers report without one (at a later
+// operation, an index, as the .NET SDK reads it and Azurite writes it).
 func (q *request) writeBatchFailure(err error, prefer string) {
 	f := describe(err)
-	if f.code == odata.CodeUpdateConditionNotSatisfied || f.code == odata.CodeResourceNotFound {
+	if f.index == 0 && (f.code == odata.CodeUpdateConditionNotSatisfied || f.code == odata.CodeResourceNotFound) {
 		f.index = -1
 	}
 	w := newBatchWriter(1)

@@ -45,6 +45,8 @@ func TestRefusedRequestsChangeNothing(t *testing.T) {
 		"POST /Orders\n\n{\"PartitionKey\":\"p\",\"RowKey\":\"new\"}",
 		"DELETE /Orders(PartitionKey='p',RowKey='gone')\nIf-Match: *\n\n",
 	})
+	ctStale0, bodyStale0 := batchBody(c.url, []string{"PUT /Orders(PartitionKey='p',RowKey='1')\nIf-Match: " + etag + "\n\n{\"Status\":\"x\"}"})
+	ctGone0, bodyGone0 := batchBody(c.url, []string{"DELETE /Orders(PartitionKey='p',RowKey='gone')\nIf-Match: *\n\n"})
 	hugeValue := `{"PartitionKey":"p","RowKey":"h","A":"` + strings.Repeat("y", 5<<20) + `"}`
 	var tooBig strings.Builder
 	tooBig.WriteString(`{"PartitionKey":"p","RowKey":"big"`)
@@ -138,10 +140,12 @@ func TestRefusedRequestsChangeNothing(t *testing.T) {
 		{"entity exists", ctExists, bodyExists, "HTTP/1.1 409", "EntityAlreadyExists", `"value":"1:`},
 		// As the service answers a changeset of 101 operations: operation 99.
 		{"over 100 operations", ct101, body101, "HTTP/1.1 400", "InvalidInput", `"value":"99:`},
-		// A condition not met and a missing entity come without an index,
-		// as the service writes them.
-		{"stale ETag", ctStale, bodyStale, "HTTP/1.1 412", "UpdateConditionNotSatisfied", `"value":"entity`},
-		{"missing entity", ctGone, bodyGone, "HTTP/1.1 404", "ResourceNotFound", `"value":"entity`},
+		// A condition not met and a missing entity come without an index at
+		// operation 0, as the service writes them, and with one after.
+		{"stale ETag", ctStale, bodyStale, "HTTP/1.1 412", "UpdateConditionNotSatisfied", `"value":"1:`},
+		{"missing entity", ctGone, bodyGone, "HTTP/1.1 404", "ResourceNotFound", `"value":"1:`},
+		{"stale ETag first", ctStale0, bodyStale0, "HTTP/1.1 412", "UpdateConditionNotSatisfied", `"value":"entity`},
+		{"missing entity first", ctGone0, bodyGone0, "HTTP/1.1 404", "ResourceNotFound", `"value":"entity`},
 	}
 	for _, tc := range batches {
 		t.Run("batch "+tc.name, func(t *testing.T) {
