@@ -26,7 +26,7 @@ Literals, by the property's type:
   Int32     42  -7                (-2147483648 to 2147483647)
   Int64     42L  2147483648L     (a number with L; without it, past Int32 is an error)
   Double    1.5  2e10  3.0
-  Boolean   true  false
+  Boolean   true  false          (in any case: True, FALSE)
   DateTime  datetime'2014-08-22T00:50:32Z'   (fractions to 7 digits, UTC)
   Guid      guid'6f9619ff-8b86-d011-b42d-00cf4fc964ff'
   Binary    X'0aff'  binary'0aff'          (hex digits, an even count)

@@ -69,8 +69,15 @@ func (k TokenKind) String() string {
 // keyword gives the kind of a reserved word of the language. The
 // service's operators are lower-case only ("Eq" or "AND" is not an
 // operator), so the lexer matches them exactly; the parser recognizes the
-// other spellings to say so.
+// other spellings to say so. The Boolean literals are read in any case
+// (True, FALSE), as the service reads them (Azurite#1947).
 func keyword(word string) (TokenKind, bool) {
+	switch {
+	case strings.EqualFold(word, "true"):
+		return TokenTrue, true
+	case strings.EqualFold(word, "false"):
+		return TokenFalse, true
+	}
 	switch word {
 	case "and":
 		return TokenAnd, true
@@ -90,10 +97,6 @@ func keyword(word string) (TokenKind, bool) {
 		return TokenLt, true
 	case "le":
 		return TokenLe, true
-	case "true":
-		return TokenTrue, true
-	case "false":
-		return TokenFalse, true
 	}
 	return 0, false
 }

@@ -184,11 +184,6 @@ func (p *parser) unexpected(it Token, inParens bool) {
 	}
 }
 
-func isBoolWord(w string) bool {
-	l := strings.ToLower(w)
-	return l == "true" || l == "false"
-}
-
 func isOperatorWord(w string) bool {
 	_, ok := keyword(strings.ToLower(w))
 	return ok && w != strings.ToLower(w)
@@ -278,8 +273,6 @@ func (p *parser) parseComparison() expr {
 		}
 	case !right.isOperand():
 		p.errAt(right.pos, "the right side of '"+op.String()+"' is a condition; expected a property or a literal")
-	case left.prop != "" && right.prop != "" && isBoolWord(right.prop):
-		p.errAt(right.pos, "'"+right.prop+"' is not a literal; the Boolean literals are written true and false (lower-case)")
 	case left.prop != "" && right.prop != "":
 		p.errAt(right.pos, "cannot compare property '"+left.prop+"' with property '"+right.prop+"'; one side of '"+op.String()+"' must be a literal value")
 	case left.prop == "" && right.prop == "":
