@@ -442,7 +442,7 @@ func appendEntity(dst []byte, e *odata.Entity, sel []string) []byte {
 	if sel == nil {
 		return odata.AppendEntityJSON(dst, e)
 	}
-	return odata.AppendSelectedJSONAs(dst, e, sel, odata.MinimalMetadata, odata.EntityLinks{})
+	return odata.AppendSelectedJSON(dst, e, sel)
 }
 
 // EntityList is a list of entities being written.

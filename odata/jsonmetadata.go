@@ -81,7 +81,18 @@ func AppendEntityJSONAs(dst []byte, e *Entity, m Metadata, l EntityLinks) []byte
 // value, or null when e has no such property (the service answers a
 // selected property the entity lacks so).
 func AppendSelectedJSONAs(dst []byte, e *Entity, sel []string, m Metadata, l EntityLinks) []byte {
-	w := objectWriter{dst: append(dst, '{')}
+	return appendSelected(dst, e, sel, m, l, false)
+}
+
+// AppendSelectedJSON is AppendSelectedJSONAs at minimal metadata without
+// links, in tstable's exact form (AppendPropertyJSON): what the command
+// line writes for a query with --select.
+func AppendSelectedJSON(dst []byte, e *Entity, sel []string) []byte {
+	return appendSelected(dst, e, sel, MinimalMetadata, EntityLinks{}, true)
+}
+
+func appendSelected(dst []byte, e *Entity, sel []string, m Metadata, l EntityLinks, exact bool) []byte {
+	w := objectWriter{dst: append(dst, '{'), exact: exact}
 	w.metadata(e, m, l)
 	if sel == nil || slices.Contains(sel, PartitionKey) {
 		w.name(PartitionKey)
@@ -124,8 +135,9 @@ func AppendSelectedJSONAs(dst []byte, e *Entity, sel []string, m Metadata, l Ent
 
 // objectWriter writes the members of one JSON object, commas between them.
 type objectWriter struct {
-	dst  []byte
-	some bool // a member was written
+	dst   []byte
+	some  bool // a member was written
+	exact bool // a whole Double annotated (tstable's exact form)
 }
 
 // name writes the comma before a member (when one came before) and its name.
@@ -174,7 +186,7 @@ func (w *objectWriter) property(name string, v Value, m Metadata) {
 		w.dst = AppendValueJSON(w.dst, v)
 		return
 	}
-	w.dst = appendProperty(w.dst, name, v, false) // a whole Double bare, as the service writes it
+	w.dst = appendProperty(w.dst, name, v, w.exact)
 }
 
 // AppendJSONString appends s as a JSON string (invalid UTF-8 becomes
