@@ -12,5 +12,11 @@
 // on the response.
 //
 // Authentication plugs in through Authorizer; without one every request is
-// allowed.
+// allowed. CORS follows the rules set with Set Table Service Properties
+// (Options.CORSAnyOrigin answers every origin instead), and a table SAS
+// naming a stored access policy is checked against the table's ACL.
+//
+// The answers are the service's own, status, headers and bodies: the
+// replay test (replay_test.go) holds them to the real service's recorded
+// answers, testdata/replay.
 package server
