@@ -5,6 +5,7 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/tstable/tstable/server"
@@ -98,4 +99,44 @@ func TestCORSAnyOrigin(t *testing.T) {
 	if w.Code != 200 || w.Header().Get("Access-Control-Allow-Origin") != "http://localhost:5173" {
 		t.Errorf("preflight: %d %v", w.Code, w.Header())
 	}
+}
+
+// CORS rules, service properties and ACLs change while requests read them:
+// each request sees one whole set of rules (run with -race).
+func TestSettingsChangeUnderLoad(t *testing.T) {
+	c, _ := newClient(t)
+	c.createTable("Load")
+	rules := []string{
+		`<StorageServiceProperties><Cors><CorsRule><AllowedOrigins>a</AllowedOrigins><AllowedMethods>GET</AllowedMethods><AllowedHeaders>*</AllowedHeaders><ExposedHeaders>*</ExposedHeaders><MaxAgeInSeconds>1</MaxAgeInSeconds></CorsRule></Cors></StorageServiceProperties>`,
+		`<StorageServiceProperties><Cors></Cors></StorageServiceProperties>`,
+	}
+	acls := []string{
+		`<SignedIdentifiers><SignedIdentifier><Id>x</Id><AccessPolicy><Permission>r</Permission></AccessPolicy></SignedIdentifier></SignedIdentifiers>`,
+		`<SignedIdentifiers></SignedIdentifiers>`,
+	}
+	var wg sync.WaitGroup
+	for w := 0; w < 4; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := 0; i < 50; i++ {
+				var r response
+				switch (w + i) % 4 {
+				case 0:
+					r = c.do("PUT", "//devstoreaccount1/?restype=service&comp=properties", []byte(rules[i%2]))
+				case 1:
+					r = c.do("PUT", "/Load?comp=acl", []byte(acls[i%2]))
+				case 2:
+					r = c.do("OPTIONS", "/Tables", nil, "Origin", "a", "Access-Control-Request-Method", "GET")
+				default:
+					r = c.do("GET", "/Load?comp=acl", nil, "Origin", "a")
+				}
+				if r.status >= 500 || (r.status == 403 && r.errorCode() != "CorsPreflightFailure") {
+					t.Errorf("%d %s", r.status, r.body)
+					return
+				}
+			}
+		}(w)
+	}
+	wg.Wait()
 }
