@@ -26,6 +26,8 @@
 //     literal.go.
 //   - Comparing across types, missing properties, not, NaN, ordering of
 //     Boolean and Guid: eval.go.
+//   - The order of text, keys and strings alike (UTF-16 code units, as
+//     the service; code points in a file of format 1): order.go.
 //   - Query classes, key ranges and contradictions: plan.go; what each
 //     diagnosis says to people: diagnosis.go.
 //   - The JSON wire format: jsonformat.go; which JSON value becomes which

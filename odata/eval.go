@@ -14,8 +14,9 @@ import (
 //     ne included. Such an entity is simply not returned by that comparison.
 //   - not inverts its operand: not (Age eq 5) is true for an entity without
 //     Age. (Peers disagree here; tstable applies plain boolean logic.)
-//   - Edm.String compares ordinally by code point (Go string order of UTF-8),
-//     case-sensitively: 'a' gt 'Z'.
+//   - Edm.String compares ordinally, case-sensitively ('a' gt 'Z'), by
+//     UTF-16 code units as the service does, or by code point in a file of
+//     format 1: the filter's Order (see Order, and Filter.In).
 //   - Edm.Int32, Edm.Int64 and Edm.Double compare by numeric value across
 //     the three types: an Int64 property matches 5 and an Int32 property
 //     matches 5L; a Double property matches 5 when it holds 5.0. Integer and
@@ -43,28 +44,28 @@ func (f *Filter) Match(r Record) bool {
 	if f == nil || f.root == nil {
 		return true
 	}
-	return f.root.eval(r)
+	return f.root.eval(r, f.order)
 }
 
-func (n *node) eval(r Record) bool {
+func (n *node) eval(r Record, o Order) bool {
 	switch n.kind {
 	case nodeCompare:
 		v, ok := r.Get(n.prop)
-		return ok && compare(v, n.op, n.lit)
+		return ok && compare(v, n.op, n.lit, o)
 	case nodeAnd:
-		return n.left.eval(r) && n.right.eval(r)
+		return n.left.eval(r, o) && n.right.eval(r, o)
 	case nodeOr:
-		return n.left.eval(r) || n.right.eval(r)
+		return n.left.eval(r, o) || n.right.eval(r, o)
 	case nodeNot:
-		return !n.left.eval(r)
+		return !n.left.eval(r, o)
 	case nodeConst:
 		return n.lit.Bool()
 	}
 	return false
 }
 
-// compare applies "v op lit" under the typing rules above.
-func compare(v Value, op cmpOp, lit Value) bool {
+// compare applies "v op lit" under the typing rules above, text in order o.
+func compare(v Value, op cmpOp, lit Value, o Order) bool {
 	switch lit.Type {
 	case EdmString, EdmGuid, EdmBinary:
 		switch {
@@ -74,6 +75,8 @@ func compare(v Value, op cmpOp, lit Value) bool {
 			return v.Str == lit.Str
 		case op == opNe:
 			return v.Str != lit.Str
+		case lit.Type == EdmString:
+			return holds(o.Compare(v.Str, lit.Str), op)
 		}
 		return holds(strings.Compare(v.Str, lit.Str), op)
 	case EdmBoolean, EdmDateTime:

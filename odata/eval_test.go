@@ -43,7 +43,7 @@ func TestCompareMatrix(t *testing.T) {
 		lit  string
 		want results
 	}{
-		// Strings compare ordinally by code point, case-sensitive.
+		// Strings compare ordinally by UTF-16 code units, case-sensitive.
 		{"string equal", String("Smith"), "'Smith'", equal},
 		{"string less", String("Jones"), "'Smith'", less},
 		{"string greater", String("b"), "'a'", greater},
@@ -52,6 +52,8 @@ func TestCompareMatrix(t *testing.T) {
 		{"string prefix sorts first", String("Sm"), "'Smith'", less},
 		{"string empty is least", String(""), "'a'", less},
 		{"string code point order: 'é' > 'z'", String("é"), "'z'", greater},
+		{"string UTF-16 order: U+FFFD > 😀", String("\uFFFD"), "'😀'", greater},
+		{"string UTF-16 order: 😀 < U+E000", String("😀"), "'\uE000'", less},
 		{"string with quote", String("O'Brien"), "'O''Brien'", equal},
 		// Numbers compare by value across Int32, Int64 and Double.
 		{"Int32 equal", Int32(5), "5", equal},

@@ -28,6 +28,29 @@ type Filter struct {
 	text  string   // canonical form, rendered once at parse time
 	props []string // sorted, deduplicated
 	ncmp  int
+	order Order // how its string comparisons order text (UTF16 unless In says)
+}
+
+// In returns the filter with its comparisons of text in order o (see
+// Order): a store whose keys are in another order than the service's (a
+// file of format 1) evaluates and plans its filters in its own order, so
+// that what a filter matches agrees with the key ranges it reads. A nil
+// filter stays nil.
+func (f *Filter) In(o Order) *Filter {
+	if f == nil || f.order == o {
+		return f
+	}
+	g := *f
+	g.order = o
+	return &g
+}
+
+// Order is the order the filter compares text in.
+func (f *Filter) Order() Order {
+	if f == nil {
+		return UTF16
+	}
+	return f.order
 }
 
 // String returns the filter in canonical form, text the service accepts:

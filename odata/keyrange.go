@@ -1,7 +1,7 @@
 package odata
 
 // Key is a position in the table's order: (PartitionKey, RowKey), each
-// compared ordinally. It is what a continuation resumes from.
+// compared ordinally (see Order). It is what a continuation resumes from.
 type Key struct {
 	PartitionKey string
 	RowKey       string
@@ -48,48 +48,42 @@ func PartitionRange(pk string) KeyRange {
 	}
 }
 
-// CompareKeys orders two keys as the table does: by PartitionKey, then
-// RowKey, both by ordinal (UTF-8 byte, i.e. code point) order.
-func CompareKeys(a, b Key) int {
-	switch {
-	case a.PartitionKey < b.PartitionKey:
-		return -1
-	case a.PartitionKey > b.PartitionKey:
-		return 1
-	case a.RowKey < b.RowKey:
-		return -1
-	case a.RowKey > b.RowKey:
-		return 1
-	}
-	return 0
-}
+// CompareKeys orders two keys as the service's tables do: by
+// PartitionKey, then RowKey, both by UTF-16 code units (see Order; a file
+// of format 1 orders by code point: CodePoint.CompareKeys).
+func CompareKeys(a, b Key) int { return UTF16.CompareKeys(a, b) }
 
-// Contains reports whether k lies inside r.
-func (r KeyRange) Contains(k Key) bool {
+// Contains reports whether k lies inside r, in the service's order.
+func (r KeyRange) Contains(k Key) bool { return r.ContainsIn(k, UTF16) }
+
+// ContainsIn reports whether k lies inside r, keys compared in order o.
+func (r KeyRange) ContainsIn(k Key, o Order) bool {
 	if b := r.Lower; b != nil {
-		if k.PartitionKey < b.PartitionKey {
+		c := o.Compare(k.PartitionKey, b.PartitionKey)
+		if c < 0 {
 			return false
 		}
-		if k.PartitionKey == b.PartitionKey {
+		if c == 0 {
 			if !b.HasRowKey {
 				if !b.Inclusive {
 					return false
 				}
-			} else if k.RowKey < b.RowKey || (k.RowKey == b.RowKey && !b.Inclusive) {
+			} else if r := o.Compare(k.RowKey, b.RowKey); r < 0 || (r == 0 && !b.Inclusive) {
 				return false
 			}
 		}
 	}
 	if b := r.Upper; b != nil {
-		if k.PartitionKey > b.PartitionKey {
+		c := o.Compare(k.PartitionKey, b.PartitionKey)
+		if c > 0 {
 			return false
 		}
-		if k.PartitionKey == b.PartitionKey {
+		if c == 0 {
 			if !b.HasRowKey {
 				if !b.Inclusive {
 					return false
 				}
-			} else if k.RowKey > b.RowKey || (k.RowKey == b.RowKey && !b.Inclusive) {
+			} else if r := o.Compare(k.RowKey, b.RowKey); r > 0 || (r == 0 && !b.Inclusive) {
 				return false
 			}
 		}

@@ -35,6 +35,7 @@ type keyInterval struct {
 	loInc, hiInc bool
 	eq           bool // an eq condition set it
 	bounded      bool // any eq/gt/ge/lt/le condition
+	order        Order
 }
 
 // add intersects the interval with "key op s".
@@ -59,13 +60,13 @@ func (k *keyInterval) add(op cmpOp, s string) {
 }
 
 func (k *keyInterval) raiseLo(s string, inc bool) {
-	if !k.hasLo || s > k.lo || (s == k.lo && !inc) {
+	if !k.hasLo || k.order.Compare(s, k.lo) > 0 || (s == k.lo && !inc) {
 		k.lo, k.loInc, k.hasLo = s, inc, true
 	}
 }
 
 func (k *keyInterval) lowerHi(s string, inc bool) {
-	if !k.hasHi || s < k.hi || (s == k.hi && !inc) {
+	if !k.hasHi || k.order.Compare(s, k.hi) < 0 || (s == k.hi && !inc) {
 		k.hi, k.hiInc, k.hasHi = s, inc, true
 	}
 }
@@ -78,7 +79,7 @@ func (k *keyInterval) empty() bool {
 	if !k.hasLo || !k.hasHi {
 		return false
 	}
-	return k.lo > k.hi || (k.lo == k.hi && !(k.loInc && k.hiInc))
+	return k.order.Compare(k.lo, k.hi) > 0 || (k.lo == k.hi && !(k.loInc && k.hiInc))
 }
 
 // single reports whether the interval is exactly one value.
@@ -96,12 +97,13 @@ func conjuncts(n *node, out []*node) []*node {
 
 // PlanQuery derives the query class and the key ranges to read from a
 // filter, with the diagnosis that says why, in words (diagnosis.go). A nil
-// filter reads the whole table.
+// filter reads the whole table. Key bounds are compared in the filter's
+// Order.
 func PlanQuery(f *Filter) *Plan {
 	p := &Plan{Class: ClassTableScan, Ranges: []KeyRange{FullRange()}, Diagnosis: DiagNoFilter}
 	var facts *filterFacts
 	if f != nil && f.root != nil {
-		facts = factsOf(f.root)
+		facts = factsOf(f.root, f.order)
 		p.Class, p.Ranges, p.Diagnosis = facts.classify()
 	}
 	p.Reason, p.Advice = p.Diagnosis.words(facts, p.Ranges)
@@ -120,9 +122,10 @@ type filterFacts struct {
 	partitionOr bool      // PartitionKey appears under or/not
 }
 
-// factsOf gathers the facts of the conjunction at root.
-func factsOf(root *node) *filterFacts {
-	ff := &filterFacts{}
+// factsOf gathers the facts of the conjunction at root, its key bounds
+// compared in order o.
+func factsOf(root *node, o Order) *filterFacts {
+	ff := &filterFacts{pk: keyInterval{order: o}, rk: keyInterval{order: o}}
 	for _, c := range conjuncts(root, nil) {
 		switch {
 		case c.kind == nodeCompare:
