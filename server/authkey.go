@@ -42,15 +42,15 @@ type checker interface {
 }
 
 // inRange reports whether the entity (pk, rk) lies inside the grant's key
-// range (true when it has none), for the point read a table SAS allows
-// only inside its range.
-func inRange(g Grant, pk, rk string) bool {
+// range (true when it has none), keys in order o, for the point read a
+// table SAS allows only inside its range.
+func inRange(g Grant, pk, rk string, o odata.Order) bool {
 	spk, srk, epk, erk, ok := g.KeyRange()
 	if !ok {
 		return true
 	}
 	k := odata.Key{PartitionKey: pk, RowKey: rk}
-	return keyRangeOf(spk, srk, epk, erk).Contains(k)
+	return keyRangeOf(spk, srk, epk, erk).ContainsIn(k, o)
 }
 
 // keyRangeOf is a SAS key range as an odata.KeyRange: each end inclusive;

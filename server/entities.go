@@ -173,7 +173,7 @@ func (q *request) getEntity(table string, key odata.Key) error {
 	if err := q.allow(auth.OpRead, table, key.PartitionKey, key.RowKey); err != nil {
 		return err
 	}
-	if !inRange(q.grant, key.PartitionKey, key.RowKey) {
+	if !inRange(q.grant, key.PartitionKey, key.RowKey, store.KeyOrderOf(q.s.b)) {
 		return errorf(odata.CodeAuthorizationFailure, "the entity (%q, %q) lies outside the key range of the table SAS: sign a SAS whose range covers it", key.PartitionKey, key.RowKey)
 	}
 	selText := queryValue(q.r.URL.RawQuery, "$select")
@@ -285,22 +285,20 @@ func (q *request) queryEntities(table string) error {
 }
 
 // keyRange applies a table SAS's key range to a query: the query starts
-// no earlier than the range, and entities outside it are left out.
+// no earlier than the range, and entities outside it are left out, in the
+// order of the backend's keys.
 func (q *request) keyRange(req *store.QueryRequest) func(*odata.Entity) bool {
 	spk, srk, epk, erk, ok := q.grant.KeyRange()
 	if !ok {
 		return func(*odata.Entity) bool { return true }
 	}
+	o := store.KeyOrderOf(q.s.b)
 	r := keyRangeOf(spk, srk, epk, erk)
 	startKey := odata.Key{PartitionKey: spk, RowKey: srk}
-	if req.Start == nil || less(*req.Start, startKey) {
+	if req.Start == nil || o.CompareKeys(*req.Start, startKey) < 0 {
 		req.Start = &startKey
 	}
 	return func(e *odata.Entity) bool {
-		return r.Contains(odata.Key{PartitionKey: e.PartitionKey, RowKey: e.RowKey})
+		return r.ContainsIn(odata.Key{PartitionKey: e.PartitionKey, RowKey: e.RowKey}, o)
 	}
-}
-
-func less(a, b odata.Key) bool {
-	return a.PartitionKey < b.PartitionKey || (a.PartitionKey == b.PartitionKey && a.RowKey < b.RowKey)
 }

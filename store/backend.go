@@ -123,3 +123,18 @@ type Backend interface {
 
 	Close() error
 }
+
+// KeyOrderer is a Backend that says in which order its tables keep their
+// keys (see odata.Order).
+type KeyOrderer interface {
+	KeyOrder() odata.Order
+}
+
+// KeyOrderOf is the order of b's tables' keys: the service's (UTF-16 code
+// units), but for a local file of format 1, which keeps code point order.
+func KeyOrderOf(b Backend) odata.Order {
+	if o, ok := b.(KeyOrderer); ok {
+		return o.KeyOrder()
+	}
+	return odata.UTF16
+}

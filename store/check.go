@@ -93,17 +93,29 @@ func (r ProblemKeys) String() string {
 	return "keys from " + k(r.First) + " up to " + k(r.Next)
 }
 
-// keyOf turns a stored key into a Key.
-func keyOf(k []byte) *odata.Key {
+// keyOf turns a stored key of the file into a Key.
+func (w *walker) keyOf(k []byte) *odata.Key {
 	if k == nil {
 		return nil
 	}
-	pk, rk := splitKey(k)
-	return &odata.Key{PartitionKey: string(pk), RowKey: string(rk)}
+	key := w.l.odataKey(k)
+	return &key
 }
 
-func keysBetween(lo, hi []byte) *ProblemKeys { return &ProblemKeys{First: keyOf(lo), Next: keyOf(hi)} }
-func oneKey(k []byte) *ProblemKeys           { kk := keyOf(k); return &ProblemKeys{First: kk, Next: kk} }
+func (w *walker) keysBetween(lo, hi []byte) *ProblemKeys {
+	return &ProblemKeys{First: w.keyOf(lo), Next: w.keyOf(hi)}
+}
+
+func (w *walker) oneKey(k []byte) *ProblemKeys {
+	kk := w.keyOf(k)
+	return &ProblemKeys{First: kk, Next: kk}
+}
+
+// entityKeys is the one key of e.
+func entityKeys(e *odata.Entity) *ProblemKeys {
+	k := &odata.Key{PartitionKey: e.PartitionKey, RowKey: e.RowKey}
+	return &ProblemKeys{First: k, Next: k}
+}
 
 // CheckReport is what Check found.
 type CheckReport struct {
@@ -166,14 +178,15 @@ func checkFile(ctx context.Context, f io.ReaderAt, size int64, path string, prog
 				continue
 			}
 			w.table = t.name
+			c := sv.codec(t)
 			var count int64
 			whole := w.Tree(t.root, t.inline, t.at, nil, nil, func(page uint64, e boltfile.Elem) bool {
 				if e.Bucket {
-					w.problem(Problem{Page: int64(page), Keys: oneKey(e.Key), What: "the table holds a nested bucket, which tstable never writes", Lost: true})
+					w.problem(Problem{Page: int64(page), Keys: w.oneKey(e.Key), What: "the table holds a nested bucket, which tstable never writes", Lost: true})
 					return true
 				}
-				if what, lost := checkEntity(e.Key, e.Value, sv.clock); what != "" {
-					w.problem(Problem{Page: int64(page), Keys: oneKey(e.Key), What: what, Lost: lost})
+				if what, lost := checkEntity(c, e.Key, e.Value, sv.clock); what != "" {
+					w.problem(Problem{Page: int64(page), Keys: w.oneKey(e.Key), What: what, Lost: lost})
 					if lost {
 						return true
 					}
@@ -207,31 +220,31 @@ func checkFile(ctx context.Context, f io.ReaderAt, size int64, path string, prog
 
 // lostEntities records a part of a table that cannot be read.
 func (w *walker) lostEntities(page uint64, lo, hi []byte, why string) {
-	w.problem(Problem{Page: int64(page), Keys: keysBetween(lo, hi), What: why + "; the entities there cannot be read", Lost: true})
+	w.problem(Problem{Page: int64(page), Keys: w.keysBetween(lo, hi), What: why + "; the entities there cannot be read", Lost: true})
 }
 
-// checkEntity checks one stored entity: its keys, its encoding and the
-// service's rules (a problem that loses it), and its Timestamp against
-// the clock (one that does not).
-func checkEntity(key, val []byte, clock int64) (what string, lost bool) {
-	pk, rk := splitKey(key)
-	if len(pk) == len(key) {
+// checkEntity checks one stored entity of a table whose codec is c: its
+// keys, its encoding and the service's rules (a problem that loses it),
+// and its Timestamp against the clock (one that does not).
+func checkEntity(c *tableCodec, key, val []byte, clock int64) (what string, lost bool) {
+	if bytes.IndexByte(key, 0) < 0 {
 		return "the stored key has no RowKey part", true
 	}
-	if err := odata.ValidateKey(odata.PartitionKey, string(pk)); err != nil {
+	pk, rk := c.l.keys(key)
+	if err := odata.ValidateKey(odata.PartitionKey, pk); err != nil {
 		return "the stored PartitionKey breaks the service's rules: " + messageOf(err), true
 	}
-	if err := odata.ValidateKey(odata.RowKey, string(rk)); err != nil {
+	if err := odata.ValidateKey(odata.RowKey, rk); err != nil {
 		return "the stored RowKey breaks the service's rules: " + messageOf(err), true
 	}
-	e, err := decodeEntity(key, val)
+	e, err := c.decode(key, val)
 	if err != nil {
-		return "the stored entity cannot be decoded", true
+		return "the stored entity cannot be decoded" + c.why(val), true
 	}
 	if err := odata.ValidateEntity(e); err != nil {
 		return "the stored entity breaks the service's rules: " + messageOf(err), true
 	}
-	if t, _ := storedTicks(val); clock >= 0 && t > clock {
+	if t, _ := c.ticks(val); clock >= 0 && t > clock {
 		return "its Timestamp is later than the file's clock, so a later write could repeat an ETag", false
 	}
 	return "", false
@@ -251,18 +264,38 @@ type fileTable struct {
 	root   uint64
 	inline []byte // its page, when root is 0
 	at     uint64 // the page holding its bucket entry
+	inc    uint64 // its incarnation (format 2), which names its dictionary
 	// missing: the table is known only from the previous copy of the
 	// header; its tree is lost, and gapAt is its problem's index.
 	missing bool
 	gapAt   int
 }
 
-// survey is what the file's own records say: its tables and its clock.
+// survey is what the file's own records say: its tables, its clock, its
+// format and the tables' dictionaries.
 type survey struct {
 	tables     []fileTable
 	clock      int64 // the last Timestamp issued, -1 when unknown
 	rootLost   bool  // part of the newest list of tables cannot be read
 	unfinished []UnfinishedImport
+	format     uint64               // 1 when the file does not say
+	formatRead bool                 // the file says
+	shapes     map[uint64]*shapeSet // the dictionaries read, by incarnation
+	staged     []uint64             // the incarnations of staged tables
+}
+
+// codec is how table t's entities read, in the file's format and with
+// its dictionary as far as it could be read.
+func (sv *survey) codec(t fileTable) *tableCodec {
+	c := &tableCodec{l: layout(sv.format)}
+	if c.values2() {
+		s := sv.shapes[t.inc]
+		if s == nil {
+			s = emptyShapes
+		}
+		c.shapes = staticShapes(t.inc, s)
+	}
+	return c
 }
 
 // entry is a copied leaf entry with its page.
@@ -288,7 +321,7 @@ func (w *walker) collect(root uint64, inline []byte, at uint64, lost boltfile.Lo
 // as tables whose whole tree is lost (their entities may still be on
 // pages no longer linked).
 func (w *walker) survey() *survey {
-	sv := &survey{clock: -1}
+	sv := &survey{clock: -1, format: 1, shapes: map[uint64]*shapeSet{}}
 	w.table = ""
 	top := w.collect(w.meta().Root, nil, 0, func(page uint64, lo, hi []byte, why string) {
 		sv.rootLost = true
@@ -296,6 +329,9 @@ func (w *walker) survey() *survey {
 	})
 	catalogue := map[string]string{}
 	sawMeta, sawCatalogue := w.readTop(top, sv, catalogue, true)
+	sv.guessFormat()
+	w.l = layout(sv.format)
+	w.orphanDictionaries(sv)
 	if sv.rootLost {
 		w.olderTables(sv, catalogue)
 	} else if !sawMeta {
@@ -350,7 +386,11 @@ func (w *walker) readTop(top []entry, sv *survey, catalogue map[string]string, r
 				problem(Problem{Table: name[len(tablePrefix):], Page: int64(t.page), What: "the table's bucket cannot be read: " + err.Error() + "; its entities are lost", Lost: true})
 				continue
 			}
-			sv.tables = append(sv.tables, fileTable{name: name[len(tablePrefix):], root: root, inline: inl, at: t.page})
+			sv.tables = append(sv.tables, fileTable{name: name[len(tablePrefix):], root: root, inline: inl, at: t.page, inc: boltfile.BucketSequence(t.Value)})
+		case name == string(shapesBucket) && t.Bucket:
+			if report {
+				w.readDictionaries(t, sv)
+			}
 		case strings.HasPrefix(name, stagingPrefix) && t.Bucket:
 			// What a load killed while it staged left: not a table, and
 			// removed when the file is next opened for writing. Its pages
@@ -380,6 +420,7 @@ func (w *walker) stagingPages(t entry, sv *survey) {
 			continue
 		}
 		u := UnfinishedImport{Table: strings.TrimPrefix(string(e.Key), tablePrefix)}
+		sv.staged = append(sv.staged, boltfile.BucketSequence(e.Value))
 		croot, _, cinl, err := boltfile.InlinePage(e.Value)
 		if err != nil {
 			continue
@@ -451,6 +492,8 @@ func (w *walker) readMeta(t entry, sv *survey, catalogue map[string]string) bool
 				w.problem(Problem{Page: int64(e.page), What: "the file's format version is unreadable"})
 			} else if v := binary.BigEndian.Uint64(e.Value); v > formatVersion {
 				w.problem(Problem{Page: int64(e.page), What: fmt.Sprintf("the file is in format %d, newer than this tstable reads (%d)", v, formatVersion)})
+			} else {
+				sv.format, sv.formatRead = v, true
 			}
 		case string(catalogueKey):
 			croot, _, cinl, err := boltfile.InlinePage(e.Value)

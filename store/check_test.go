@@ -151,11 +151,11 @@ func TestCheckEveryEntityAgainstTheRules(t *testing.T) {
 		b := tx.Bucket(tableBucketName("Gamma"))
 		bad := []odata.Property{{Name: "1x", Value: odata.Int32(1)}}
 		for k, v := range map[string][]byte{
-			"p00\x00badname":   encodeEntity(nil, 1, bad),
+			"p00\x00badname":   inlineValue(1, bad),
 			"p00\x00garbage":   {9, 9, 9},
-			"p00\x00future":    encodeEntity(nil, 1<<62, nil),
-			"p00\x00bad#key":   encodeEntity(nil, 1, nil),
-			"nopartitionsplit": encodeEntity(nil, 1, nil),
+			"p00\x00future":    inlineValue(1<<62, nil),
+			"p00\x00bad#key":   inlineValue(1, nil),
+			"nopartitionsplit": inlineValue(1, nil),
 		} {
 			if err := b.Put([]byte(k), v); err != nil {
 				return err

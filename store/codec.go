@@ -11,7 +11,9 @@ import (
 	"github.com/tstable/tstable/store/internal/boltfile"
 )
 
-// Stored entity format (version 1):
+// Stored entity format 1 (the values of a file of format 1, and the
+// records of a load, whatever the file's format; format 2 is in
+// codec2.go):
 //
 //	byte    format version (1)
 //	8 bytes Timestamp ticks, big-endian
@@ -28,11 +30,15 @@ const formatV1 = 1
 // known: damage.
 var errCorrupt error = &boltfile.Finding{What: "a stored entity cannot be decoded"}
 
-// corruptError is a stored entity that does not decode: damage.
-type corruptError struct{ key []byte }
+// corruptError is a stored entity that does not decode: damage. Its key
+// is in layout l (0: format 1's).
+type corruptError struct {
+	key []byte
+	l   layout
+}
 
 func (e *corruptError) Error() string {
-	pk, rk := splitKey(e.key)
+	pk, rk := e.l.keys(e.key)
 	return fmt.Sprintf("the stored entity (%q, %q) cannot be decoded", pk, rk)
 }
 
@@ -81,6 +87,11 @@ func encodeEntity(dst []byte, ticks int64, props []odata.Property) []byte {
 		}
 	}
 	return dst
+}
+
+// stampRecord sets the Timestamp ticks of a value of format 1.
+func stampRecord(val []byte, ticks int64) {
+	binary.BigEndian.PutUint64(val[1:9], uint64(ticks))
 }
 
 // storedTicks returns the Timestamp ticks of a stored value.
@@ -187,7 +198,7 @@ func bytesString(b []byte) string {
 func decodeEntity(key, val []byte) (*odata.Entity, error) {
 	ticks, err := storedTicks(val)
 	if err != nil {
-		return nil, &corruptError{bytes.Clone(key)}
+		return nil, &corruptError{key: bytes.Clone(key)}
 	}
 	keys := string(key)
 	sep := len(keys)
@@ -209,7 +220,7 @@ func decodeEntity(key, val []byte) (*odata.Entity, error) {
 	for i := 9; i < len(owned); count++ {
 		_, _, next, err := nextProperty(owned, i)
 		if err != nil {
-			return nil, &corruptError{bytes.Clone(key)}
+			return nil, &corruptError{key: bytes.Clone(key)}
 		}
 		i = next
 	}
@@ -224,13 +235,21 @@ func decodeEntity(key, val []byte) (*odata.Entity, error) {
 
 // rawRecord is an odata.Record over a stored key and value: a filter reads
 // the properties it names straight from the transaction's memory, and
-// nothing is decoded or allocated for entities it rejects.
+// nothing is decoded or allocated for entities it rejects. c is the
+// table's codec (nil: format 1); the buffers hold what a value of format
+// 2 needs written out (a key with mapped bytes, a Guid's text).
 type rawRecord struct {
-	key, val []byte
+	key, val     []byte
+	c            *tableCodec
+	pkBuf, rkBuf []byte
+	guid         [36]byte
 }
 
 // Get implements odata.Record.
 func (r *rawRecord) Get(name string) (odata.Value, bool) {
+	if r.c != nil && r.c.values2() {
+		return r.get2(name)
+	}
 	switch name {
 	case odata.PartitionKey:
 		pk, _ := splitKey(r.key)
@@ -296,7 +315,7 @@ func findProperty(val []byte, name string) (t odata.EdmType, start, end int, ok 
 func appendEntityLine(dst, key, val []byte, sel []string) ([]byte, error) {
 	ticks, err := storedTicks(val)
 	if err != nil {
-		return dst, &corruptError{bytes.Clone(key)}
+		return dst, &corruptError{key: bytes.Clone(key)}
 	}
 	start := len(dst)
 	pk, rk := splitKey(key)
@@ -304,7 +323,7 @@ func appendEntityLine(dst, key, val []byte, sel []string) ([]byte, error) {
 	for i := 9; i < len(val); {
 		name, v, next, err := nextProperty(val, i)
 		if err != nil {
-			return dst[:start], &corruptError{bytes.Clone(key)}
+			return dst[:start], &corruptError{key: bytes.Clone(key)}
 		}
 		if sel == nil {
 			dst = odata.AppendEntityJSONProperty(dst, bytesString(name), v)

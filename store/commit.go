@@ -109,6 +109,7 @@ func (db *DB) runGroup(group []*commitReq, out []bool) (failed int, err error) {
 	if err != nil {
 		return -1, db.engineError(err)
 	}
+	db.shapes.beginWrite()
 	defer tx.Rollback() // nothing to do after a commit
 	for i, r := range group {
 		if out[i] {

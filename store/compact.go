@@ -17,15 +17,20 @@ const compactTxBytes = 64 << 20
 // CompactResult says what Compact did.
 type CompactResult struct {
 	Before, After int64 // the file's size, in bytes
+	// FormatBefore and FormatAfter are the file's format (see format.go):
+	// different when Compact upgraded it.
+	FormatBefore, FormatAfter uint64
 }
 
 // Compact rewrites the database at path without its free pages (the
-// space deleted tables and entities leave behind), with full pages. It is
-// safe against interruption: the copy is written to a new file beside the
-// database, synced, and renamed over it only when complete; until then the
-// database is untouched. The file is held exclusively meanwhile (on
-// Windows up to the rename: see closeBeforeReplace), so no
-// other process reads or writes it.
+// space deleted tables and entities leave behind), with full pages. A
+// file of an older format is rewritten in the current one (upgraded):
+// every table, entity, property and Timestamp is kept, and the keys take
+// the current format's order. It is safe against interruption: the copy
+// is written to a new file beside the database, synced, and renamed over
+// it only when complete; until then the database is untouched. The file
+// is held exclusively meanwhile (on Windows up to the rename: see
+// closeBeforeReplace), so no other process reads or writes it.
 func Compact(path string, opts *Options) (*CompactResult, error) {
 	st, err := os.Stat(path)
 	if err != nil {
@@ -39,32 +44,23 @@ func Compact(path string, opts *Options) (*CompactResult, error) {
 	if err := src.vetWhole(); err != nil {
 		return nil, err
 	}
-	tmp := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".compact")
-	os.Remove(tmp)
-	dst, err := bolt.Open(tmp, st.Mode().Perm(), nil)
+	tmp := compactCopy(path)
+	res := &CompactResult{Before: st.Size(), FormatBefore: uint64(src.layout), FormatAfter: formatVersion}
+	if src.layout < formatVersion {
+		err = upgrade(src, tmp)
+	} else {
+		err = src.copyWhole(tmp, st.Mode().Perm())
+	}
 	if err != nil {
-		return nil, FileError(err, "cannot create the compacted copy %s", tmp)
-	}
-	fail := func(err error) (*CompactResult, error) {
-		dst.Close()
 		os.Remove(tmp)
-		return nil, err
-	}
-	if err := src.do(false, func(o *op) error {
-		o.once = true // it writes the copy
-		return bolt.Compact(dst, src.bolt, compactTxBytes)
-	}); err != nil {
-		if odata.CodeOf(err) != "" { // damage found while copying
-			return fail(err)
+		if odata.CodeOf(err) != "" { // damage found while copying, or the copy's own refusal
+			return nil, err
 		}
-		return fail(fileFailure(err, fmt.Sprintf("compacting %s failed: %s (the database is unchanged)", path, describeIOError(err))))
-	}
-	if err := dst.Sync(); err != nil {
-		return fail(fileFailure(err, fmt.Sprintf("compacting %s failed: %s (the database is unchanged)", path, describeIOError(err))))
-	}
-	if err := dst.Close(); err != nil {
-		os.Remove(tmp)
 		return nil, fileFailure(err, fmt.Sprintf("compacting %s failed: %s (the database is unchanged)", path, describeIOError(err)))
+	}
+	if err := os.Chmod(tmp, st.Mode().Perm()); err != nil {
+		os.Remove(tmp)
+		return nil, FileError(err, "cannot give the compacted copy %s the database's permissions", tmp)
 	}
 	if closeBeforeReplace {
 		if err := src.Close(); err != nil {
@@ -84,7 +80,37 @@ func Compact(path string, opts *Options) (*CompactResult, error) {
 	if err != nil {
 		return nil, FileError(err, "cannot read the compacted database %s", path)
 	}
-	return &CompactResult{Before: st.Size(), After: after.Size()}, nil
+	res.After = after.Size()
+	return res, nil
+}
+
+// compactCopy is where Compact writes its copy of the database at path.
+func compactCopy(path string) string {
+	return filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".compact")
+}
+
+// copyWhole copies the file, of the current format, into a new file at
+// tmp with the engine's compaction: every bucket and key as it is, the
+// pages full.
+func (db *DB) copyWhole(tmp string, mode os.FileMode) error {
+	os.Remove(tmp)
+	dst, err := bolt.Open(tmp, mode, nil)
+	if err != nil {
+		return FileError(err, "cannot create the compacted copy %s", tmp)
+	}
+	dst.AllocSize = allocStep
+	if err := db.do(false, func(o *op) error {
+		o.once = true // it writes the copy
+		return bolt.Compact(dst, db.bolt, compactTxBytes)
+	}); err != nil {
+		dst.Close()
+		return err
+	}
+	if err := dst.Sync(); err != nil {
+		dst.Close()
+		return err
+	}
+	return dst.Close()
 }
 
 // vetWhole checks the whole file (see Check) before it is rewritten: a

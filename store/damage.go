@@ -139,7 +139,7 @@ func valueStillDamaged(t *gtx, table string, key []byte) (string, bool) {
 	if err != nil || v == nil {
 		return messageOf(err), err != nil && findingIn(err) != nil
 	}
-	if _, err := decodeEntity(key, v); err != nil {
+	if _, err := b.codec.decode(key, v); err != nil {
 		return err.Error(), true
 	}
 	return "", false
@@ -147,14 +147,15 @@ func valueStillDamaged(t *gtx, table string, key []byte) (string, bool) {
 
 // holdsBuckets says which trees hold buckets in their leaves (see
 // boltfile.Nested): the top-level tree, the file's own records (the
-// catalogue is a bucket in it) and a staging bucket (the staged table is
-// one in it); a table's never does.
+// catalogue is a bucket in it), a staging bucket (the staged table is
+// one in it) and the bucket of the tables' dictionaries (see shapesPin); a
+// table's never does.
 func holdsBuckets(path [][]byte) bool {
 	switch len(path) {
 	case 0:
 		return true
 	case 1:
-		return bytes.Equal(path[0], metaBucket) || bytes.HasPrefix(path[0], []byte(stagingPrefix))
+		return bytes.Equal(path[0], metaBucket) || bytes.HasPrefix(path[0], []byte(stagingPrefix)) || bytes.Equal(path[0], shapesBucket)
 	}
 	return false
 }

@@ -32,11 +32,17 @@ func fixtureEntity(table string, i int) *odata.Entity {
 // fixture builds a closed database file holding fixtureTables.
 func fixture(t *testing.T) string {
 	t.Helper()
+	return fixtureIn(t, formatVersion)
+}
+
+// fixtureIn is fixture written in file format v.
+func fixtureIn(t *testing.T, v uint64) string {
+	t.Helper()
 	path := dbPath(t, "fixture.db")
 	// Small loads, so that entities land in pages already written and the
 	// trees have the half-full pages and several levels the tests of
 	// damage rely on (one load is written in key order, front to back).
-	db, err := Open(path, nil)
+	db, err := Open(path, &Options{format: v})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -50,6 +50,9 @@ type Options struct {
 	loadEvery  time.Duration
 	loadRun    int
 	noStaging  bool // Load never stages (see staging.go)
+	// format, when set, is the format a new file is written in (a file of
+	// an older format, for the tests of those).
+	format uint64
 	// finding, when set, is asked at each step of a call where damage can
 	// be met (a table opened, "table"; a key scanned, "scan"), and an error
 	// from it is met there as damage (a false finding, for the tests of
@@ -85,6 +88,8 @@ type DB struct {
 
 	damaged atomic.Pointer[damageError] // the damage confirmed in the file, once confirmed
 	commits committer                   // writers sharing a commit
+	layout  layout                      // the file's format (set by open)
+	shapes  shapeCache                  // the tables' shapes read so far (format 2)
 
 	mapAtLeast int // bytes of the file the engine maps from the start (see reserveMap)
 
@@ -220,6 +225,9 @@ func (db *DB) open(ctx context.Context) error {
 	}
 	db.bolt, db.file = b, f
 	db.guard, db.pageSize = boltfile.NewGuard(f), int64(b.Info().PageSize)
+	b.AllocSize = allocStep
+	db.layout = layout(db.fileFormat())
+	db.shapes.reset()
 	if elsewhere != "" {
 		db.found(elsewhere) // read afresh before the engine had the file: confirmed
 	}
@@ -269,6 +277,17 @@ func (db *DB) openEngine(f *os.File) (b *bolt.DB, err error) {
 	}
 	return nil, FileError(err, "cannot open database %s", db.path)
 }
+
+// KeyOrder is the order of the file's tables' keys, and of the string
+// comparisons of its filters: UTF-16 code units, as the service's; code
+// points in a file of format 1 (see odata.Order).
+func (db *DB) KeyOrder() odata.Order {
+	db.mu.RLock()
+	defer db.mu.RUnlock()
+	return db.layout.order()
+}
+
+var _ KeyOrderer = (*DB)(nil)
 
 // Describe names the backend: "local PATH".
 func (db *DB) Describe() string { return "local " + db.path }
@@ -371,7 +390,7 @@ func makeRecords(t *gtx) error {
 		if m, err = t.createTop(metaBucket); err != nil {
 			return err
 		}
-		if err := putFormat(m); err != nil {
+		if err := putFormat(m, t.o.db.newFormat()); err != nil {
 			return err
 		}
 	}
@@ -380,6 +399,14 @@ func makeRecords(t *gtx) error {
 	}
 	_, err = m.createBucket(catalogueKey)
 	return err
+}
+
+// newFormat is the format a new file is written in.
+func (db *DB) newFormat() uint64 {
+	if db.opts.format != 0 {
+		return db.opts.format
+	}
+	return formatVersion
 }
 
 // nextTicks issues the Timestamp for a write transaction: the current time

@@ -13,6 +13,7 @@ type delivery struct {
 	sel    []string
 	entity func(*odata.Entity) error
 	lines  func(lines []byte, n int) error
+	c      *tableCodec // the table's, set by the scan before it reads
 }
 
 // batch is matches read but not yet handed to the caller.
@@ -26,20 +27,21 @@ type batch struct {
 // it is handed over.
 const lineBatchBytes = 64 << 10
 
-// add adds the match stored at k and v (valid inside the transaction).
-func (d *delivery) add(b *batch, k, v []byte) error {
+// add adds the match stored at k and v (valid inside the transaction),
+// with r's buffers.
+func (d *delivery) add(b *batch, k, v []byte, r *rawRecord) error {
 	if d.lines != nil {
 		if b.lines == nil {
 			b.lines = make([]byte, 0, lineBatchBytes+8<<10)
 		}
 		var err error
-		if b.lines, err = appendEntityLine(b.lines, k, v, d.sel); err != nil {
+		if b.lines, err = d.c.appendLine(b.lines, k, v, d.sel, r); err != nil {
 			return err
 		}
 		b.n++
 		return nil
 	}
-	e, err := decodeEntity(k, v)
+	e, err := d.c.decode(k, v)
 	if err != nil {
 		return err
 	}

@@ -53,7 +53,8 @@ func compareRecs(a, b *loadRec) int {
 // runSet gathers a load's records into sorted runs.
 type runSet struct {
 	dbPath string
-	limit  int // bytes a run holds in memory before it is spilled
+	limit  int    // bytes a run holds in memory before it is spilled
+	l      layout // of the records' keys
 
 	mem  *arena
 	recs []loadRec // the run being gathered (after finish, the last run, sorted)
@@ -67,13 +68,13 @@ type runSet struct {
 	bytes int64      // their keys' and values' bytes
 }
 
-func newRunSet(dbPath string, limit int) *runSet {
-	return &runSet{dbPath: dbPath, limit: limit, mem: &arena{}}
+func newRunSet(dbPath string, limit int, l layout) *runSet {
+	return &runSet{dbPath: dbPath, limit: limit, l: l, mem: &arena{}}
 }
 
 // add adds one record; its key and value are copied.
 func (s *runSet) add(pk, rk string, ticks int64, props []odata.Property, pos int64) error {
-	key := s.mem.key(pk, rk)
+	key := s.mem.key(s.l, pk, rk)
 	val := s.mem.value(ticks, props)
 	if len(s.recs) == sizingRecs && cap(s.recs) < 2*sizingRecs {
 		// Room for the run at the records' size so far, in one

@@ -25,9 +25,46 @@ import (
 // clock is the newer: Recover and Check rely on it when the file's
 // headers cannot say which state is the newest. (Files written before
 // this rule advanced it with the writes of entities only.)
-const formatVersion = 1
+//
+// Format 2 keeps all of that and changes two things. Keys are in the
+// service's order, UTF-16 code units: each byte of both keys is mapped by
+// odata.UTF16Byte (layout.go), so that the engine's byte order of the
+// stored keys is that order. Values name their properties through the
+// table's dictionary of shapes (shapes.go, codec2.go) and pack each value
+// by its type; the dictionaries live in the top-level bucket
+// shapesBucket, and a table's bucket holds its incarnation as its
+// sequence. A file of format 1 stays in format 1, read and written as
+// ever (its tables in code point order, which its filters follow too);
+// tstable compact rewrites it in format 2 (Compact, upgrade.go).
+const formatVersion = 2
 
 var formatKey = []byte("format")
+
+// allocStep is how much the engine grows the file by when it must, once
+// the file is past that size (bolt.DB.AllocSize; the engine's own, 16
+// MiB, leaves up to that much of the file's end unused).
+const allocStep = 1 << 20
+
+// fileFormat reads the format of the file just opened, under the guard,
+// before the DB is anyone's: a file without records yet is a new one, in
+// the format it will be written in. When the records cannot be read, the
+// format is taken as the newest; Open reports the damage.
+func (db *DB) fileFormat() uint64 {
+	v := db.newFormat()
+	(&op{db: db}).run(func(o *op) error {
+		return o.view(func(t *gtx) error {
+			m, err := t.top(metaBucket)
+			if err != nil || m == nil {
+				return err
+			}
+			if f, err := formatOf(m); err == nil {
+				v = f
+			}
+			return nil
+		})
+	})
+	return v
+}
 
 // formatOf reads the format a file's meta bucket records.
 func formatOf(m *gbucket) (uint64, error) {
@@ -47,10 +84,10 @@ func formatOf(m *gbucket) (uint64, error) {
 	return binary.BigEndian.Uint64(v), nil
 }
 
-// putFormat records the current format in a new file's meta bucket.
-func putFormat(m *gbucket) error {
+// putFormat records format v in a new file's meta bucket.
+func putFormat(m *gbucket, v uint64) error {
 	var b [8]byte
-	binary.BigEndian.PutUint64(b[:], formatVersion)
+	binary.BigEndian.PutUint64(b[:], v)
 	return m.put(formatKey, b[:])
 }
 

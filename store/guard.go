@@ -154,6 +154,9 @@ func (o *op) begin(writable bool) (*gtx, error) {
 	if err != nil {
 		return nil, o.db.engineError(err)
 	}
+	if writable {
+		o.db.shapes.beginWrite()
+	}
 	return o.wrap(tx), nil
 }
 
@@ -170,6 +173,7 @@ func (db *DB) commit(tx *bolt.Tx, from int64) error {
 		return &CommitError{Path: db.path, Err: err, From: from}
 	}
 	db.guard.Forget()
+	db.shapes.committedWrite()
 	return nil
 }
 

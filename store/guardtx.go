@@ -88,6 +88,19 @@ func (t *gtx) deleteTop(name []byte) error {
 	return t.tx.DeleteBucket(name)
 }
 
+// deleteTable deletes the top-level bucket of a table's entities and the
+// table's dictionary.
+func (t *gtx) deleteTable(name []byte) error {
+	b, err := t.top(name)
+	if err != nil || b == nil {
+		return err
+	}
+	if err := dropDictionary(t, b); err != nil {
+		return err
+	}
+	return t.deleteTop(name)
+}
+
 // moveTop moves the bucket key of parent to the top level.
 func (t *gtx) moveTop(key []byte, parent *gbucket) error {
 	if err := parent.guardKey(key); err != nil {
@@ -124,8 +137,23 @@ func (t *gtx) table(name string) (*gbucket, error) {
 	if err == nil && b == nil {
 		err = odata.Errorf(odata.CodeTableNotFound, "table %q does not exist (tstable table list shows the tables)", name)
 	}
+	if b != nil {
+		t.holdsEntities(b)
+	}
 	return b, err
 }
+
+// holdsEntities makes b, a bucket of a table's entities (a table's, or a
+// staged one), read and write them in the file's format.
+func (t *gtx) holdsEntities(b *gbucket) {
+	b.codec = &tableCodec{l: t.o.db.layout}
+	if b.codec.values2() {
+		b.codec.shapes = newShapeView(t, b.sequence())
+	}
+}
+
+// layout is the layout of the file's keys.
+func (t *gtx) layout() layout { return t.o.db.layout }
 
 // meta returns the bucket of the file's own records (catalogue, clock),
 // its whole tree checked.
@@ -167,9 +195,10 @@ func (t *gtx) noCatalogue() error {
 // way it checked last, so that keys in order (a load, a scan) pay for
 // each way once.
 type gbucket struct {
-	t    *gtx
-	b    *bolt.Bucket
-	root uint64 // 0: an inline bucket, one leaf inside its parent
+	t     *gtx
+	b     *bolt.Bucket
+	root  uint64      // 0: an inline bucket, one leaf inside its parent
+	codec *tableCodec // a table's: how its entities are stored; nil for others
 
 	from, to []byte // keys whose way down is checked (to nil: no end)
 	checked  bool
@@ -274,6 +303,45 @@ func (b *gbucket) createBucket(name []byte) (*gbucket, error) {
 	return b.t.bucket(n), nil
 }
 
+// sequence and setSequence read and set the bucket's sequence (see
+// bolt.Bucket.Sequence): a table's incarnation, a dictionary's count.
+func (b *gbucket) sequence() uint64           { return b.b.Sequence() }
+func (b *gbucket) setSequence(v uint64) error { return b.b.SetSequence(v) }
+
+// writable reports whether t is a write transaction.
+func (t *gtx) writable() bool { return t.tx.Writable() }
+
+// delPrefix deletes every key that starts with prefix, the whole tree
+// checked first.
+func (b *gbucket) delPrefix(prefix []byte) error {
+	if err := b.guardAll(); err != nil {
+		return err
+	}
+	c := b.b.Cursor()
+	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Seek(prefix) {
+		if err := c.Delete(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// buckets lists the names of the nested buckets, the whole tree checked
+// first.
+func (b *gbucket) buckets() ([][]byte, error) {
+	if err := b.guardAll(); err != nil {
+		return nil, err
+	}
+	var out [][]byte
+	c := b.b.Cursor()
+	for k, v := c.First(); k != nil; k, v = c.Next() {
+		if v == nil {
+			out = append(out, bytes.Clone(k))
+		}
+	}
+	return out, nil
+}
+
 // fillPages has the engine fill the pages it splits to fraction f (see
 // bolt.Bucket.FillPercent), for keys written in order.
 func (b *gbucket) fillPages(f float64) { b.b.FillPercent = f }
@@ -311,7 +379,7 @@ func (b *gbucket) scan(after []byte, fn func(k, v []byte) bool) error {
 // a lookup of that key does not step to (see span.point); the parallel
 // scan's ranges step on.
 func (b *gbucket) scanner(ranges []odata.KeyRange, from *odata.Key, pointStep bool) (*scanner, error) {
-	s := newScanner(b.b, ranges, from)
+	s := newScanner(b.b, b.t.layout(), ranges, from)
 	for _, sp := range s.spans {
 		lo := sp.start
 		if s.from != nil && (lo == nil || bytes.Compare(s.from, lo) > 0) {

@@ -114,3 +114,14 @@ func keysOf(es []*odata.Entity) []string {
 	}
 	return ks
 }
+
+// inlineValue is a stored value of the current format that names its
+// properties itself (shape 0), for tests that write a file under the
+// engine.
+func inlineValue(ticks int64, props []odata.Property) []byte {
+	v, err := appendValue2(nil, ticks, 0, props)
+	if err != nil {
+		panic(err)
+	}
+	return v
+}

@@ -100,8 +100,8 @@ func randomRanges(rng *rand.Rand) []odata.KeyRange {
 	}
 	// in order and apart, as the planner gives them
 	for i := 0; i < len(rs); i++ {
-		if i > 0 && (rs[i-1].Upper == nil || rs[i].Lower == nil || spanOf(rs[i]).start == nil ||
-			bytes.Compare(spanOf(rs[i-1]).end, spanOf(rs[i]).start) >= 0) {
+		if i > 0 && (rs[i-1].Upper == nil || rs[i].Lower == nil || spanOf(rs[i], layout(formatVersion)).start == nil ||
+			bytes.Compare(spanOf(rs[i-1], layout(formatVersion)).end, spanOf(rs[i], layout(formatVersion)).start) >= 0) {
 			return rs[:i]
 		}
 	}
@@ -140,7 +140,7 @@ func TestLeafScanEqualsEngineScan(t *testing.T) {
 					hi = randomKey(rng)
 				}
 				mk := func() *scanner {
-					s := newScanner(b, ranges, nil)
+					s := newScanner(b, layout(formatVersion), ranges, nil)
 					s.from = from
 					return s
 				}

@@ -80,8 +80,8 @@ const (
 // (those whose process is gone).
 //
 // When the keys are all after the table's last key, pages are filled
-// further (bulk append), so a load in any key order leaves the tree as
-// compact as a sorted one.
+// whole (bulk append, as Compact fills them), so a load in any key order
+// leaves the tree as compact as a sorted one.
 //
 // Load does not keep the file to itself: while it reads its source it lets
 // go of the file altogether (taking it back to commit a staged batch, and
@@ -109,6 +109,7 @@ type loader struct {
 	runs  *runSet
 	st    *stager        // staging the load (see staging.go); nil when it does not
 	skip  map[int64]bool // source positions the check refused, to leave out
+	l     layout         // the file's, when the load began: its records' keys are in it
 }
 
 // load is Load; keep stores each entity's own Timestamp (recover copies
@@ -138,7 +139,7 @@ func (db *DB) load(ctx context.Context, table string, kind OpKind, src EntitySou
 		return res, err
 	}
 	l := &loader{db: db, ctx: ctx, table: table, kind: kind, opts: opts, keep: keep, res: res,
-		size: loadChunk, every: loadEvery}
+		size: loadChunk, every: loadEvery, l: db.layout}
 	run := loadRun
 	if db.opts.loadChunk > 0 {
 		l.size = db.opts.loadChunk
@@ -150,7 +151,7 @@ func (db *DB) load(ctx context.Context, table string, kind OpKind, src EntitySou
 		run = db.opts.loadRun
 	}
 	removeLeftTemps(db.path)
-	l.runs = newRunSet(db.path, run)
+	l.runs = newRunSet(db.path, run, l.l)
 	defer l.runs.close()
 	if empty && !db.opts.noStaging && (kind == OpInsert || kind == OpInsertOrReplace || kind == OpInsertOrMerge) {
 		l.st = newStager(table)
@@ -322,6 +323,9 @@ func (l *loader) check() error {
 	c := &checker{l: l}
 	for done := false; !done; {
 		if err := l.db.do(false, func(o *op) error {
+			if err := l.sameFormat(); err != nil {
+				return err
+			}
 			o.once = true // the pass takes records from the merger
 			return o.view(func(t *gtx) error {
 				var err error
@@ -343,7 +347,7 @@ func (l *loader) check() error {
 	}
 	slices.SortFunc(c.rejects, func(a, b loadReject) int { return cmp.Compare(a.pos, b.pos) })
 	for _, r := range c.rejects {
-		if stop := l.reject(r.pos, rejectedEntity(r.key, r.val), r.err); stop != nil {
+		if stop := l.reject(r.pos, rejectedEntity(l.l, r.key, r.val), r.err); stop != nil {
 			return stop
 		}
 		if l.skip == nil {
@@ -354,12 +358,13 @@ func (l *loader) check() error {
 	return nil
 }
 
-// rejectedEntity is the entity of a refused record, for OnReject.
-func rejectedEntity(key, val []byte) *odata.Entity {
-	e, err := decodeEntity(key, val)
+// rejectedEntity is the entity of a refused record, whose key is in
+// layout l, for OnReject.
+func rejectedEntity(l layout, key, val []byte) *odata.Entity {
+	e, err := decodeRecord(l, key, val)
 	if err != nil { // not a value of ours; the keys still say which
-		pk, rk := splitKey(key)
-		return &odata.Entity{PartitionKey: string(pk), RowKey: string(rk)}
+		pk, rk := l.keys(key)
+		return &odata.Entity{PartitionKey: pk, RowKey: rk}
 	}
 	if ticks, _ := storedTicks(val); ticks == 0 {
 		e.Timestamp = time.Time{}
@@ -411,7 +416,11 @@ func (c *checker) pass(t *gtx, m *merger) (done bool, err error) {
 				if v != nil {
 					c.exists = true
 					if c.l.kind == OpMerge || c.l.kind == OpInsertOrMerge {
-						c.cur = append(c.cur[:0], v...)
+						rec, err := b.codec.record(r.key, v)
+						if err != nil {
+							return false, err
+						}
+						c.cur = append(c.cur[:0], rec...)
 					}
 				}
 			}
@@ -431,11 +440,11 @@ func (c *checker) decide(r *loadRec) error {
 	kind := c.l.kind
 	switch {
 	case kind == OpInsert && c.exists:
-		return alreadyExists(r.key)
+		return alreadyExists(c.l.l, r.key)
 	case (kind == OpReplace || kind == OpMerge) && !c.exists:
-		return notFoundKey(r.key)
+		return notFoundKey(c.l.l, r.key)
 	case c.exists && (kind == OpMerge || kind == OpInsertOrMerge):
-		merged, err := mergeValues(r.key, c.cur, r.val, 0, nil)
+		merged, err := mergeValues(c.l.l, r.key, c.cur, r.val, 0, nil)
 		if err != nil {
 			return err
 		}
@@ -459,25 +468,27 @@ func (c *checker) refuse(r *loadRec, err error) {
 	c.rejects = append(c.rejects, rj)
 }
 
-// alreadyExists and notFoundKey are apply's refusals, for a stored key.
-func alreadyExists(key []byte) error {
-	pk, rk := splitKey(key)
+// alreadyExists and notFoundKey are apply's refusals, for a stored key
+// of layout l.
+func alreadyExists(l layout, key []byte) error {
+	pk, rk := l.keys(key)
 	return odata.Errorf(odata.CodeEntityAlreadyExists, "entity (%q, %q) already exists; use upsert or replace to change it", pk, rk)
 }
 
-func notFoundKey(key []byte) error {
-	pk, rk := splitKey(key)
-	return notFound(string(pk), string(rk))
+func notFoundKey(l layout, key []byte) error {
+	pk, rk := l.keys(key)
+	return notFound(pk, rk)
 }
 
-// mergeValues merges the properties of the stored value upd into those of
-// cur, as a merge does, and appends the result, with ticks, to dst.
-func mergeValues(key, cur, upd []byte, ticks int64, dst []byte) ([]byte, error) {
-	old, err := decodeEntity(key, cur)
+// mergeValues merges the properties of the record upd into those of the
+// record cur (both encoded as format 1 encodes values; their key is in
+// layout l), as a merge does, and appends the result, with ticks, to dst.
+func mergeValues(l layout, key, cur, upd []byte, ticks int64, dst []byte) ([]byte, error) {
+	old, err := decodeRecord(l, key, cur)
 	if err != nil {
 		return nil, err
 	}
-	u, err := decodeEntity(key, upd)
+	u, err := decodeRecord(l, key, upd)
 	if err != nil {
 		return nil, err
 	}
@@ -514,6 +525,9 @@ func (l *loader) write() error {
 		}
 		var c chunk
 		err := l.db.do(true, func(o *op) error {
+			if err := l.sameFormat(); err != nil {
+				return err
+			}
 			o.once = true // the chunk takes records from the merger
 			var err error
 			c, err = o.writeChunk(l, m)
@@ -582,7 +596,7 @@ func (o *op) writeChunk(l *loader, m *merger) (c chunk, err error) {
 			if l.opts.OnReject == nil {
 				return c, ref.err
 			}
-			if stop := o.user(func() error { return l.opts.OnReject(r.pos, rejectedEntity(r.key, r.val), ref.err) }); stop != nil {
+			if stop := o.user(func() error { return l.opts.OnReject(r.pos, rejectedEntity(l.l, r.key, r.val), ref.err) }); stop != nil {
 				return c, stop
 			}
 		}
@@ -596,8 +610,8 @@ func (o *op) writeChunk(l *loader, m *merger) (c chunk, err error) {
 	if err := w.t.commit(-1); err != nil {
 		var ce *CommitError
 		if errors.As(err, &ce) {
-			pk, rk := splitKey(first)
-			ce.FromKey = &odata.Key{PartitionKey: string(pk), RowKey: string(rk)}
+			from := l.l.odataKey(first)
+			ce.FromKey = &from
 		}
 		return c, err
 	}
@@ -673,19 +687,22 @@ func (w *chunkWriter) put(r *loadRec) (err error) {
 	if w.appending && kind != OpReplace && kind != OpMerge {
 		// Past every key in the table: nothing to find or merge, so the
 		// entity is put as it is.
-		val = w.stamped(r, t)
+		if val, err = w.stamped(r, key, t); err != nil {
+			return err
+		}
 	} else {
 		cur, err := w.b.get(key)
 		if err != nil {
 			return err
 		}
+		c := w.b.codec
 		switch {
 		case kind == OpInsert && cur != nil:
-			return &refusal{alreadyExists(key)}
+			return &refusal{alreadyExists(c.l, key)}
 		case (kind == OpReplace || kind == OpMerge) && cur == nil:
-			return &refusal{notFoundKey(key)}
+			return &refusal{notFoundKey(c.l, key)}
 		case cur != nil && (kind == OpMerge || kind == OpInsertOrMerge):
-			merged, err := mergeValues(key, cur, r.val, t, w.mem.scratch[:0])
+			merged, err := c.merge(w.mem.scratch[:0], key, cur, r.val, t)
 			if err != nil {
 				if errors.Is(err, ErrDamaged) {
 					return err
@@ -695,7 +712,9 @@ func (w *chunkWriter) put(r *loadRec) (err error) {
 			w.mem.scratch = merged
 			val = w.mem.copy(merged)
 		default:
-			val = w.stamped(r, t)
+			if val, err = w.stamped(r, key, t); err != nil {
+				return err
+			}
 		}
 	}
 	if err := w.b.put(key, val); err != nil {
@@ -708,26 +727,47 @@ func (w *chunkWriter) put(r *loadRec) (err error) {
 	return nil
 }
 
-// stamped is r's value with Timestamp ticks, to be put: r's own when it
-// is kept until the load ends (each record is written once), else a copy.
-func (w *chunkWriter) stamped(r *loadRec, ticks int64) []byte {
+// stamped is r's value, stored at key, with Timestamp ticks, to be put.
+// In format 1 it is the record itself: r's own when it is kept until the
+// load ends (each record is written once), else a copy; in format 2 the
+// record encoded anew, in the arena.
+func (w *chunkWriter) stamped(r *loadRec, key []byte, ticks int64) ([]byte, error) {
+	if w.b.codec.values2() {
+		v, err := w.b.codec.fromRecord(w.mem.scratch[:0], key, r.val, ticks)
+		if err != nil {
+			return nil, err
+		}
+		w.mem.scratch = v
+		return w.mem.copy(v), nil
+	}
 	v := r.val
 	if !r.kept {
 		v = w.mem.copy(v)
 	}
-	binary.BigEndian.PutUint64(v[1:9], uint64(ticks))
-	return v
+	stampRecord(v, ticks)
+	return v, nil
 }
 
 // finish completes the chunk's writes, before its commit.
 func (w *chunkWriter) finish() error {
 	if w.appending {
-		w.b.fillPages(0.95)
+		w.b.fillPages(1)
 	}
 	if w.latest > w.ticks {
 		if _, err := w.t.nextTicks(w.latest); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// sameFormat fails the load when the file is not in the format the load
+// began in: another process rewrote it (tstable compact) while the load
+// let the file go, and the load's records are in the format it began
+// with. Each of the load's calls asks it first, once the file is back.
+func (l *loader) sameFormat() error {
+	if l.db.layout != l.l {
+		return odata.Errorf(odata.CodeServerBusy, "database %s was rewritten in file format %d by another process (tstable compact) while this load let it go; the load began in format %d and stops here: run it again", l.db.path, l.db.layout, l.l)
 	}
 	return nil
 }
@@ -781,16 +821,13 @@ func (a *arena) copy(b []byte) []byte {
 	return c
 }
 
-// key is entityKey in the arena.
-func (a *arena) key(pk, rk string) []byte {
+// key is the stored key of (pk, rk) in layout l, in the arena.
+func (a *arena) key(l layout, pk, rk string) []byte {
 	k := a.take(len(pk) + 1 + len(rk))
-	n := copy(k, pk)
-	k[n] = 0
-	copy(k[n+1:], rk)
-	return k
+	return l.appendKey(k[:0], pk, rk)
 }
 
-// value is encodeEntity in the arena.
+// value is encodeEntity in the arena: a load's record.
 func (a *arena) value(ticks int64, props []odata.Property) []byte {
 	a.scratch = encodeEntity(a.scratch[:0], ticks, props)
 	v := a.take(len(a.scratch))

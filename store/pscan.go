@@ -7,8 +7,6 @@ import (
 	"runtime/debug"
 	"sync"
 
-	bolt "go.etcd.io/bbolt"
-
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store/internal/boltfile"
 )
@@ -73,9 +71,14 @@ func (o *op) queryParallel(ctx context.Context, table string, req QueryRequest, 
 	if err != nil || len(splits) == 0 {
 		return nil, err != nil, err
 	}
+	// The workers share the table's dictionary: it is read whole first.
+	if err := b.codec.readyForAll(); err != nil {
+		return nil, true, err
+	}
+	d.c = b.codec
 	var from []byte
 	if req.Start != nil {
-		from = entityKey(req.Start.PartitionKey, req.Start.RowKey)
+		from = b.codec.l.key(req.Start.PartitionKey, req.Start.RowKey)
 	}
 	chunks := len(splits) + 1
 	outs := make([]chan scanOut, chunks)
@@ -104,7 +107,7 @@ func (o *op) queryParallel(ctx context.Context, table string, req QueryRequest, 
 		if j < len(splits) {
 			hi = splits[j]
 		}
-		return scanChunk(ctx, b.b, t.ck, room, plan.Ranges, from, lo, hi, filter, d, outs[j], free, stop)
+		return scanChunk(ctx, b, t.ck, room, plan.Ranges, from, lo, hi, filter, d, outs[j], free, stop)
 	}
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
@@ -161,7 +164,7 @@ func (o *op) collect(res *QueryResult, outs []chan scanOut, free chan<- []byte, 
 // With c, the leaves are read with pread (see boltfile.LeafCursor), not
 // through the memory map, into room's buffers, and a damaged page is the
 // chunk's last word as a *boltfile.PageError.
-func scanChunk(ctx context.Context, b *bolt.Bucket, c *boltfile.Checker, room *boltfile.LeafRoom, ranges []odata.KeyRange, from, lo, hi []byte, filter *odata.Filter, d *delivery, out chan<- scanOut, free <-chan []byte, stop <-chan struct{}) (cont bool) {
+func scanChunk(ctx context.Context, b *gbucket, c *boltfile.Checker, room *boltfile.LeafRoom, ranges []odata.KeyRange, from, lo, hi []byte, filter *odata.Filter, d *delivery, out chan<- scanOut, free <-chan []byte, stop <-chan struct{}) (cont bool) {
 	send := func(o scanOut) bool {
 		select {
 		case out <- o:
@@ -179,7 +182,7 @@ func scanChunk(ctx context.Context, b *bolt.Bucket, c *boltfile.Checker, room *b
 			}
 		}
 	}()
-	s := newScanner(b, ranges, nil)
+	s := newScanner(b.b, b.codec.l, ranges, nil)
 	s.from = from
 	if lo != nil && (s.from == nil || bytes.Compare(lo, s.from) > 0) {
 		s.from = lo
@@ -187,7 +190,7 @@ func scanChunk(ctx context.Context, b *bolt.Bucket, c *boltfile.Checker, room *b
 	if c != nil {
 		s.readLeaves(c, hi, room)
 	}
-	rec := &rawRecord{}
+	rec := &rawRecord{c: b.codec}
 	for s.next() {
 		if hi != nil && bytes.Compare(s.k, hi) >= 0 {
 			break
@@ -203,7 +206,7 @@ func scanChunk(ctx context.Context, b *bolt.Bucket, c *boltfile.Checker, room *b
 		if filter != nil && !filter.Match(rec) {
 			continue
 		}
-		if err := d.add(&o.batch, s.k, s.v); err != nil {
+		if err := d.add(&o.batch, s.k, s.v, rec); err != nil {
 			o.scanned-- // as the serial scan, which fails on this key
 			o.err = err
 			break
@@ -238,14 +241,14 @@ func scanChunk(ctx context.Context, b *bolt.Bucket, c *boltfile.Checker, room *b
 // last possible key, or nil when the stretch is too short to cut. The
 // ways to the ranges' keys are checked already.
 func scanSplits(b *gbucket, ranges []odata.KeyRange, start *odata.Key) ([][]byte, error) {
-	s := newScanner(b.b, ranges, start)
+	s := newScanner(b.b, b.codec.l, ranges, start)
 	if !s.next() {
 		return nil, nil
 	}
 	first := bytes.Clone(s.k)
 	var last []byte
 	if len(ranges) > 0 {
-		if end := spanOf(ranges[len(ranges)-1]).end; end != nil {
+		if end := spanOf(ranges[len(ranges)-1], b.codec.l).end; end != nil {
 			last = end
 		}
 	}

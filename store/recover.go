@@ -130,7 +130,7 @@ func Recover(ctx context.Context, damaged, newPath string, opts *ScanOptions) (*
 	rep := &RecoverReport{Source: damaged, Target: newPath, Unfinished: sv.unfinished, Notes: w.notes}
 	gaps := make([][]*gap, len(sv.tables))
 	for i, t := range sv.tables {
-		tr, err := w.recoverTable(ctx, out, t, &gaps[i])
+		tr, err := w.recoverTable(ctx, out, t, sv.codec(t), &gaps[i])
 		if tr != nil {
 			rep.Tables = append(rep.Tables, *tr)
 		}
@@ -166,8 +166,8 @@ func lostOnes(ps []Problem) []Problem {
 }
 
 // recoverTable copies what can be read of one table's tree into out,
-// recording the parts it cannot read in gaps.
-func (w *walker) recoverTable(ctx context.Context, out *DB, t fileTable, gaps *[]*gap) (*TableRecovery, error) {
+// recording the parts it cannot read in gaps; c reads its entities.
+func (w *walker) recoverTable(ctx context.Context, out *DB, t fileTable, c *tableCodec, gaps *[]*gap) (*TableRecovery, error) {
 	w.table = t.name
 	if err := odata.ValidateTableName(t.name); err != nil {
 		w.problem(Problem{Page: int64(t.at), What: "the table's name is not valid, so the table was not saved", Lost: true})
@@ -185,12 +185,12 @@ func (w *walker) recoverTable(ctx context.Context, out *DB, t fileTable, gaps *[
 	entities := func(yield func(*odata.Entity) bool) {
 		whole = w.Tree(t.root, t.inline, t.at, nil, nil, func(pg uint64, e boltfile.Elem) bool {
 			if e.Bucket {
-				w.problem(Problem{Page: int64(pg), Keys: oneKey(e.Key), What: "the table holds a nested bucket, which tstable never writes; it was not saved", Lost: true})
+				w.problem(Problem{Page: int64(pg), Keys: w.oneKey(e.Key), What: "the table holds a nested bucket, which tstable never writes; it was not saved", Lost: true})
 				return true
 			}
-			ent, err := decodeEntity(e.Key, e.Value)
+			ent, err := c.decode(e.Key, e.Value)
 			if err != nil {
-				w.problem(Problem{Page: int64(pg), Keys: oneKey(e.Key), What: "the stored entity cannot be decoded; it was not saved", Lost: true})
+				w.problem(Problem{Page: int64(pg), Keys: w.oneKey(e.Key), What: "the stored entity cannot be decoded" + c.why(e.Value) + "; it was not saved", Lost: true})
 				return true
 			}
 			page = pg
@@ -204,7 +204,7 @@ func (w *walker) recoverTable(ctx context.Context, out *DB, t fileTable, gaps *[
 	defer stop()
 	res, err := out.load(ctx, t.name, OpInsert, src, LoadOptions{
 		OnReject: func(n int64, e *odata.Entity, err error) error {
-			w.problem(Problem{Page: int64(page), Keys: oneKey(entityKey(e.PartitionKey, e.RowKey)), What: "the entity was not saved: " + messageOf(err), Lost: true})
+			w.problem(Problem{Page: int64(page), Keys: entityKeys(e), What: "the entity was not saved: " + messageOf(err), Lost: true})
 			return nil
 		},
 	}, true)
@@ -233,12 +233,15 @@ func pull(seq iter.Seq[*odata.Entity]) (src EntitySource, stop func()) {
 // unlinkedPage is a leaf page of entities that no tree leads to.
 type unlinkedPage struct {
 	id       uint64
-	entities []*odata.Entity
-	lo, hi   []byte // its first and last keys
+	elems    []boltfile.Elem // its entries (format 2: decoded once its table is known)
+	entities []*odata.Entity // decoded (format 1: at once)
+	lo, hi   []byte          // its first and last keys
 }
 
 // unlinked finds, among the pages neither reached nor free, the leaf pages
-// that hold entities and nothing else, every one decoding.
+// that hold entities and nothing else, every one decoding (in format 2,
+// where a value names a shape of its table's dictionary, as far as that
+// can be told before the table is known: see placement.decode).
 func (w *walker) unlinked() []unlinkedPage {
 	var out []unlinkedPage
 	for id := uint64(2); id < uint64(w.Total()); id++ {
@@ -255,25 +258,46 @@ func (w *walker) unlinked() []unlinkedPage {
 			continue
 		}
 		p := unlinkedPage{id: id, lo: bytes.Clone(es[0].Key), hi: bytes.Clone(es[len(es)-1].Key)}
-		for _, e := range es {
-			if e.Bucket || bytes.IndexByte(e.Key, 0) < 0 {
-				p.entities = nil
-				break
-			}
-			ent, err := decodeEntity(e.Key, e.Value)
-			if err != nil {
-				p.entities = nil
-				break
-			}
-			p.entities = append(p.entities, ent)
-		}
-		if p.entities != nil {
+		if w.entitiesOn(&p, es) {
 			out = append(out, p)
 			w.Claim(id, uint64(h.Overflow)+1)
 			id += uint64(h.Overflow)
 		}
 	}
 	return out
+}
+
+// entitiesOn reads the entries of a leaf page into p when they are all
+// entities: in format 1 each decodes (into p.entities); in format 2 each
+// has a value's head, and those that name their properties themselves
+// decode, and the entries are kept (p.elems) to be decoded with their
+// table's dictionary once the page's table is known (placement.decode).
+func (w *walker) entitiesOn(p *unlinkedPage, es []boltfile.Elem) bool {
+	c := &tableCodec{l: w.l, shapes: staticShapes(0, emptyShapes)}
+	for _, e := range es {
+		if e.Bucket || bytes.IndexByte(e.Key, 0) < 0 {
+			return false
+		}
+		if c.values2() {
+			_, id, _, err := head2(e.Value)
+			if err != nil {
+				return false
+			}
+			if id == 0 {
+				if _, err := c.decode(e.Key, e.Value); err != nil {
+					return false
+				}
+			}
+			p.elems = append(p.elems, boltfile.Elem{Key: bytes.Clone(e.Key), Value: bytes.Clone(e.Value)})
+			continue
+		}
+		ent, err := c.decode(e.Key, e.Value)
+		if err != nil {
+			return false
+		}
+		p.entities = append(p.entities, ent)
+	}
+	return true
 }
 
 // evidence is what the whole file says about where pages belong: every
@@ -288,6 +312,17 @@ type evidence struct {
 	// staged is the trees of the staging buckets still in use: page →
 	// the lower-cased name of the table an unfinished import staged for.
 	staged map[uint64]string
+	// What any page says of a file of format 2 (see recoverdict.go): the
+	// incarnations lists of tables give each table (lower-cased name),
+	// the shapes of the dictionaries, and the format a copy of the file's
+	// own records names (0: none found).
+	incs   map[string][]uint64
+	dicts  map[uint64]map[uint64]string
+	clash  map[[2]uint64]bool
+	format uint64
+	// pagesOf counts the pages of entities whose values read as format 1
+	// and as format 2 (see formatFound).
+	pagesOf [3]int
 }
 
 type parentRef struct {
@@ -297,7 +332,8 @@ type parentRef struct {
 
 // gatherEvidence reads every page of the file for evidence.
 func (w *walker) gatherEvidence(sv *survey) *evidence {
-	ev := &evidence{parents: map[uint64][]parentRef{}, roots: map[uint64]map[string]bool{}, names: map[string]string{}, staged: map[uint64]string{}}
+	ev := &evidence{parents: map[uint64][]parentRef{}, roots: map[uint64]map[string]bool{}, names: map[string]string{}, staged: map[uint64]string{},
+		incs: map[string][]uint64{}, dicts: map[uint64]map[uint64]string{}, clash: map[[2]uint64]bool{}}
 	addRoot := func(root uint64, lower string) {
 		if ev.roots[root] == nil {
 			ev.roots[root] = map[string]bool{}
@@ -330,6 +366,7 @@ func (w *walker) gatherEvidence(sv *survey) *evidence {
 			}
 			continue
 		}
+		ev.noteRecords(es)
 		if !sv.rootLost {
 			continue
 		}
@@ -349,6 +386,7 @@ func (w *walker) gatherEvidence(sv *survey) *evidence {
 						ev.staged[root] = string(e.Key[len(tablePrefix):])
 					case !marked:
 						addRoot(root, string(e.Key[len(tablePrefix):]))
+						ev.noteIncarnation(string(e.Key[len(tablePrefix):]), boltfile.BucketSequence(e.Value))
 					}
 				}
 			}
@@ -396,11 +434,21 @@ func (ev *evidence) owners(p unlinkedPage) (tables, staged map[string]bool) {
 // when that table's readable tree has a gap where their keys go (a table
 // whose tree is lost is one gap). Pages it cannot place are reported.
 func (w *walker) recoverUnlinked(ctx context.Context, out *DB, sv *survey, gaps [][]*gap, rep *RecoverReport) error {
+	var ev *evidence
+	if !sv.formatRead { // the format the pages hold must be known to read them
+		ev = w.gatherEvidence(sv)
+		if f := ev.formatFound(); f != 0 {
+			sv.format, w.l = f, layout(f)
+		}
+	}
 	pages := w.unlinked()
 	if len(pages) == 0 {
 		return nil
 	}
-	pl := &placement{w: w, out: out, sv: sv, gaps: gaps, rep: rep, ev: w.gatherEvidence(sv),
+	if ev == nil {
+		ev = w.gatherEvidence(sv)
+	}
+	pl := &placement{w: w, out: out, sv: sv, gaps: gaps, rep: rep, ev: ev,
 		index: map[string]int{}, byTable: make([]map[string]*odata.Entity, len(sv.tables)),
 		lostFound: map[string]*odata.Entity{}, ambiguous: map[string][]uint64{}, unfinished: map[string]*UnfinishedImport{}}
 	for i, t := range sv.tables {
@@ -473,6 +521,9 @@ func (pl *placement) place(ctx context.Context, p unlinkedPage) error {
 			return err
 		}
 	}
+	if !pl.decode(&p, homes, owners) {
+		return nil
+	}
 	switch {
 	case len(homes) == 0:
 		pl.unplaced = append(pl.unplaced, p.id)
@@ -491,6 +542,80 @@ func (pl *placement) place(ctx context.Context, p unlinkedPage) error {
 	return nil
 }
 
+// decode decodes the entities of a page of format 2 with the dictionary
+// of its table: that of the first of homes, then of owners, that reads
+// them all, then any dictionary found in the file that does. It reports
+// whether one did; when none does, the page's entities are lost, and a
+// problem says so.
+func (pl *placement) decode(p *unlinkedPage, homes []int, owners map[string]bool) bool {
+	if p.entities != nil || len(p.elems) == 0 {
+		return true
+	}
+	tried := map[uint64]bool{}
+	try := func(inc uint64) bool {
+		if tried[inc] {
+			return false
+		}
+		tried[inc] = true
+		s := pl.dictionary(inc)
+		if s == nil {
+			return false
+		}
+		c := &tableCodec{l: pl.w.l, shapes: staticShapes(inc, s)}
+		es := make([]*odata.Entity, 0, len(p.elems))
+		for _, e := range p.elems {
+			ent, err := c.decode(e.Key, e.Value)
+			if err != nil {
+				return false
+			}
+			es = append(es, ent)
+		}
+		p.entities = es
+		return true
+	}
+	for _, inc := range pl.candidates(homes, owners) {
+		if try(inc) {
+			return true
+		}
+	}
+	pl.w.problem(Problem{Page: int64(p.id), Keys: pl.w.keysBetween(p.lo, p.hi), What: "the page, which no table leads to, holds entities that name shapes no readable dictionary holds; they were not saved", Lost: true})
+	return false
+}
+
+// candidates are the incarnations whose dictionaries may read a page:
+// those of its homes, of its owners, then every one the file holds.
+func (pl *placement) candidates(homes []int, owners map[string]bool) []uint64 {
+	var out []uint64
+	table := func(t fileTable) {
+		if t.inc != 0 {
+			out = append(out, t.inc)
+		}
+		out = append(out, pl.ev.incs[strings.ToLower(t.name)]...)
+	}
+	for _, i := range homes {
+		table(pl.sv.tables[i])
+	}
+	for _, t := range pl.sv.tables {
+		if owners[strings.ToLower(t.name)] {
+			table(t)
+		}
+	}
+	for name := range owners {
+		out = append(out, pl.ev.incs[name]...)
+	}
+	out = append(out, slices.Sorted(maps.Keys(pl.sv.shapes))...)
+	return append(out, slices.Sorted(maps.Keys(pl.ev.dicts))...)
+}
+
+// dictionary is the dictionary of inc: as the file's tree holds it, else
+// as the pages found hold it; nil when neither has it.
+func (pl *placement) dictionary(inc uint64) *shapeSet {
+	if s, ok := pl.sv.shapes[inc]; ok {
+		return s
+	}
+	return pl.ev.shapes(inc)
+}
+
 // staged counts a page of rows an import staged and never committed.
 func (pl *placement) staged(p unlinkedPage, staged map[string]bool) {
 	for name := range staged {
@@ -499,7 +624,7 @@ func (pl *placement) staged(p unlinkedPage, staged map[string]bool) {
 			u = &UnfinishedImport{Table: name}
 			pl.unfinished[name] = u
 		}
-		u.Rows += int64(len(p.entities))
+		u.Rows += int64(max(len(p.entities), len(p.elems)))
 		u.Pages = append(u.Pages, p.id)
 	}
 }
@@ -617,7 +742,7 @@ func (pl *placement) saveTable(ctx context.Context, table string, found map[stri
 		return found[keys[n-1]], nil
 	}, LoadOptions{OnReject: func(_ int64, e *odata.Entity, err error) error {
 		if !odata.IsCode(err, odata.CodeEntityAlreadyExists) { // the tree's copy is the current one
-			pl.w.problem(Problem{Page: -1, Keys: oneKey(entityKey(e.PartitionKey, e.RowKey)), What: "the entity, found on an unlinked page, was not saved: " + messageOf(err), Lost: true})
+			pl.w.problem(Problem{Page: -1, Keys: entityKeys(e), What: "the entity, found on an unlinked page, was not saved: " + messageOf(err), Lost: true})
 		}
 		return nil
 	}}, true)

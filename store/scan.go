@@ -20,31 +20,29 @@ type span struct {
 	endIncl bool
 }
 
-func partitionStart(pk string) []byte { return append([]byte(pk), 0) }
-func partitionEnd(pk string) []byte   { return append([]byte(pk), 1) }
-
-// spanOf translates an odata.KeyRange. A whole-partition bound uses the fact that
-// every key of partition P lies in [P 0x00, P 0x01).
-func spanOf(r odata.KeyRange) span {
+// spanOf translates an odata.KeyRange into stored keys of layout l. A
+// whole-partition bound uses the fact that every key of partition P lies
+// in [P 0x00, P 0x01).
+func spanOf(r odata.KeyRange, l layout) span {
 	var s span
 	if b := r.Lower; b != nil {
 		switch {
 		case !b.HasRowKey && b.Inclusive:
-			s.start = partitionStart(b.PartitionKey)
+			s.start = l.partitionStart(b.PartitionKey)
 		case !b.HasRowKey:
-			s.start = partitionEnd(b.PartitionKey)
+			s.start = l.partitionEnd(b.PartitionKey)
 		default:
-			s.start, s.skip = entityKey(b.PartitionKey, b.RowKey), !b.Inclusive
+			s.start, s.skip = l.key(b.PartitionKey, b.RowKey), !b.Inclusive
 		}
 	}
 	if b := r.Upper; b != nil {
 		switch {
 		case !b.HasRowKey && b.Inclusive:
-			s.end = partitionEnd(b.PartitionKey)
+			s.end = l.partitionEnd(b.PartitionKey)
 		case !b.HasRowKey:
-			s.end = partitionStart(b.PartitionKey)
+			s.end = l.partitionStart(b.PartitionKey)
 		default:
-			s.end, s.endIncl = entityKey(b.PartitionKey, b.RowKey), b.Inclusive
+			s.end, s.endIncl = l.key(b.PartitionKey, b.RowKey), b.Inclusive
 		}
 	}
 	return s
@@ -87,13 +85,14 @@ type keyCursor interface {
 	Next() ([]byte, []byte)
 }
 
-func newScanner(b *bolt.Bucket, ranges []odata.KeyRange, from *odata.Key) *scanner {
+// newScanner scans b, whose keys are in layout l.
+func newScanner(b *bolt.Bucket, l layout, ranges []odata.KeyRange, from *odata.Key) *scanner {
 	s := &scanner{c: b.Cursor(), b: b}
 	for _, r := range ranges {
-		s.spans = append(s.spans, spanOf(r))
+		s.spans = append(s.spans, spanOf(r, l))
 	}
 	if from != nil {
-		s.from = entityKey(from.PartitionKey, from.RowKey)
+		s.from = l.key(from.PartitionKey, from.RowKey)
 	}
 	return s
 }
@@ -171,7 +170,7 @@ func (db *DB) Get(ctx context.Context, table, pk, rk string) (*odata.Entity, err
 			if err != nil {
 				return err
 			}
-			key := entityKey(pk, rk)
+			key := b.codec.l.key(pk, rk)
 			v, err := b.get(key)
 			if err != nil {
 				return err
@@ -179,7 +178,7 @@ func (db *DB) Get(ctx context.Context, table, pk, rk string) (*odata.Entity, err
 			if v == nil {
 				return notFound(pk, rk)
 			}
-			out, err = decodeEntity(key, v)
+			out, err = b.codec.decode(key, v)
 			return err
 		})
 	})
@@ -220,6 +219,9 @@ func (db *DB) query(ctx context.Context, table string, req QueryRequest, d *deli
 	if t := req.Query.Top; t > 0 && (limit == 0 || t < limit) {
 		limit = t
 	}
+	// The filter compares text in the order of the file's keys, so that
+	// what it matches agrees with the ranges the plan reads.
+	req.Query.Filter = req.Query.Filter.In(db.layout.order())
 	plan := odata.PlanQuery(req.Query.Filter)
 	// Several cores pay when a filter throws most keys away, or when the
 	// workers write the matches' JSON; when every key is decoded into an
@@ -253,6 +255,7 @@ func (o *op) scanSerial(ctx context.Context, t *gtx, table string, req QueryRequ
 	if err != nil {
 		return err
 	}
+	d.c = b.codec
 	var out batch
 	deliver := func() error {
 		if out.n == 0 {
@@ -278,7 +281,7 @@ func (o *op) scanSerial(ctx context.Context, t *gtx, table string, req QueryRequ
 		return err
 	}
 	filter := req.Query.Filter
-	rec := &rawRecord{}
+	rec := &rawRecord{c: b.codec}
 	hook := o.db.opts.finding
 	for s.next() {
 		if hook != nil {
@@ -287,8 +290,8 @@ func (o *op) scanSerial(ctx context.Context, t *gtx, table string, req QueryRequ
 			}
 		}
 		if limit > 0 && res.Returned == int64(limit) {
-			pk, rk := splitKey(s.k)
-			res.Next = &odata.Key{PartitionKey: string(pk), RowKey: string(rk)}
+			next := b.codec.l.odataKey(s.k)
+			res.Next = &next
 			return finish(nil)
 		}
 		res.Scanned++
@@ -301,7 +304,7 @@ func (o *op) scanSerial(ctx context.Context, t *gtx, table string, req QueryRequ
 		if filter != nil && !filter.Match(rec) {
 			continue
 		}
-		if err := d.add(&out, s.k, s.v); err != nil {
+		if err := d.add(&out, s.k, s.v, rec); err != nil {
 			return finish(err)
 		}
 		res.Returned++

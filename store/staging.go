@@ -108,7 +108,7 @@ func (db *DB) removeLeftStaging() error {
 				return err
 			}
 			for _, k := range left {
-				if err := t.deleteTop(k); err != nil {
+				if err := t.deleteStaging(k); err != nil {
 					return err
 				}
 			}
@@ -128,7 +128,7 @@ func (l *loader) stagingGone() error {
 // previous one (the caller then falls back to sorted runs).
 func (l *loader) stage(pk, rk string, ticks int64, props []odata.Property, pos int64) (bool, error) {
 	st := l.st
-	key := st.mem.key(pk, rk)
+	key := st.mem.key(l.l, pk, rk)
 	if st.prev != nil && bytes.Compare(key, st.prev) <= 0 {
 		return false, nil
 	}
@@ -195,6 +195,9 @@ func (l *loader) writeStage(batch []loadRec, mem *arena) error {
 	st := l.st
 	var written int64
 	err := l.db.do(true, func(o *op) error {
+		if err := l.sameFormat(); err != nil {
+			return err
+		}
 		t, err := o.begin(true)
 		if err != nil {
 			return err
@@ -249,7 +252,17 @@ func (l *loader) stagingTree(t *gtx) (*gbucket, error) {
 		if err := p.put(stagingMarker, st.child); err != nil {
 			return nil, err
 		}
-		return p.createBucket(st.child)
+		b, err := p.createBucket(st.child)
+		if err != nil {
+			return nil, err
+		}
+		if t.layout().mapped() {
+			if err := newIncarnation(t, b); err != nil {
+				return nil, err
+			}
+		}
+		t.holdsEntities(b)
+		return b, nil
 	}
 	p, err := t.top(st.parent)
 	if err != nil {
@@ -264,6 +277,7 @@ func (l *loader) stagingTree(t *gtx) (*gbucket, error) {
 	if b == nil {
 		return nil, l.stagingGone()
 	}
+	t.holdsEntities(b)
 	return b, nil
 }
 
@@ -273,8 +287,8 @@ func (l *loader) stageCommitError(err error) error {
 	var ce *CommitError
 	if errors.As(err, &ce) && ce.FromKey == nil {
 		if first := l.st.first; first != nil {
-			pk, rk := splitKey(first)
-			ce.FromKey = &odata.Key{PartitionKey: string(pk), RowKey: string(rk)}
+			from := l.l.odataKey(first)
+			ce.FromKey = &from
 		}
 	}
 	return err
@@ -307,6 +321,9 @@ func (l *loader) unstage() error {
 		var after []byte
 		for done := false; !done; {
 			err := l.db.do(false, func(o *op) error {
+				if err := l.sameFormat(); err != nil {
+					return err
+				}
 				o.once = true // the records go to the load's runs as they are read
 				return o.view(func(t *gtx) error {
 					b, err := l.stagingTree(t)
@@ -316,7 +333,12 @@ func (l *loader) unstage() error {
 					n := 0
 					var aerr error
 					err = b.scan(after, func(k, v []byte) bool {
-						if aerr = add(bytes.Clone(k), bytes.Clone(v)); aerr != nil {
+						rec, err := b.codec.record(k, v)
+						if err != nil {
+							aerr = err
+							return false
+						}
+						if aerr = add(bytes.Clone(k), bytes.Clone(rec)); aerr != nil {
 							return false
 						}
 						after = append(after[:0], k...)
@@ -362,7 +384,7 @@ func (l *loader) dropStage() error {
 		return nil
 	}
 	err := l.db.do(true, func(o *op) error {
-		return o.update(func(t *gtx) error { return t.deleteTop(st.parent) })
+		return o.update(func(t *gtx) error { return t.deleteStaging(st.parent) })
 	})
 	if err == nil {
 		st.created = false
@@ -388,6 +410,9 @@ func (l *loader) swapIn() (bool, error) {
 	}
 	full := false
 	err := l.db.do(true, func(o *op) error {
+		if err := l.sameFormat(); err != nil {
+			return err
+		}
 		return o.update(func(t *gtx) error {
 			b, err := t.table(l.table)
 			if err != nil {
@@ -412,7 +437,7 @@ func (l *loader) swapIn() (bool, error) {
 			if staged == nil {
 				return l.stagingGone()
 			}
-			if err := t.deleteTop(st.child); err != nil {
+			if err := t.deleteTable(st.child); err != nil {
 				return err
 			}
 			if err := t.moveTop(st.child, p); err != nil {
@@ -438,3 +463,28 @@ func (l *loader) swapIn() (bool, error) {
 }
 
 var errNotEmpty = errors.New("the table is not empty")
+
+// deleteStaging deletes the staging bucket name, and the dictionary of
+// the table staged in it.
+func (t *gtx) deleteStaging(name []byte) error {
+	p, err := t.top(name)
+	if err != nil || p == nil {
+		return err
+	}
+	children, err := p.buckets()
+	if err != nil {
+		return err
+	}
+	for _, k := range children {
+		child, err := p.bucket(k)
+		if err != nil {
+			return err
+		}
+		if child != nil {
+			if err := dropDictionary(t, child); err != nil {
+				return err
+			}
+		}
+	}
+	return t.deleteTop(name)
+}

@@ -29,8 +29,14 @@ func (db *DB) CreateTable(ctx context.Context, name string) error {
 				}
 				return err
 			}
-			if _, err := t.createTop(tableBucketName(name)); err != nil {
+			b, err := t.createTop(tableBucketName(name))
+			if err != nil {
 				return err
+			}
+			if t.layout().mapped() {
+				if err := newIncarnation(t, b); err != nil {
+					return err
+				}
 			}
 			return cat.put(lower, []byte(name))
 		})
@@ -53,7 +59,7 @@ func (db *DB) DeleteTable(ctx context.Context, name string) error {
 				}
 				return err
 			}
-			if err := t.deleteTop(tableBucketName(name)); err != nil {
+			if err := t.deleteTable(tableBucketName(name)); err != nil {
 				return err
 			}
 			return cat.del(lower)

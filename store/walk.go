@@ -16,6 +16,7 @@ import (
 type walker struct {
 	*boltfile.Walker
 	table    string // the table being walked, "" for the file's own records
+	l        layout // of the file's keys, once its own records are read
 	problems []Problem
 	notes    []string // see note
 }
@@ -116,7 +117,7 @@ func (s fileState) where(pageSize int64) string {
 func (w *walker) found(p boltfile.Problem) {
 	q := Problem{Page: p.Page, What: p.What, Lost: p.Lost}
 	if p.Key != nil {
-		q.Keys = oneKey(p.Key)
+		q.Keys = w.oneKey(p.Key)
 	}
 	w.problem(q)
 }

@@ -45,19 +45,19 @@ func byName(e *odata.Entity) *odata.Entity {
 	return c
 }
 
-// checkETag applies an If-Match condition to the stored value cur. An empty
-// condition is treated as "*" (any ETag), which is what the CLI sends by
-// default; a weak ETag must carry the stored version's time, or the write
-// is refused as UpdateConditionNotSatisfied; any other form is InvalidInput
-// (odata.CheckETag).
-func checkETag(cur []byte, ifMatch string, pk, rk string) error {
+// checkETag applies an If-Match condition to the stored value cur, of a
+// table whose codec is c. An empty condition is treated as "*" (any ETag),
+// which is what the CLI sends by default; a weak ETag must carry the stored
+// version's time, or the write is refused as UpdateConditionNotSatisfied;
+// any other form is InvalidInput (odata.CheckETag).
+func checkETag(c *tableCodec, cur []byte, ifMatch string, pk, rk string) error {
 	if ifMatch == "" || ifMatch == "*" {
 		return nil
 	}
 	if err := odata.CheckETag(ifMatch); err != nil {
 		return err
 	}
-	ticks, err := storedTicks(cur)
+	ticks, err := c.ticks(cur)
 	if err != nil {
 		return err
 	}
@@ -76,7 +76,8 @@ func notFound(pk, rk string) error {
 // ticks as the new Timestamp, and returns the entity as stored.
 func apply(b *gbucket, op Operation, ticks int64) (*odata.Entity, error) {
 	e := op.Entity
-	key := entityKey(e.PartitionKey, e.RowKey)
+	c := b.codec
+	key := c.l.key(e.PartitionKey, e.RowKey)
 	cur, err := b.get(key)
 	if err != nil {
 		return nil, err
@@ -91,7 +92,7 @@ func apply(b *gbucket, op Operation, ticks int64) (*odata.Entity, error) {
 		if cur == nil {
 			return nil, notFound(e.PartitionKey, e.RowKey)
 		}
-		if err := checkETag(cur, op.IfMatch, e.PartitionKey, e.RowKey); err != nil {
+		if err := checkETag(c, cur, op.IfMatch, e.PartitionKey, e.RowKey); err != nil {
 			return nil, err
 		}
 	}
@@ -99,7 +100,7 @@ func apply(b *gbucket, op Operation, ticks int64) (*odata.Entity, error) {
 		return &odata.Entity{PartitionKey: e.PartitionKey, RowKey: e.RowKey}, b.del(key)
 	}
 	if cur != nil && (op.Kind == OpMerge || op.Kind == OpInsertOrMerge) {
-		old, err := decodeEntity(key, cur)
+		old, err := c.decode(key, cur)
 		if err != nil {
 			return nil, err
 		}
@@ -111,7 +112,11 @@ func apply(b *gbucket, op Operation, ticks int64) (*odata.Entity, error) {
 		}
 		props = byName(old).Properties
 	}
-	if err := b.put(key, encodeEntity(nil, ticks, props)); err != nil {
+	val, err := c.encode(nil, ticks, props)
+	if err != nil {
+		return nil, err
+	}
+	if err := b.put(key, val); err != nil {
 		return nil, err
 	}
 	return &odata.Entity{PartitionKey: e.PartitionKey, RowKey: e.RowKey, Timestamp: odata.TimeOfTicks(ticks), Properties: props}, nil

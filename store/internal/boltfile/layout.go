@@ -183,6 +183,15 @@ func AppendElems(dst []Elem, h PageHead, b []byte) ([]Elem, error) {
 	return out, nil
 }
 
+// BucketSequence returns the sequence a bucket's value holds (the
+// engine's Bucket.Sequence), 0 when the value is too short to hold one.
+func BucketSequence(v []byte) uint64 {
+	if len(v) < BucketHeaderSize {
+		return 0
+	}
+	return Order.Uint64(v[8:])
+}
+
 // InlinePage returns the page held inside a bucket's value, when the
 // bucket has no page of its own (root 0), or an error saying why the
 // value cannot be a bucket.

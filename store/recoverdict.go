@@ -1,0 +1,190 @@
+package store
+
+import (
+	"bytes"
+	"encoding/binary"
+
+	"github.com/tstable/tstable/store/internal/boltfile"
+)
+
+// What Recover gathers, from every page of a file of format 2, that the
+// entities of pages no tree leads to need: the tables' dictionaries
+// (shapes.go) and which incarnation each table had, and the file's format
+// when the file's own records are lost. The dictionaries' entries each
+// name their table's incarnation, so any page that holds some (a page of
+// the bucket of dictionaries, or an older copy of the list of tables
+// with that bucket inside it) gives them.
+
+// noteRecords takes what a leaf page holds of the file's records: the
+// entries of the tables' dictionaries (the page of the bucket, or the
+// bucket inside an older list of tables), and the format named by an
+// older copy of the file's own records.
+func (ev *evidence) noteRecords(es []boltfile.Elem) {
+	ev.noteValues(es)
+	if dictionaryPage(es) {
+		for _, e := range es {
+			if !e.Bucket {
+				ev.noteShape(e)
+			}
+		}
+		return
+	}
+	ev.noteFormat(es)
+	for _, e := range es {
+		if !e.Bucket {
+			continue
+		}
+		inner := inlineElems(e.Value)
+		switch {
+		case bytes.Equal(e.Key, shapesBucket) && dictionaryPage(inner):
+			for _, d := range inner {
+				if !d.Bucket {
+					ev.noteShape(d)
+				}
+			}
+		case bytes.Equal(e.Key, metaBucket):
+			ev.noteFormat(inner)
+		}
+	}
+}
+
+// noteFormat takes the format from the entries of the file's own records
+// (a copy of their page, or the page inside a list of tables), when es
+// are those: the clock, the catalogue and the format.
+func (ev *evidence) noteFormat(es []boltfile.Elem) {
+	var format uint64
+	clock, catalogue := false, false
+	for _, e := range es {
+		switch {
+		case !e.Bucket && bytes.Equal(e.Key, formatKey) && len(e.Value) == 8:
+			format = binary.BigEndian.Uint64(e.Value)
+		case !e.Bucket && bytes.Equal(e.Key, clockKey) && len(e.Value) == 8:
+			clock = true
+		case e.Bucket && bytes.Equal(e.Key, catalogueKey):
+			catalogue = true
+		}
+	}
+	if clock && catalogue && format >= 1 && format <= formatVersion {
+		ev.format = max(ev.format, format)
+	}
+}
+
+// inlineElems are the entries of the page inside a bucket's value, when
+// the bucket has no page of its own; nil otherwise.
+func inlineElems(v []byte) []boltfile.Elem {
+	root, h, b, err := boltfile.InlinePage(v)
+	if err != nil || root != 0 {
+		return nil
+	}
+	es, err := boltfile.ParseElems(h, b)
+	if err != nil {
+		return nil
+	}
+	return es
+}
+
+// dictionaryPage reports whether the entries are shapes of dictionaries
+// (and the bucket that keeps them on pages of their own).
+func dictionaryPage(es []boltfile.Elem) bool {
+	shapes := 0
+	for _, e := range es {
+		if e.Bucket && bytes.Equal(e.Key, shapesPin) {
+			continue
+		}
+		shapes++
+		if e.Bucket || len(e.Key) != 12 || binary.BigEndian.Uint32(e.Key[8:]) == 0 || binary.BigEndian.Uint32(e.Key[8:]) > maxShapes {
+			return false
+		}
+		if _, err := parseShape(e.Value); err != nil {
+			return false
+		}
+	}
+	return shapes > 0
+}
+
+// noteShape records one shape; two definitions of one shape (a page
+// written by a commit that failed, beside the one that took its place)
+// leave it unknown.
+func (ev *evidence) noteShape(e boltfile.Elem) {
+	inc, id := binary.BigEndian.Uint64(e.Key), uint64(binary.BigEndian.Uint32(e.Key[8:]))
+	d := ev.dicts[inc]
+	if d == nil {
+		d = map[uint64]string{}
+		ev.dicts[inc] = d
+	}
+	if old, ok := d[id]; ok && old != string(e.Value) {
+		ev.clash[[2]uint64{inc, id}] = true
+	}
+	d[id] = string(e.Value)
+}
+
+// formatFound is the file's format as the pages tell it: the one a copy
+// of the file's own records names, else 2 when the pages hold
+// dictionaries or tables with incarnations, which only format 2 writes; 0
+// when they do not tell.
+func (ev *evidence) formatFound() uint64 {
+	if ev.format != 0 {
+		return ev.format
+	}
+	if len(ev.dicts) > 0 || len(ev.incs) > 0 {
+		return 2
+	}
+	switch {
+	case ev.pagesOf[2] > ev.pagesOf[1]:
+		return 2
+	case ev.pagesOf[1] > 0:
+		return 1
+	}
+	return 0
+}
+
+// noteValues counts a page of entities by the format its first value
+// reads in: format 1's values begin with the byte 1 and decode alone;
+// format 2's begin with their Timestamp (whose first byte is 0x08 from
+// the year 1827 to 2055) and a shape.
+func (ev *evidence) noteValues(es []boltfile.Elem) {
+	if len(es) == 0 || es[0].Bucket || bytes.IndexByte(es[0].Key, 0) < 0 {
+		return
+	}
+	v := es[0].Value
+	if _, err := decodeEntity(es[0].Key, v); err == nil {
+		ev.pagesOf[1]++
+	} else if _, _, _, err := head2(v); err == nil && v[0] != formatV1 {
+		ev.pagesOf[2]++
+	}
+}
+
+// noteIncarnation records an incarnation a list of tables gives a table.
+func (ev *evidence) noteIncarnation(lower string, inc uint64) {
+	if inc == 0 {
+		return
+	}
+	for _, i := range ev.incs[lower] {
+		if i == inc {
+			return
+		}
+	}
+	ev.incs[lower] = append(ev.incs[lower], inc)
+}
+
+// shapes is the dictionary of inc as the pages found hold it: shapes 1
+// to n, up to the first one missing or known twice; nil when none.
+func (ev *evidence) shapes(inc uint64) *shapeSet {
+	d := ev.dicts[inc]
+	if d == nil {
+		return nil
+	}
+	var list []*shape
+	for id := uint64(1); ; id++ {
+		def, ok := d[id]
+		if !ok || ev.clash[[2]uint64{inc, id}] {
+			break
+		}
+		sh, err := parseShape([]byte(def))
+		if err != nil {
+			break
+		}
+		list = append(list, sh)
+	}
+	return emptyShapes.with(list...)
+}
