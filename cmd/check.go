@@ -139,6 +139,7 @@ func problemsJSON(ps []store.Problem) []problemJSON {
 // problems are the lines of jsonl and the rows of csv.
 type checkResult struct {
 	OK       bool          `json:"ok"`
+	Format   uint64        `json:"format,omitempty"` // the file's format
 	PageSize int           `json:"pageSize"`
 	Pages    int64         `json:"pages"`
 	Path     string        `json:"path"`
@@ -168,7 +169,7 @@ func anys[T any](list []T) []any {
 
 // printCheck prints what check found.
 func printCheck(p *Printer, r *store.CheckReport) error {
-	res := checkResult{OK: r.OK(), PageSize: r.PageSize, Pages: r.Pages, Path: r.Path, Problems: problemsJSON(r.Problems), Tables: []tableCount{}}
+	res := checkResult{OK: r.OK(), Format: r.Format, PageSize: r.PageSize, Pages: r.Pages, Path: r.Path, Problems: problemsJSON(r.Problems), Tables: []tableCount{}}
 	entities := int64(0)
 	for _, t := range r.Tables {
 		entities += t.Entities
@@ -179,6 +180,9 @@ func printCheck(p *Printer, r *store.CheckReport) error {
 	}
 	return p.Print(res, func(w io.Writer) error {
 		fmt.Fprintf(w, "checked %s: %s, %s in %s\n", r.Path, plural(r.Pages, "page"), plural(entities, "entity"), plural(int64(len(r.Tables)), "table"))
+		if note := store.FormatNote(r.Format); note != "" && r.PageSize > 0 {
+			fmt.Fprintf(w, "  note: %s\n", note)
+		}
 		for _, u := range r.Unfinished {
 			fmt.Fprintf(w, "  not in a table: %s\n", u.InFile())
 		}

@@ -14,11 +14,18 @@ import (
 func newCompactCmd(f *Factory) *cobra.Command {
 	c := &cobra.Command{
 		Use:     "compact",
-		Aliases: []string{"vacuum"},
-		Short:   "Give back the space of deleted tables and entities: rewrite the file compactly",
+		Aliases: []string{"vacuum", "upgrade"},
+		Short:   "Give back the space of deleted tables and entities: rewrite the file compactly (and in the newest format)",
 		Long: `Rewrite the database file without its free pages — the space deleted
 tables and entities leave behind, which the file keeps for reuse — and with
 full pages, then print its size before and after.
+
+A file of an older format (tstable status and tstable check say so) is
+rewritten in the newest one (upgrade is another name for compact): file
+format 2 keeps keys in the service's order (UTF-16 code units: '😀' sorts
+before U+E000 to U+FFFF) and the property names once per table, not in
+every entity. Every table, entity, property and Timestamp (so every ETag)
+is kept. A tstable older than the format cannot read the file afterwards.
 
 It is safe: the copy is written beside the database, synced, and renamed
 over it only once complete, so an interruption (Ctrl-C, a crash, a full
@@ -43,9 +50,13 @@ compacting, so other commands wait or fail with DatabaseLocked meanwhile.`,
 			if err != nil {
 				return err
 			}
-			r := compactResult{After: res.After, Before: res.Before, Path: t.Path}
+			r := compactResult{After: res.After, Before: res.Before, Path: t.Path, FormatBefore: res.FormatBefore, FormatAfter: res.FormatAfter}
 			return f.printer.Print(r, func(w io.Writer) error {
-				_, err := fmt.Fprintf(w, "compacted %s: %s → %s\n", t.Path, byteSize(res.Before), byteSize(res.After))
+				upgraded := ""
+				if res.FormatBefore != res.FormatAfter {
+					upgraded = fmt.Sprintf(", file format %d → %d", res.FormatBefore, res.FormatAfter)
+				}
+				_, err := fmt.Fprintf(w, "compacted %s: %s → %s%s\n", t.Path, byteSize(res.Before), byteSize(res.After), upgraded)
 				return err
 			})
 		},
@@ -71,7 +82,9 @@ func byteSize(n int64) string {
 
 // compactResult is what compact prints: the file's size before and after.
 type compactResult struct {
-	After  int64  `json:"after"`
-	Before int64  `json:"before"`
-	Path   string `json:"path"`
+	After        int64  `json:"after"`
+	Before       int64  `json:"before"`
+	FormatAfter  uint64 `json:"formatAfter"`
+	FormatBefore uint64 `json:"formatBefore"`
+	Path         string `json:"path"`
 }

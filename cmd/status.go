@@ -13,11 +13,15 @@ import (
 
 // statusReport is what tstable status prints.
 type statusReport struct {
-	Backend string `json:"backend"`        // local or remote
-	Where   string `json:"where"`          // the file, or "ACCOUNT (ENDPOINT)"
-	Tables  int    `json:"tables"`         // how many tables
-	Note    string `json:"note,omitempty"` // e.g. no database yet
+	Backend string `json:"backend"`          // local or remote
+	Where   string `json:"where"`            // the file, or "ACCOUNT (ENDPOINT)"
+	Tables  int    `json:"tables"`           // how many tables
+	Format  uint64 `json:"format,omitempty"` // a local file's format
+	Note    string `json:"note,omitempty"`   // e.g. no database yet, an older format
 }
+
+// formatter is a backend that says its file's format (a local file).
+type formatter interface{ Format() uint64 }
 
 func newStatusCmd(f *Factory) *cobra.Command {
 	c := &cobra.Command{
@@ -44,6 +48,10 @@ a locked file). Keys and SAS tokens are never printed.`,
 			err = f.Read(c.Context(), "", func(b store.Backend) error {
 				names, err := b.ListTables(c.Context())
 				r.Tables = len(names)
+				if lf, ok := b.(formatter); ok {
+					r.Format = lf.Format()
+					r.Note = store.FormatNote(r.Format)
+				}
 				return err
 			})
 			if errors.Is(err, errNoDatabase) {
@@ -53,6 +61,9 @@ a locked file). Keys and SAS tokens are never printed.`,
 			}
 			return f.printer.Print(r, func(w io.Writer) error {
 				fmt.Fprintf(w, "backend  %s\nwhere    %s\ntables   %d\n", r.Backend, r.Where, r.Tables)
+				if r.Format != 0 {
+					fmt.Fprintf(w, "format   %d\n", r.Format)
+				}
 				if r.Note != "" {
 					fmt.Fprintf(w, "note     %s\n", r.Note)
 				}

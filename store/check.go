@@ -120,8 +120,9 @@ func entityKeys(e *odata.Entity) *ProblemKeys {
 // CheckReport is what Check found.
 type CheckReport struct {
 	Path     string
-	PageSize int   // bytes per page (0 when the header is unreadable)
-	Pages    int64 // pages the header counts
+	PageSize int    // bytes per page (0 when the header is unreadable)
+	Pages    int64  // pages the header counts
+	Format   uint64 // the file's format (see format.go), as its records say or its tables show; 0 when they cannot
 	Tables   []TableReport
 	Problems []Problem
 	// Unfinished lists the rows of imports that did not finish, still in
@@ -173,6 +174,9 @@ func checkFile(ctx context.Context, f io.ReaderAt, size int64, path string, prog
 		rep.PageSize, rep.Pages = int(w.H.PageSize), int64(w.meta().Pgid)
 		sv := w.survey()
 		rep.Unfinished = sv.unfinished
+		if sv.formatRead {
+			rep.Format = sv.format
+		}
 		for _, t := range sv.tables {
 			if t.missing {
 				continue
@@ -329,14 +333,14 @@ func (w *walker) survey() *survey {
 	})
 	catalogue := map[string]string{}
 	sawMeta, sawCatalogue := w.readTop(top, sv, catalogue, true)
-	sv.guessFormat()
-	w.l = layout(sv.format)
 	w.orphanDictionaries(sv)
 	if sv.rootLost {
 		w.olderTables(sv, catalogue)
 	} else if !sawMeta {
 		w.problem(Problem{Page: int64(w.meta().Root), What: "the file's own records (catalogue and clock) are missing: the tables' names as created are lost", Lost: true})
 	}
+	sv.guessFormat()
+	w.l = layout(sv.format)
 	for i, t := range sv.tables {
 		if name, ok := catalogue[t.name]; ok {
 			sv.tables[i].name = name
@@ -448,7 +452,7 @@ func (w *walker) olderTables(sv *survey, catalogue map[string]string) {
 	}
 	kept, clock := w.problems, sv.clock
 	w.Quiet(true)
-	older := &survey{clock: -1}
+	older := &survey{clock: -1, format: 1}
 	oldCat := map[string]string{}
 	w.readTop(w.collect(c.M.Root, nil, 0, func(uint64, []byte, []byte, string) {}), older, oldCat, false)
 	w.Quiet(false)
@@ -460,8 +464,11 @@ func (w *walker) olderTables(sv *survey, catalogue map[string]string) {
 	}
 	for _, t := range older.tables {
 		if !slices.ContainsFunc(sv.tables, func(n fileTable) bool { return n.name == t.name }) {
-			sv.tables = append(sv.tables, fileTable{name: t.name, missing: true, gapAt: -1})
+			sv.tables = append(sv.tables, fileTable{name: t.name, missing: true, gapAt: -1, inc: t.inc})
 		}
+	}
+	if !sv.formatRead && older.formatRead {
+		sv.format, sv.formatRead = older.format, true
 	}
 }
 

@@ -89,7 +89,7 @@ func (sv *survey) guessFormat() {
 	}
 	for _, t := range sv.tables {
 		if t.inc != 0 {
-			sv.format = 2
+			sv.format, sv.formatRead = 2, true
 		}
 	}
 }

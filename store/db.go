@@ -289,6 +289,15 @@ func (db *DB) KeyOrder() odata.Order {
 
 var _ KeyOrderer = (*DB)(nil)
 
+// Format is the file's format (see format.go): FormatVersion for a file
+// this tstable wrote, an older one for a file it reads and writes as it
+// was written until Compact rewrites it.
+func (db *DB) Format() uint64 {
+	db.mu.RLock()
+	defer db.mu.RUnlock()
+	return uint64(db.layout)
+}
+
 // Describe names the backend: "local PATH".
 func (db *DB) Describe() string { return "local " + db.path }
 

@@ -38,6 +38,17 @@ import (
 // tstable compact rewrites it in format 2 (Compact, upgrade.go).
 const formatVersion = 2
 
+// FormatVersion is the format this tstable writes (see DB.Format).
+const FormatVersion = formatVersion
+
+// FormatNote says what an older format means for people, and how to
+// leave it; "" for the current one.
+func FormatNote(v uint64) string {
+	if v >= formatVersion {
+		return ""
+	}
+	return fmt.Sprintf("the file is in format %d (keys in code point order, property names in every entity); tstable compact rewrites it in format %d (keys in the service's order, UTF-16 code units, and a smaller file)", v, formatVersion)
+}
 var formatKey = []byte("format")
 
 // allocStep is how much the engine grows the file by when it must, once

@@ -2,7 +2,6 @@ package store
 
 import (
 	"bytes"
-	"crypto/rand"
 	"encoding/binary"
 	"fmt"
 	"sync"
@@ -20,9 +19,10 @@ import (
 // The dictionaries of all tables are the top-level bucket shapesBucket:
 // shape n of a table is stored under the table's incarnation (8 bytes)
 // and n (4 bytes), both big-endian, as its definition (per property: 1
-// byte Edm type, uvarint name length, name). The incarnation is a random
-// number the table's bucket holds as its sequence, given when the bucket
-// is made (a table created, or staged by a load), so that a table
+// byte Edm type, uvarint name length, name). The incarnation is a number
+// unique in the file (a tick of its clock) that the table's bucket holds
+// as its sequence, given when the bucket is made (a table created, or
+// staged by a load), so that a table
 // deleted and created again, or one that a load puts in place, has a
 // dictionary of its own, which moves with it and goes with it. Each entry
 // names its table, so that Recover can read a dictionary from any page
@@ -439,28 +439,28 @@ func shapeKey(inc, id uint64) []byte {
 }
 
 // newIncarnation gives a table's bucket, just made in t, its incarnation:
-// a random number no dictionary of the file has.
+// a Timestamp issued by t (see nextTicks), so that it is unique in the
+// file, as the file's clock only goes forward, and no dictionary of the
+// file has it.
 func newIncarnation(t *gtx, b *gbucket) error {
 	top, err := t.top(shapesBucket)
 	if err != nil {
 		return err
 	}
 	for {
-		var r [8]byte
-		rand.Read(r[:])
-		inc := binary.BigEndian.Uint64(r[:]) >> 1
-		if inc == 0 {
-			continue
+		inc, err := t.nextTicks(0)
+		if err != nil {
+			return err
 		}
 		if top != nil {
-			if first, err := top.get(shapeKey(inc, 1)); err != nil || first != nil {
+			if first, err := top.get(shapeKey(uint64(inc), 1)); err != nil || first != nil {
 				if err != nil {
 					return err
 				}
 				continue
 			}
 		}
-		return b.setSequence(inc)
+		return b.setSequence(uint64(inc))
 	}
 }
 
