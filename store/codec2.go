@@ -135,6 +135,24 @@ func payloadSpan2(val []byte, t odata.EdmType, i int) (start, end int, err error
 	return i, end, nil
 }
 
+// span2 is payloadSpan2 with the common payloads (strings shorter than
+// 128 bytes, integers from -64 to 63) read in place, as a scan reads every
+// entity's.
+func span2(val []byte, t odata.EdmType, i int) (start, end int, err error) {
+	if i < len(val) && val[i] < 0x80 {
+		switch t {
+		case odata.EdmString, odata.EdmBinary:
+			if end = i + 1 + int(val[i]); end > len(val) {
+				return 0, 0, errCorrupt
+			}
+			return i + 1, end, nil
+		case odata.EdmInt32, odata.EdmInt64:
+			return i, i + 1, nil
+		}
+	}
+	return payloadSpan2(val, t, i)
+}
+
 // payloadValue2 is the value of type t whose payload is val[start:end]
 // (as payloadSpan2 finds it). Strings alias val (see bytesString); a Guid's
 // text is written into guid and aliases it.
@@ -146,6 +164,10 @@ func payloadValue2(val []byte, t odata.EdmType, start, end int, guid *[36]byte) 
 	case odata.EdmGuid:
 		v.Str = bytesString(guidText(val[start:end], guid))
 	case odata.EdmInt32, odata.EdmInt64:
+		if end == start+1 && val[start] < 0x80 { // -64 to 63, the common case
+			v.Int = int64(val[start]>>1) ^ -int64(val[start]&1)
+			return v, nil
+		}
 		n, w := binary.Varint(val[start:end])
 		if w != end-start || (t == odata.EdmInt32 && int64(int32(n)) != n) {
 			return v, errCorrupt
@@ -225,7 +247,7 @@ func (p *props2) next() (name string, t odata.EdmType, start, end int, ok bool, 
 		}
 		name = bytesString(n)
 	}
-	if start, end, err = payloadSpan2(p.val, t, p.i); err != nil {
+	if start, end, err = span2(p.val, t, p.i); err != nil {
 		return "", 0, 0, 0, false, err
 	}
 	p.i = end
@@ -234,10 +256,58 @@ func (p *props2) next() (name string, t odata.EdmType, start, end int, ok bool, 
 }
 
 // find2 finds the property called name in a format-2 value, stepping over
-// the others without decoding them: its type and its payload's span.
+// the others without decoding them: its type and its payload's span. A
+// filter asks this of every entity it reads, so a value of a shape is read
+// here, in one loop; a value that names its properties itself by props2.
 func find2(val []byte, shapes *shapeView, name string) (t odata.EdmType, start, end int, ok bool) {
+	if len(val) < 9 {
+		return 0, 0, 0, false
+	}
+	id, i := uint64(val[8]), 9
+	if id >= 0x80 {
+		var w int
+		if id, w = binary.Uvarint(val[8:]); w <= 0 {
+			return 0, 0, 0, false
+		}
+		i = 8 + w
+	}
+	if id == 0 {
+		return findInline2(val, name)
+	}
+	var sh *shape
+	var err error
+	if set := shapes.set.Load(); id-1 < uint64(len(set.list)) { // shapeView.get, without a call
+		sh = set.list[id-1]
+	} else if sh, err = shapes.getRead(id); err != nil {
+		return 0, 0, 0, false
+	}
+	for k, n := range sh.names {
+		t = sh.types[k]
+		switch { // span2, the common payloads in place, without a call
+		case i < len(val) && val[i] < 0x80 && (t == odata.EdmString || t == odata.EdmBinary):
+			start, end = i+1, i+1+int(val[i])
+		case i < len(val) && val[i] < 0x80 && (t == odata.EdmInt32 || t == odata.EdmInt64):
+			start, end = i, i+1
+		default:
+			if start, end, err = payloadSpan2(val, t, i); err != nil {
+				return 0, 0, 0, false
+			}
+		}
+		if end > len(val) {
+			return 0, 0, 0, false
+		}
+		if n == name {
+			return t, start, end, true
+		}
+		i = end
+	}
+	return 0, 0, 0, false
+}
+
+// findInline2 is find2 for a value that names its properties itself.
+func findInline2(val []byte, name string) (t odata.EdmType, start, end int, ok bool) {
 	var p props2
-	if _, err := p.start(val, shapes); err != nil {
+	if _, err := p.start(val, nil); err != nil {
 		return 0, 0, 0, false
 	}
 	for {

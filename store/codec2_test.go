@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"testing"
 	"time"
@@ -198,4 +199,58 @@ func FuzzFromRecord(f *testing.F) {
 			}
 		}
 	})
+}
+
+// BenchmarkFilterMatch is a filter of two conditions read from one stored
+// narrow row, in each format: what a filtered scan pays for each entity.
+func BenchmarkFilterMatch(b *testing.B) {
+	e := narrowRows(1)[0]
+	f, err := odata.ParseFilter("LastName eq 'Cao' and Age gt 70")
+	if err != nil {
+		b.Fatal(err)
+	}
+	shapes := staticShapes(1, emptyShapes.with(must(parseShape(appendShapeDef(nil, e.Properties)))))
+	for _, v := range []uint64{1, 2} {
+		c := &tableCodec{l: layout(v), shapes: shapes}
+		key := c.l.key(e.PartitionKey, e.RowKey)
+		val := encodeEntity(nil, 1, e.Properties)
+		if v == 2 {
+			val, _ = appendValue2(nil, 1, 1, e.Properties)
+		}
+		b.Run(fmt.Sprintf("format %d", v), func(b *testing.B) {
+			r := &rawRecord{key: key, val: val, c: c}
+			for b.Loop() {
+				f.Match(r)
+			}
+		})
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// BenchmarkEntityLine is one stored narrow row written as a JSON line, in
+// each format: what an export pays for each entity.
+func BenchmarkEntityLine(b *testing.B) {
+	e := narrowRows(1)[0]
+	shapes := staticShapes(1, emptyShapes.with(must(parseShape(appendShapeDef(nil, e.Properties)))))
+	for _, v := range []uint64{1, 2} {
+		c := &tableCodec{l: layout(v), shapes: shapes}
+		key := c.l.key(e.PartitionKey, e.RowKey)
+		val := encodeEntity(nil, 638_000_000_000_000_000, e.Properties)
+		if v == 2 {
+			val, _ = appendValue2(nil, 638_000_000_000_000_000, 1, e.Properties)
+		}
+		b.Run(fmt.Sprintf("format %d", v), func(b *testing.B) {
+			r := &rawRecord{}
+			var dst []byte
+			for b.Loop() {
+				dst, _ = c.appendLine(dst[:0], key, val, nil, r)
+			}
+		})
+	}
 }

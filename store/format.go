@@ -49,6 +49,7 @@ func FormatNote(v uint64) string {
 	}
 	return fmt.Sprintf("the file is in format %d (keys in code point order, property names in every entity); tstable compact rewrites it in format %d (keys in the service's order, UTF-16 code units, and a smaller file)", v, formatVersion)
 }
+
 var formatKey = []byte("format")
 
 // allocStep is how much the engine grows the file by when it must, once

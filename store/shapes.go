@@ -246,11 +246,16 @@ func (c *shapeCache) withPending(inc uint64, s *shapeSet) *shapeSet {
 // get returns shape id, reading the dictionary when the view does not
 // know it yet.
 func (v *shapeView) get(id uint64) (*shape, error) {
+	if s := v.set.Load(); id-1 < uint64(len(s.list)) { // (0 wraps round: the slow way)
+		return s.list[id-1], nil
+	}
+	return v.getRead(id)
+}
+
+// getRead is get's slow way: the dictionary read first.
+func (v *shapeView) getRead(id uint64) (*shape, error) {
 	if id == 0 {
 		return nil, errCorrupt
-	}
-	if s := v.set.Load(); id <= uint64(len(s.list)) {
-		return s.list[id-1], nil
 	}
 	if err := v.readAll(); err != nil {
 		return nil, err

@@ -195,9 +195,11 @@ func (c *tableCodec) appendLine(dst, key, val []byte, sel []string, r *rawRecord
 		if !more {
 			break
 		}
-		v, err := payloadValue2(val, t, s, e, &r.guid)
-		if err != nil {
-			return fail()
+		v, ok := quickValue2(val, t, s, e)
+		if !ok {
+			if v, err = payloadValue2(val, t, s, e, &r.guid); err != nil {
+				return fail()
+			}
 		}
 		if sel == nil {
 			dst = odata.AppendEntityJSONProperty(dst, name, v)
@@ -238,6 +240,22 @@ func (r *rawRecord) get2(name string) (odata.Value, bool) {
 	if !ok {
 		return odata.Value{}, false
 	}
+	if v, ok := quickValue2(r.val, t, start, end); ok {
+		return v, true
+	}
 	v, err := payloadValue2(r.val, t, start, end, &r.guid)
 	return v, err == nil
+}
+
+// quickValue2 is payloadValue2 for the common payloads (a string, an
+// integer from -64 to 63), small enough to be inlined where a scan reads
+// every entity; ok is false for the others.
+func quickValue2(val []byte, t odata.EdmType, start, end int) (odata.Value, bool) {
+	switch {
+	case t == odata.EdmString:
+		return odata.Value{Type: t, Str: bytesString(val[start:end])}, true
+	case (t == odata.EdmInt32 || t == odata.EdmInt64) && end == start+1:
+		return odata.Value{Type: t, Int: int64(val[start]>>1) ^ -int64(val[start]&1)}, true
+	}
+	return odata.Value{}, false
 }
