@@ -309,7 +309,7 @@ func TestComparableFollowsCompare(t *testing.T) {
 			for _, v := range props {
 				for _, lit := range lits {
 					for op := opEq; op <= opLe; op++ {
-						any = any || compare(v, op, lit)
+						any = any || compare(v, op, lit, UTF16)
 					}
 				}
 			}
