@@ -3,12 +3,14 @@ package store
 import (
 	"bytes"
 	"encoding/binary"
+	"io"
 	"maps"
 	"math"
 	"os"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -245,5 +247,54 @@ func TestCompactUpgradesFormat1(t *testing.T) {
 	}
 	if db.KeyOrder() != odata.UTF16 {
 		t.Fatal("the upgraded file is not in UTF-16 order")
+	}
+}
+
+// A load lets the file go while it reads its source; when another process
+// (here another DB) upgrades the file meanwhile, the load, whose records
+// are in the format it began with, stops when it takes the file back,
+// saying why, and writes nothing; the upgraded file is sound.
+func TestLoadStopsWhenTheFileIsUpgradedUnderIt(t *testing.T) {
+	path := format1Copy(t)
+	unchecked(compactCopy(path))
+	db, err := Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	read, proceed := make(chan struct{}), make(chan struct{})
+	n := 0
+	src := func() (*odata.Entity, error) {
+		n++
+		switch n {
+		case 1:
+			return ent("z", "1", prop("A", odata.Int32(1))), nil
+		case 2:
+			close(read)
+			<-proceed
+			return ent("z", "2", prop("A", odata.Int32(2))), nil
+		}
+		return nil, io.EOF
+	}
+	done := make(chan error)
+	go func() {
+		_, err := db.Load(ctx, "Types", OpInsert, src, LoadOptions{})
+		done <- err
+	}()
+	<-read
+	if res, err := Compact(path, &Options{Wait: 5 * time.Second}); err != nil || res.FormatAfter != formatVersion {
+		t.Fatalf("compact while the load reads: %+v %v", res, err)
+	}
+	close(proceed)
+	err = <-done
+	wantCode(t, err, odata.CodeServerBusy, 503)
+	if !strings.Contains(err.Error(), "rewritten in file format 2") {
+		t.Fatalf("the load says %v", err)
+	}
+	if _, err := db.Get(ctx, "Types", "z", "1"); !odata.IsCode(err, odata.CodeResourceNotFound) {
+		t.Fatalf("the stopped load wrote: %v", err)
+	}
+	if db.KeyOrder() != odata.UTF16 {
+		t.Fatal("the DB did not take the upgraded file's format")
 	}
 }
