@@ -43,8 +43,3 @@ func FuzzRawRecord(f *testing.F) {
 		}
 	})
 }
-
-// sameValue compares two values, a NaN equal to itself.
-func sameValue(a, b odata.Value) bool {
-	return a.Type == b.Type && a.Str == b.Str && a.Int == b.Int && math.Float64bits(a.Float) == math.Float64bits(b.Float)
-}
