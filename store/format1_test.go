@@ -114,7 +114,10 @@ func TestFormat1ReadAndWrittenAsBefore(t *testing.T) {
 		t.Fatal(err)
 	}
 	e, err := db.Get(ctx, "Types", "p", "a")
-	if err != nil || e.Properties[len(e.Properties)-1].Name != "Loaded" || len(e.Properties) != 11 {
+	loaded := err == nil && slices.ContainsFunc(e.Properties, func(p odata.Property) bool {
+		return p.Name == "Loaded" && p.Value == odata.Double(1.5)
+	})
+	if !loaded || len(e.Properties) != 11 { // a merge keeps the properties sorted by name
 		t.Fatalf("merged by a load: %+v %v", e, err)
 	}
 	db.Close()
