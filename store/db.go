@@ -423,22 +423,31 @@ func (db *DB) newFormat() uint64 {
 // write changes an entity's ETag even within one 100 ns tick. atLeast, when
 // later than that, is issued instead (Recover keeps entities' Timestamps).
 func (t *gtx) nextTicks(atLeast int64) (int64, error) {
+	last, err := t.clock()
+	if err != nil {
+		return 0, err
+	}
+	now := max(odata.TicksOf(time.Now()), atLeast, last+1)
 	m, err := t.meta()
 	if err != nil {
 		return 0, err
-	}
-	now := max(odata.TicksOf(time.Now()), atLeast)
-	last, err := m.get(clockKey)
-	if err != nil {
-		return 0, err
-	}
-	if len(last) == 8 {
-		if l := int64(binary.BigEndian.Uint64(last)); now <= l {
-			now = l + 1
-		}
 	}
 	var buf [8]byte
 	binary.BigEndian.PutUint64(buf[:], uint64(now))
 	t.ticked = true
 	return now, m.put(clockKey, buf[:])
+}
+
+// clock is the file's clock: the last tick a commit took (0 in a file that
+// has none yet).
+func (t *gtx) clock() (int64, error) {
+	m, err := t.meta()
+	if err != nil {
+		return 0, err
+	}
+	v, err := m.get(clockKey)
+	if err != nil || len(v) != 8 {
+		return 0, err
+	}
+	return int64(binary.BigEndian.Uint64(v)), nil
 }

@@ -199,21 +199,28 @@ func FuzzEntityLine(f *testing.F) {
 				sel = append(sel, sel...) // duplicates, as Project allows
 			}
 		}
-		prefix := []byte("prefix")
-		got, err := appendEntityLine(prefix, key, val, sel)
+		got, err := appendEntityLine([]byte("prefix"), key, val, sel)
 		e, derr := decodeEntity(key, val)
-		if derr != nil {
-			if err == nil || err.Error() != derr.Error() || string(got) != "prefix" {
-				t.Fatalf("decode fails with %v; appendEntityLine gave %v and %q", derr, err, got)
-			}
-			return
-		}
-		if err != nil {
-			t.Fatalf("decodes, but appendEntityLine fails: %v", err)
-		}
-		want := append(odata.AppendEntityJSON([]byte("prefix"), odata.Project(e, sel)), '\n')
-		if !bytes.Equal(got, want) {
-			t.Fatalf("select %q:\n got %s\nwant %s", sel, got, want)
-		}
+		lineIsDecoded(t, got, err, e, derr, sel)
 	})
+}
+
+// lineIsDecoded checks what a codec's appendLine wrote after "prefix" (got,
+// err) against its decode of the same value (e, derr): the same failure
+// and nothing written, or the decoded entity's JSON line as sel projects it.
+func lineIsDecoded(t *testing.T, got []byte, err error, e *odata.Entity, derr error, sel []string) {
+	t.Helper()
+	if derr != nil {
+		if err == nil || err.Error() != derr.Error() || string(got) != "prefix" {
+			t.Fatalf("decode fails with %v; the line's writer gave %v and %q", derr, err, got)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatalf("decodes, but the line's writer fails: %v", err)
+	}
+	want := append(odata.AppendEntityJSON([]byte("prefix"), odata.Project(e, sel)), '\n')
+	if !bytes.Equal(got, want) {
+		t.Fatalf("select %q:\n got %s\nwant %s", sel, got, want)
+	}
 }

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"encoding/binary"
 	"fmt"
 	"strings"
 	"testing"
@@ -12,15 +11,8 @@ func clockOf(t *testing.T, db *DB) int64 {
 	t.Helper()
 	var clock int64
 	if err := db.do(false, func(o *op) error {
-		return o.view(func(tx *gtx) error {
-			m, err := tx.meta()
-			if err != nil {
-				return err
-			}
-			v, err := m.get(clockKey)
-			if len(v) == 8 {
-				clock = int64(binary.BigEndian.Uint64(v))
-			}
+		return o.view(func(tx *gtx) (err error) {
+			clock, err = tx.clock()
 			return err
 		})
 	}); err != nil {

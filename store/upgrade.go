@@ -3,7 +3,6 @@ package store
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	"fmt"
 	"os"
 
@@ -36,15 +35,8 @@ func (src *DB) upgradeInto(ctx context.Context, dst *DB) error {
 	}
 	var clock int64
 	if err := src.do(false, func(o *op) error {
-		return o.view(func(t *gtx) error {
-			m, err := t.meta()
-			if err != nil {
-				return err
-			}
-			v, err := m.get(clockKey)
-			if len(v) == 8 {
-				clock = int64(binary.BigEndian.Uint64(v))
-			}
+		return o.view(func(t *gtx) (err error) {
+			clock, err = t.clock()
 			return err
 		})
 	}); err != nil {
