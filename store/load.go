@@ -492,13 +492,24 @@ func mergeValues(l layout, key, cur, upd []byte, ticks int64, dst []byte) ([]byt
 	if err != nil {
 		return nil, err
 	}
+	m, err := merged(old, u)
+	if err != nil {
+		return nil, err
+	}
+	return encodeEntity(dst, ticks, m.Properties), nil
+}
+
+// merged is old with the properties of u set over its own, as a merge
+// writes it: checked as a whole, its properties sorted by name as the
+// service keeps them after any write but Insert (byName). old is changed.
+func merged(old, u *odata.Entity) (*odata.Entity, error) {
 	for _, p := range u.Properties {
 		old.Set(p.Name, p.Value)
 	}
 	if err := odata.ValidateEntity(old); err != nil {
 		return nil, err
 	}
-	return encodeEntity(dst, ticks, byName(old).Properties), nil
+	return byName(old), nil
 }
 
 // chunk is what one load transaction did.

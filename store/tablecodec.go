@@ -141,13 +141,11 @@ func (c *tableCodec) merge(dst, key, cur, rec []byte, ticks int64) ([]byte, erro
 	if err != nil {
 		return nil, err
 	}
-	for _, p := range u.Properties {
-		old.Set(p.Name, p.Value)
-	}
-	if err := odata.ValidateEntity(old); err != nil {
+	m, err := merged(old, u)
+	if err != nil {
 		return nil, err
 	}
-	return c.encode(dst, ticks, old.Properties)
+	return c.encode(dst, ticks, m.Properties)
 }
 
 // record is a stored value as a load's record (format 1's encoding).

@@ -139,4 +139,14 @@ func TestPropertyOrderAfterWrites(t *testing.T) {
 	if got := names("p", "insert"); got != sorted {
 		t.Errorf("after a batch's replace: %s", got)
 	}
+	// A load merging into stored entities (staged or not: the table is not empty).
+	mustWrite(t, db, "Ord", OpInsert, ent("p", "loaded", prop("b", odata.Int32(1)), prop("a", odata.Int32(2))))
+	for _, k := range []OpKind{OpInsertOrMerge, OpMerge} {
+		if _, err := db.Load(ctx, "Ord", k, sliceSource([]*odata.Entity{ent("p", "loaded", prop("C", odata.Int32(3)))}), LoadOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		if got := names("p", "loaded"); got != "C,a,b" {
+			t.Errorf("after a load's %s: %s", k, got)
+		}
+	}
 }
