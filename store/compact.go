@@ -45,8 +45,8 @@ func Compact(path string, opts *Options) (*CompactResult, error) {
 		return nil, err
 	}
 	tmp := compactCopy(path)
-	res := &CompactResult{Before: st.Size(), FormatBefore: uint64(src.layout), FormatAfter: formatVersion}
-	if src.layout < formatVersion {
+	res := &CompactResult{Before: st.Size(), FormatBefore: uint64(src.fileLayout()), FormatAfter: formatVersion}
+	if src.fileLayout() < formatVersion {
 		err = upgrade(src, tmp)
 	} else {
 		err = src.copyWhole(tmp, st.Mode().Perm())

@@ -86,10 +86,10 @@ type DB struct {
 	guard    *boltfile.Guard
 	pageSize int64 // the file's page size
 
-	damaged atomic.Pointer[damageError] // the damage confirmed in the file, once confirmed
-	commits committer                   // writers sharing a commit
-	layout  layout                      // the file's format (set by open)
-	shapes  shapeCache                  // the tables' shapes read so far (format 2)
+	damaged   atomic.Pointer[damageError] // the damage confirmed in the file, once confirmed
+	commits   committer                   // writers sharing a commit
+	layoutNow atomic.Uint64               // the file's format, a layout (set by open; read by fileLayout)
+	shapes    shapeCache                  // the tables' shapes read so far (format 2)
 
 	mapAtLeast int // bytes of the file the engine maps from the start (see reserveMap)
 
@@ -226,7 +226,7 @@ func (db *DB) open(ctx context.Context) error {
 	db.bolt, db.file = b, f
 	db.guard, db.pageSize = boltfile.NewGuard(f), int64(b.Info().PageSize)
 	b.AllocSize = allocStep
-	db.layout = layout(db.fileFormat())
+	db.layoutNow.Store(db.fileFormat())
 	db.shapes.reset()
 	if elsewhere != "" {
 		db.found(elsewhere) // read afresh before the engine had the file: confirmed
@@ -282,9 +282,7 @@ func (db *DB) openEngine(f *os.File) (b *bolt.DB, err error) {
 // comparisons of its filters: UTF-16 code units, as the service's; code
 // points in a file of format 1 (see odata.Order).
 func (db *DB) KeyOrder() odata.Order {
-	db.mu.RLock()
-	defer db.mu.RUnlock()
-	return db.layout.order()
+	return db.fileLayout().order()
 }
 
 var _ KeyOrderer = (*DB)(nil)
@@ -293,10 +291,14 @@ var _ KeyOrderer = (*DB)(nil)
 // this tstable wrote, an older one for a file it reads and writes as it
 // was written until Compact rewrites it.
 func (db *DB) Format() uint64 {
-	db.mu.RLock()
-	defer db.mu.RUnlock()
-	return uint64(db.layout)
+	return uint64(db.fileLayout())
 }
+
+// fileLayout is the layout of the file's format. It changes only when
+// the file is opened again (a load takes it back after letting it go, and
+// another process may have upgraded it meanwhile), so a caller that reads
+// it outside a transaction checks it again inside (sameOrder).
+func (db *DB) fileLayout() layout { return layout(db.layoutNow.Load()) }
 
 // Describe names the backend: "local PATH".
 func (db *DB) Describe() string { return "local " + db.path }

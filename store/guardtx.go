@@ -146,14 +146,14 @@ func (t *gtx) table(name string) (*gbucket, error) {
 // holdsEntities makes b, a bucket of a table's entities (a table's, or a
 // staged one), read and write them in the file's format.
 func (t *gtx) holdsEntities(b *gbucket) {
-	b.codec = &tableCodec{l: t.o.db.layout}
+	b.codec = &tableCodec{l: t.o.db.fileLayout()}
 	if b.codec.values2() {
 		b.codec.shapes = newShapeView(t, b.sequence())
 	}
 }
 
 // layout is the layout of the file's keys.
-func (t *gtx) layout() layout { return t.o.db.layout }
+func (t *gtx) layout() layout { return t.o.db.fileLayout() }
 
 // meta returns the bucket of the file's own records (catalogue, clock),
 // its whole tree checked.

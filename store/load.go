@@ -139,7 +139,7 @@ func (db *DB) load(ctx context.Context, table string, kind OpKind, src EntitySou
 		return res, err
 	}
 	l := &loader{db: db, ctx: ctx, table: table, kind: kind, opts: opts, keep: keep, res: res,
-		size: loadChunk, every: loadEvery, l: db.layout}
+		size: loadChunk, every: loadEvery, l: db.fileLayout()}
 	run := loadRun
 	if db.opts.loadChunk > 0 {
 		l.size = db.opts.loadChunk
@@ -777,8 +777,8 @@ func (w *chunkWriter) finish() error {
 // let the file go, and the load's records are in the format it began
 // with. Each of the load's calls asks it first, once the file is back.
 func (l *loader) sameFormat() error {
-	if l.db.layout != l.l {
-		return odata.Errorf(odata.CodeServerBusy, "database %s was rewritten in file format %d by another process (tstable compact) while this load let it go; the load began in format %d and stops here: run it again", l.db.path, l.db.layout, l.l)
+	if now := l.db.fileLayout(); now != l.l {
+		return odata.Errorf(odata.CodeServerBusy, "database %s was rewritten in file format %d by another process (tstable compact) while this load let it go; the load began in format %d and stops here: run it again", l.db.path, now, l.l)
 	}
 	return nil
 }

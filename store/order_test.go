@@ -161,3 +161,29 @@ func TestStoredKeysMapped(t *testing.T) {
 		t.Error("format 1 stores keys as they are")
 	}
 }
+
+// A query's filter made for one order of keys is refused, never run, in a
+// transaction whose table keeps the other (the file upgraded by another
+// process between the two); a filter in the table's order, and none, run.
+func TestQueryRefusesAFilterOfAnotherOrder(t *testing.T) {
+	f, err := odata.ParseFilter("RowKey gt 'a'")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range []layout{1, 2} {
+		b := &gbucket{codec: &tableCodec{l: l}}
+		other := odata.UTF16
+		if l.order() == odata.UTF16 {
+			other = odata.CodePoint
+		}
+		if err := sameOrder(b, f.In(other)); !odata.IsCode(err, odata.CodeServerBusy) {
+			t.Errorf("format %d, a filter in the other order: %v, want ServerBusy", l, err)
+		}
+		if err := sameOrder(b, f.In(l.order())); err != nil {
+			t.Errorf("format %d, a filter in its order: %v", l, err)
+		}
+		if err := sameOrder(b, nil); err != nil {
+			t.Errorf("format %d, no filter: %v", l, err)
+		}
+	}
+}

@@ -60,6 +60,9 @@ func (o *op) queryParallel(ctx context.Context, table string, req QueryRequest, 
 	if err != nil {
 		return nil, false, nil // the serial scan reports it
 	}
+	if err := sameOrder(b, req.Query.Filter); err != nil {
+		return nil, true, err
+	}
 	if b.root == 0 {
 		return nil, false, nil // an inline bucket: one small leaf, nothing to share
 	}

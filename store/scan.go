@@ -221,7 +221,7 @@ func (db *DB) query(ctx context.Context, table string, req QueryRequest, d *deli
 	}
 	// The filter compares text in the order of the file's keys, so that
 	// what it matches agrees with the ranges the plan reads.
-	req.Query.Filter = req.Query.Filter.In(db.layout.order())
+	req.Query.Filter = req.Query.Filter.In(db.fileLayout().order())
 	plan := odata.PlanQuery(req.Query.Filter)
 	// Several cores pay when a filter throws most keys away, or when the
 	// workers write the matches' JSON; when every key is decoded into an
@@ -249,6 +249,9 @@ func (db *DB) query(ctx context.Context, table string, req QueryRequest, d *deli
 func (o *op) scanSerial(ctx context.Context, t *gtx, table string, req QueryRequest, plan *odata.Plan, limit int, d *delivery, res *QueryResult) error {
 	b, err := t.table(table)
 	if err != nil {
+		return err
+	}
+	if err := sameOrder(b, req.Query.Filter); err != nil {
 		return err
 	}
 	s, err := b.scanner(plan.Ranges, req.Start, false)
@@ -315,4 +318,16 @@ func (o *op) scanSerial(ctx context.Context, t *gtx, table string, req QueryRequ
 		}
 	}
 	return finish(nil)
+}
+
+// sameOrder fails a query whose filter and plan were made, outside its
+// transaction, for another order of keys than its table's in the
+// transaction: another process upgraded the file while this one had let
+// it go (a load does), between the two. The query would read the wrong
+// ranges; run again, it reads the right ones.
+func sameOrder(b *gbucket, f *odata.Filter) error {
+	if f == nil || f.Order() == b.codec.l.order() {
+		return nil
+	}
+	return odata.Errorf(odata.CodeServerBusy, "the database's file format changed while this query began (another process rewrote it with tstable compact): run the query again")
 }
