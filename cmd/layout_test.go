@@ -10,11 +10,12 @@ import (
 	"testing"
 )
 
-// The README's "How the code is laid out" describes the code as it is: its
-// packages in an order every import follows downwards, every package of
-// the module in it, and every file and name it sends a reader to there.
-func TestREADMELayoutIsTheCode(t *testing.T) {
-	section := readmeLayout(t)
+// The contributors' guide's "How the code is laid out" and "Where a change
+// goes" (docs/contributing.md) describe the code as it is: its packages
+// in an order every import follows downwards, every package of the module
+// in it, and every file and name it sends a reader to there.
+func TestLayoutGuideIsTheCode(t *testing.T) {
+	section := layoutGuide(t)
 	rows := layoutRows(section)
 	var order []string
 	for _, r := range rows {
@@ -42,7 +43,7 @@ func TestREADMELayoutIsTheCode(t *testing.T) {
 		}
 		row, ok := rowOf[pkg]
 		if !ok {
-			t.Errorf("package %s is not in README's layout table", pkg)
+			t.Errorf("package %s is not in the layout table of %s", pkg, layoutDoc)
 			continue
 		}
 		for _, imp := range strings.Fields(imports) {
@@ -55,18 +56,21 @@ func TestREADMELayoutIsTheCode(t *testing.T) {
 	checkLayoutNames(t, section, rows)
 }
 
-// readmeLayout is the README's section on the layout, through "where a
+// layoutDoc is the guide that describes the code's layout.
+const layoutDoc = "docs/contributing.md"
+
+// layoutGuide is the guide's section on the layout, through "where a
 // change goes".
-func readmeLayout(t *testing.T) string {
-	b, err := os.ReadFile(filepath.Join("..", "README.md"))
+func layoutGuide(t *testing.T) string {
+	b, err := os.ReadFile(filepath.Join("..", filepath.FromSlash(layoutDoc)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := string(b)
 	start := strings.Index(s, "## How the code is laid out")
-	end := strings.Index(s, "## Dependencies")
+	end := strings.Index(s, "## Tests")
 	if start < 0 || end < start {
-		t.Fatal("README has no section on the layout followed by one on dependencies")
+		t.Fatalf("%s has no section on the layout followed by one on the tests", layoutDoc)
 	}
 	return s[start:end]
 }
@@ -113,7 +117,7 @@ func checkLayoutNames(t *testing.T, section string, rows [][]string) {
 					path = filepath.Join(rows[row][0], name)
 				}
 				if _, err := os.Stat(filepath.Join("..", path)); err != nil {
-					t.Errorf("README names %s, which is not there", path)
+					t.Errorf("%s names %s, which is not there", layoutDoc, path)
 				}
 			case ident.MatchString(name) && (strings.ContainsAny(name, ".()") || strings.ToLower(name) != name):
 				last := strings.TrimSuffix(name[strings.LastIndex(name, ".")+1:], "()")
@@ -122,7 +126,7 @@ func checkLayoutNames(t *testing.T, section string, rows [][]string) {
 					last = last[strings.LastIndex(last, ".")+1:]
 				}
 				if !regexp.MustCompile(`\b` + regexp.QuoteMeta(last) + `\b`).MatchString(code) {
-					t.Errorf("README names %s, which no Go file declares", name)
+					t.Errorf("%s names %s, which no Go file declares", layoutDoc, name)
 				}
 			}
 		}

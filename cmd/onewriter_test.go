@@ -11,7 +11,7 @@ import (
 
 // TestOnlyThePrinterWrites parses the command package and fails on any
 // write to the standard streams outside printer.go: the Printer is the
-// only writer of command output (README: "where a change goes"). A write
+// only writer of command output (docs/contributing.md: "where a change goes"). A write
 // is a use of a stream (X.Out, X.ErrOut, os.Stdout, os.Stderr), a print
 // to standard output (fmt.Print*, print, println), a progress bar drawn
 // on the streams directly (StartProgress, StartByteProgress), or handing
