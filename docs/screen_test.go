@@ -3,6 +3,7 @@ package docs
 import (
 	"regexp"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -84,24 +85,34 @@ func skipEscape(raw string, i int) (byte, int) {
 
 // What changes from one run to the next is masked alike in the output a
 // document shows and in the output of the run: the Timestamps and ETags
-// the store sets (every date and time with fractional digits, up to
-// seven), durations, rates, loopback ports,
-// process ids and the end of a new certificate's validity.
+// the store sets (a time within a day of now in the run, written
+// 2025-06-01T10:00:00.1234567Z in the documents), durations, rates, loopback ports,
+// process ids, the end of a new certificate's validity, and the commit
+// a build between releases names (none when it recorded none).
 var volatile = []struct {
 	re   *regexp.Regexp
 	mask func(string) string
 }{
-	{regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d(:|%3A)\d\d(:|%3A)\d\d\.\d{1,7}Z`), maskStamp},
+	{regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d(:|%3A)\d\d(:|%3A)\d\d(\.\d{1,7})?Z`), maskStamp},
 	{regexp.MustCompile(`\b\d+(\.\d+)? ?(ns|µs|ms|s)\b`), func(string) string { return "DURATION" }},
 	{regexp.MustCompile(`(127\.0\.0\.1|localhost|\[::1\]):\d+`), func(s string) string { return s[:strings.LastIndex(s, ":")] + ":PORT" }},
 	{regexp.MustCompile(`\bpid \d+`), func(string) string { return "pid N" }},
 	{regexp.MustCompile(`\bvalid until \d{4}-\d\d-\d\d\b`), maskDigits},
+	{regexp.MustCompile(`^tstable devel( [0-9a-f]{12}(\+dirty)? \(\d{4}-\d\d-\d\d\))?$`), func(string) string { return "tstable devel COMMIT" }},
 	{regexp.MustCompile(`\b\d[\d,.]* ([a-z]+)/s\b`), func(s string) string { return "N " + s[strings.LastIndex(s, " ")+1:] }},
 }
 
-// maskStamp masks a Timestamp the store sets, written with up to seven
-// fractional digits and no trailing zeros, as the service writes it.
+// docStamp is how the documents write a Timestamp the store sets.
+const docStamp = "2025-06-01T10:00:00.1234567Z"
+
+// maskStamp masks a Timestamp the store set: one within a day of now, or
+// the documents' docStamp. Other dates and times are data, and stay.
 func maskStamp(s string) string {
+	plain := strings.ReplaceAll(s, "%3A", ":")
+	t, err := time.Parse(time.RFC3339Nano, plain)
+	if plain != docStamp && (err != nil || time.Since(t).Abs() > 24*time.Hour) {
+		return s
+	}
 	if strings.Contains(s, "%3A") {
 		return "STAMP%3A"
 	}
