@@ -8,9 +8,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // show logs what each command gives (go test ./docs -run TestExamples/NAME -v -args -show), to write it into a document.
@@ -93,6 +95,8 @@ func runBlock(t *testing.T, s *session, b block) {
 		if status != 0 || len(want) > 0 && !matches(normalize(want), normalize(got)) {
 			t.Errorf("%s: the shell session shows\n%s\nbut it gives (exit %d)\n%s", b, strings.Join(want, "\n"), status, strings.Join(got, "\n"))
 		}
+	case b.lang == "text" && slices.Contains(b.attrs, "server"):
+		checkServerOutput(t, s, b)
 	case isSynopsis(b):
 		checkSynopsis(t, s, b)
 	case b.lang == "go":
@@ -191,4 +195,33 @@ func helpOf(s *session, path []string) (string, bool) {
 		}
 	}
 	return strings.Join(out, "\n"), false
+}
+
+// checkServerOutput checks a text block marked "server": what a command
+// left running (started with &) has shown meanwhile, the block's lines in
+// a row somewhere in its output.
+func checkServerOutput(t *testing.T, s *session, b block) {
+	if len(s.bg) == 0 {
+		t.Errorf("%s: a server's output, but nothing runs in the background", b)
+		return
+	}
+	want := normalize(b.lines)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var outs []string
+		for _, bg := range s.bg {
+			got := normalize(s.shown(bg.out.String()))
+			for i := range got {
+				if hasPrefix(want, got[i:]) {
+					return
+				}
+			}
+			outs = append(outs, strings.Join(got, "\n"))
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("%s: the server shows\n%s\nbut what runs shows\n%s", b, strings.Join(b.lines, "\n"), strings.Join(outs, "\n--\n"))
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }

@@ -97,6 +97,8 @@ var volatile = []struct {
 	{regexp.MustCompile(`\b\d+(\.\d+)? ?(ns|µs|ms|s)\b`), func(string) string { return "DURATION" }},
 	{regexp.MustCompile(`(127\.0\.0\.1|localhost|\[::1\]):\d+`), func(s string) string { return s[:strings.LastIndex(s, ":")] + ":PORT" }},
 	{regexp.MustCompile(`\bpid \d+`), func(string) string { return "pid N" }},
+	{regexp.MustCompile(`"time":"[^"]*"`), func(string) string { return `"time":"TIME"` }},
+	{regexp.MustCompile(`"ms":[\d.]+`), func(string) string { return `"ms":DURATION` }},
 	{regexp.MustCompile(`\bvalid until \d{4}-\d\d-\d\d\b`), maskDigits},
 	{regexp.MustCompile(`^tstable devel( [0-9a-f]{12}(\+dirty)? \(\d{4}-\d\d-\d\d\))?$`), func(string) string { return "tstable devel COMMIT" }},
 	{regexp.MustCompile(`\b\d[\d,.]* ([a-z]+)/s\b`), func(s string) string { return "N " + s[strings.LastIndex(s, " ")+1:] }},
