@@ -161,7 +161,7 @@ install: build man completions
 	install -m 644 $(COMPDIR)/tstable.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/tstable.fish
 
 # The release archives (tar.gz for Linux and macOS, zip for Windows, each
-# with the binary, README, licences, completions and man pages) and
+# with the binary, README and the guides, licences, completions and man pages) and
 # checksums.txt, in dist/, by goreleaser at a pinned version, built once
 # into bin/tools from the Go module proxy (.goreleaser.yaml). A tagged
 # HEAD (vX.Y.Z) makes a release of that version; otherwise a snapshot.

@@ -41,7 +41,7 @@ func Main(args []string) int {
 }
 
 // expandedValues joins --expanded and -x to a value given as the next
-// argument (--expanded off, -x auto), as README and help write them: the
+// argument (--expanded off, -x auto), as the guides and help write them: the
 // flag's value is optional (-x alone is on), so its parser takes a value
 // only after '='. Only on, off and auto are taken; after "--" nothing is.
 func expandedValues(args []string) []string {

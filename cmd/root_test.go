@@ -285,8 +285,8 @@ func TestACommandRunAloneHasItsDefaults(t *testing.T) {
 	}
 }
 
-// --expanded and -x take their value as the next argument too, as README
-// writes them (--expanded off), wherever they stand.
+// --expanded and -x take their value as the next argument too, as the guides
+// write them (--expanded off), wherever they stand.
 func TestExpandedValueAsTheNextArgument(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "t.db")
 	seed(t, db)

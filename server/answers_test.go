@@ -7,7 +7,7 @@ import (
 )
 
 // Answers as the service gives them, where an emulator or an earlier
-// reading of the docs differed (each case names its source in README).
+// reading of the docs differed (each case names its source in docs/serve.md).
 
 // rowKeys lists the RowKeys of a query's answer, in order.
 func rowKeys(t *testing.T, body string) []string {

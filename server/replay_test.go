@@ -20,7 +20,7 @@ import (
 
 // The replay test sends the requests the Azure SDK for Python once sent to
 // the real Table service in its live tests, recorded with the service's
-// answers (testdata/replay, written by scripts/replayfacts; README says
+// answers (testdata/replay, written by scripts/replayfacts; docs/serve.md says
 // where the recordings come from), to tstable serve, recording by
 // recording, each on a new empty database, and compares each answer with
 // the service's: the status, the error code, the headers a client reads
@@ -29,7 +29,7 @@ import (
 // only their code and a batch operation's "N:" index are compared.
 //
 // Every difference must be listed, with its reason, in
-// testdata/replay/differences.txt (and README); a difference not listed,
+// testdata/replay/differences.txt (and docs/serve.md); a difference not listed,
 // or a listed one that no longer occurs, fails the test.
 
 // fact is one recorded interaction (see scripts/replayfacts).

@@ -16,7 +16,7 @@ import (
 // The start-up floor: before main runs, the Go runtime initialises every
 // package linked into the binary, and for a point query that work (and
 // the pages of the binary it touches) is most of the process's time
-// (README, Performance; make bench-startup). A program that links only
+// (docs/performance.md; make bench-startup). A program that links only
 // the store and the command-line library (scripts/startfloor/withcobra)
 // does the same query; tstable may do more at start-up than it by these
 // margins at most, counted in what cannot vary with the machine's load:
