@@ -77,6 +77,9 @@ func TestExamples(t *testing.T) {
 
 // runBlock runs one block in the document's session.
 func runBlock(t *testing.T, s *session, b block) {
+	if b.copyFrom != "" && b.notRun == "" {
+		copyIntoSession(t, s, b)
+	}
 	switch {
 	case b.notRun != "":
 	case b.attr("file") != "":
@@ -103,6 +106,21 @@ func runBlock(t *testing.T, s *session, b block) {
 		// run by TestGoExamples
 	case runnable[b.lang] || b.lang == "":
 		t.Errorf("%s: a %q block is not run: make it sh, or say why above it (<!-- not run: WHY -->)", b, b.lang)
+	}
+}
+
+// copyIntoSession copies the repository's file a block names into the
+// session's folder, as the document tells the reader to.
+func copyIntoSession(t *testing.T, s *session, b block) {
+	src, err := os.ReadFile(filepath.Join("..", filepath.FromSlash(b.copyFrom)))
+	if err != nil {
+		t.Errorf("%s: the file to copy from the repository: %v", b, err)
+		return
+	}
+	dst := filepath.Join(s.home, filepath.FromSlash(b.copyTo))
+	os.MkdirAll(filepath.Dir(dst), 0o755)
+	if err := os.WriteFile(dst, src, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 

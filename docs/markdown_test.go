@@ -16,6 +16,11 @@ type block struct {
 	attrs  []string // the rest of the info string: file=NAME
 	lines  []string // its text, one entry a line
 	notRun string   // why it is not run, from <!-- not run: WHY --> just above it
+	// A file of the repository the block's commands read, copied into
+	// their folder first, from <!-- copied from the repository: PATH to
+	// NAME --> just above it (a binary file, such as a database an older
+	// tstable wrote, that a file= block cannot hold); the text says so.
+	copyFrom, copyTo string
 }
 
 // attr is the value of attribute name (name=VALUE) of the info string.
@@ -30,7 +35,10 @@ func (b block) attr(name string) string {
 
 func (b block) String() string { return fmt.Sprintf("%s:%d", b.file, b.line) }
 
-var notRunRE = regexp.MustCompile(`^<!-- not run: (.+) -->$`)
+var (
+	notRunRE = regexp.MustCompile(`^<!-- not run: (.+) -->$`)
+	copyRE   = regexp.MustCompile(`^<!-- copied from the repository: (\S+) to (\S+) -->$`)
+)
 
 // readBlocks returns the fenced code blocks of the Markdown file at path
 // (relative to the repository's root), in order.
@@ -66,6 +74,9 @@ func readBlocks(path string) ([]block, error) {
 			}
 			if m := notRunRE.FindStringSubmatch(prev); m != nil {
 				cur.notRun = m[1]
+			}
+			if m := copyRE.FindStringSubmatch(prev); m != nil {
+				cur.copyFrom, cur.copyTo = m[1], m[2]
 			}
 			continue
 		}
