@@ -5,7 +5,9 @@
 #                     every package, tests included, for each
 #   make bench        benchmarks (BENCH_N sets the table size; default 1000000)
 #   make fuzz         every fuzz target in turn, FUZZTIME each (default 1m): filter, lexer, entity JSON,
-#                     CSV, continuation tokens, damaged database files, requests to serve, auth and bearer tokens, the shell's keys; make test runs each 1000 times
+#                     CSV, continuation tokens, damaged database files, stored entities of both file formats, the order
+#                     of text, requests to serve, auth and bearer tokens, the shell's keys (docs/contributing.md lists them);
+#                     make test runs each 1000 times
 #   make fuzz-keys    fuzz only the shell's key splitter (FUZZTIME)
 #   make test-shell   only the shell's terminal tests, in tmux (make test runs them too when tmux is installed)
 #   make test-remote  the backend contract suite and the remote commands against Azurite (installs it with npm)
