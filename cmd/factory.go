@@ -67,7 +67,12 @@ func (f *Factory) Open(ctx context.Context, t Target, write bool) (store.Backend
 	if t.Remote != nil {
 		return remote.Open(*t.Remote)
 	}
-	db, err := store.OpenContext(ctx, t.Path, f.storeOptions(t.Path, write))
+	return f.openLocal(ctx, t.Path, f.storeOptions(t.Path, write))
+}
+
+// openLocal opens the local file at path with opts.
+func (f *Factory) openLocal(ctx context.Context, path string, opts *store.Options) (store.Backend, error) {
+	db, err := store.OpenContext(ctx, path, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -152,10 +157,42 @@ func (f *Factory) Write(ctx context.Context, fn func(store.Backend) error) error
 	if t.IsRemote() || exists(t.Path) {
 		return f.with(ctx, t, true, fn)
 	}
+	return f.writeNew(ctx, t, fn)
+}
+
+// Load is Write for a command that reads its whole source before it
+// writes (import): a local file that another process holds is taken only
+// when the load needs it (store.Options.Later), so that a source that
+// process writes (tstable export T | tstable import U - on one file) is
+// read on meanwhile instead of waited for.
+func (f *Factory) Load(ctx context.Context, fn func(store.Backend) error) (err error) {
+	t, err := f.Target()
+	if err != nil {
+		return err
+	}
+	if f.kept != nil || f.Opener != nil || t.IsRemote() || !exists(t.Path) {
+		return f.Write(ctx, fn)
+	}
+	opts := f.storeOptions(t.Path, true)
+	opts.Later = true
+	b, err := f.openLocal(ctx, t.Path, opts)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := b.Close(); cerr != nil && err == nil {
+			err = cerr // the store's error names the file
+		}
+	}()
+	return fn(b)
+}
+
+// writeNew is Write for a local file that does not exist yet.
+func (f *Factory) writeNew(ctx context.Context, t Target, fn func(store.Backend) error) error {
 	if err := makeFolderFor(t.Path); err != nil {
 		return err
 	}
-	err = f.withOwn(ctx, t, true, fn) // not kept: a failure removes the file
+	err := f.withOwn(ctx, t, true, fn) // not kept: a failure removes the file
 	if err != nil {
 		os.Remove(t.Path)
 	}

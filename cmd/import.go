@@ -110,7 +110,7 @@ func runImport(c *cobra.Command, f *Factory, args []string, o *importOptions) er
 	began := time.Now()
 	defer collectLess(200)() // about 15% off a large import's time, for a heap about half again as large
 	var out *transfer.ImportOutcome
-	err = f.Write(c.Context(), func(b store.Backend) error {
+	err = f.Load(c.Context(), func(b store.Backend) error {
 		out, err = im.Into(c.Context(), b, table, kind)
 		return err
 	})

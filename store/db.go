@@ -39,6 +39,14 @@ type Options struct {
 	// import People big.jsonl (pid 4711)", or "another process" when the
 	// system does not say.
 	OnWait func(holder string)
+	// Later, for writing, is for a caller that reads a long source before
+	// it writes (Load): when another process holds the file, OpenContext
+	// returns at once without it, and the DB takes the file (waiting as
+	// Wait says, and vetting it as OpenContext does) when it is first
+	// used. That process may be the one writing the source (tstable
+	// export T | tstable import U - on one file), which waits for the
+	// source to be read on.
+	Later bool
 
 	// For tests: failCommit, when set, is called before each commit, and
 	// an error from it fails the commit as a full disk would; loadChunk
@@ -98,6 +106,8 @@ type DB struct {
 	// does, under releasedCtx. Both are guarded by mu.
 	released    bool
 	releasedCtx context.Context
+	// unready: opened Later, the file not yet vetted (see readyLater).
+	unready atomic.Bool
 }
 
 var _ Backend = (*DB)(nil)
@@ -148,37 +158,86 @@ func OpenContext(ctx context.Context, path string, opts *Options) (*DB, error) {
 	} else if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, FileError(err, "cannot create the folder for database %s", path)
 	}
-	if err := db.open(ctx); err != nil {
+	if db.opts.Later && !db.opts.ReadOnly {
+		err := db.openWithin(ctx, 0)
+		if odata.IsCode(err, odata.CodeDatabaseLocked) && db.readLater(ctx) {
+			return db, nil
+		}
+		if odata.IsCode(err, odata.CodeDatabaseLocked) {
+			err = db.open(ctx) // a writer holds it: wait for it as usual
+		}
+		if err != nil {
+			return nil, err
+		}
+	} else if err := db.open(ctx); err != nil {
 		return nil, err
 	}
+	if err := db.ready(); err != nil {
+		return nil, err
+	}
+	return db, nil
+}
+
+// ready vets the file just opened as OpenContext does before it returns
+// (its format; for writing, a new file made ready and what killed loads
+// left removed), closing it when it fails.
+func (db *DB) ready() error {
 	if err := db.do(false, func(o *op) error { return o.view(checkFormat) }); err != nil {
 		db.Close()
-		return nil, err
+		return err
 	}
 	if !db.opts.ReadOnly {
 		if err := db.makeReady(); err != nil {
 			db.Close()
-			return nil, err
+			return err
 		}
 		if err := db.removeLeftStaging(); err != nil {
 			db.Close()
-			return nil, err
+			return err
 		}
-		removeLeftTemps(path)
+		removeLeftTemps(db.path)
 	}
 	if testOpened != nil {
-		testOpened(path)
+		testOpened(db.path)
 	}
-	return db, nil
+	return nil
+}
+
+// readLater leaves the file of a DB opened Later to be taken when it is
+// first used, when the process that holds it only reads it: then the file
+// is opened for reading, without waiting, to vet it and learn its format
+// (a load's records are written in it). It reports false, having done
+// nothing, when a writer holds the file.
+func (db *DB) readLater(ctx context.Context) bool {
+	probe, err := OpenContext(ctx, db.path, &Options{ReadOnly: true, Wait: -1})
+	if err != nil {
+		return false
+	}
+	db.layoutNow.Store(uint64(probe.fileLayout()))
+	probe.Close()
+	db.released, db.releasedCtx = true, ctx
+	db.unready.Store(true)
+	return true
+}
+
+// readyLater runs ready once the file of a DB opened Later is taken.
+func (db *DB) readyLater() error {
+	if !db.unready.CompareAndSwap(true, false) {
+		return nil
+	}
+	return db.ready()
 }
 
 // testOpened, when set (by this package's tests only), hears of every
 // database opened, so that the tests can make sure each is checked.
 var testOpened func(path string)
 
-// open takes the file (waiting for its lock), vets it and hands it to the
-// engine.
-func (db *DB) open(ctx context.Context) error {
+// open takes the file (waiting for its lock as Options.Wait says), vets
+// it and hands it to the engine.
+func (db *DB) open(ctx context.Context) error { return db.openWithin(ctx, db.opts.wait()) }
+
+// openWithin is open waiting up to wait for the lock (0: not at all).
+func (db *DB) openWithin(ctx context.Context, wait time.Duration) error {
 	flag := os.O_RDWR | os.O_CREATE
 	if db.opts.ReadOnly {
 		flag = os.O_RDONLY
@@ -201,7 +260,7 @@ func (db *DB) open(ctx context.Context) error {
 			return what
 		}
 	}
-	if err := lockFile(ctx, f, !db.opts.ReadOnly, db.opts.wait(), db.opts.OnWait); err != nil {
+	if err := lockFile(ctx, f, !db.opts.ReadOnly, wait, db.opts.OnWait); err != nil {
 		if errors.Is(err, errBusy) {
 			err = db.lockedError(holdersOf(f))
 		} else if ctx.Err() == nil {
@@ -343,6 +402,24 @@ func (db *DB) takeBack() error {
 	}
 	db.released = false
 	return nil
+}
+
+// takeBackNow is takeBack without waiting: ok is false, and the DB stays
+// released, when another process holds the file.
+func (db *DB) takeBackNow() (ok bool, err error) {
+	db.mu.Lock()
+	if db.bolt == nil && db.released {
+		if err := db.openWithin(db.releasedCtx, 0); err != nil {
+			db.mu.Unlock()
+			if odata.IsCode(err, odata.CodeDatabaseLocked) {
+				return false, nil
+			}
+			return false, err
+		}
+		db.released = false
+	}
+	db.mu.Unlock()
+	return true, db.readyLater()
 }
 
 // closeEngine closes the engine (the caller holds db.mu). After damage,

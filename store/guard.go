@@ -48,6 +48,9 @@ func (db *DB) do(write bool, fn func(o *op) error) error {
 		if err := db.takeBack(); err != nil {
 			return err
 		}
+		if err := db.readyLater(); err != nil {
+			return err
+		}
 		db.mu.RLock()
 	}
 	defer db.mu.RUnlock()

@@ -71,7 +71,10 @@ const (
 // process killed), the table stays empty; Progress counts the entities
 // staged. A key not after the one before it (or the table found written
 // at the end) has the staged entities read back, and the load goes on as
-// above. Open for writing and Load remove staging buckets left by
+// above. A load is not staged when another process holds the file as it
+// begins (a DB opened with Options.Later) or at its first staged batch:
+// that process may be the one writing the source, which waits for the
+// load to read on, so the load reads its whole source first. Open for writing and Load remove staging buckets left by
 // processes that are gone.
 //
 // The check keeps the entities it refuses (with OnReject) in memory until
@@ -93,6 +96,26 @@ const (
 // DB stays closed.
 func (db *DB) Load(ctx context.Context, table string, kind OpKind, src EntitySource, opts LoadOptions) (*LoadResult, error) {
 	return db.load(ctx, table, kind, src, opts, false)
+}
+
+// emptyForLoad removes the staging buckets killed loads left and reports
+// whether table is empty (a load into it may be staged).
+func (db *DB) emptyForLoad(table string) (empty bool, err error) {
+	if err := db.removeLeftStaging(); err != nil {
+		return false, err
+	}
+	err = db.do(true, func(o *op) error {
+		return o.view(func(t *gtx) error {
+			b, err := t.table(table)
+			if err != nil {
+				return err
+			}
+			k, err := b.first()
+			empty = k == nil
+			return err
+		})
+	})
+	return empty, err
 }
 
 // loader is one load.
@@ -121,22 +144,16 @@ func (db *DB) load(ctx context.Context, table string, kind OpKind, src EntitySou
 		return nil, odata.Errorf(odata.CodeInvalidInput, "load cannot %s", kind)
 	}
 	res := &LoadResult{}
-	if err := db.removeLeftStaging(); err != nil {
-		return res, err
-	}
+	// A file another process holds (a DB opened Later) is not waited for
+	// before the source is read: that process may be writing the source.
+	// Then the load does not stage, and checks the table when it writes.
 	empty := false
-	if err := db.do(true, func(o *op) error {
-		return o.view(func(t *gtx) error {
-			b, err := t.table(table)
-			if err != nil {
-				return err
-			}
-			k, err := b.first()
-			empty = k == nil
-			return err
-		})
-	}); err != nil {
+	if free, err := db.takeBackNow(); err != nil {
 		return res, err
+	} else if free {
+		if empty, err = db.emptyForLoad(table); err != nil {
+			return res, err
+		}
 	}
 	l := &loader{db: db, ctx: ctx, table: table, kind: kind, opts: opts, keep: keep, res: res,
 		size: loadChunk, every: loadEvery, l: db.fileLayout()}

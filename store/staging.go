@@ -155,6 +155,19 @@ func (l *loader) flushStage() error {
 	if err := l.waitStage(); err != nil || len(st.batch) == 0 {
 		return err
 	}
+	if !st.created && st.first == nil {
+		// The first batch takes the file only if no one holds it: the
+		// process that does may be the one writing the source (export |
+		// import on one file), which waits for this load to read on.
+		// Then the whole source is read first, into sorted runs, as a
+		// load not staged reads it.
+		if ok, err := l.db.takeBackNow(); err != nil || !ok {
+			if err != nil {
+				return err
+			}
+			return l.unstage()
+		}
+	}
 	batch, mem := st.batch, st.mem
 	st.batch, st.mem = make([]loadRec, 0, cap(batch)), &arena{}
 	st.prev = bytes.Clone(st.prev) // the arena it was in goes with the batch
@@ -399,6 +412,10 @@ func (l *loader) dropStage() error {
 func (l *loader) swapIn() (bool, error) {
 	if err := l.flushStage(); err != nil {
 		return false, err
+	}
+	if l.st == nil { // unstaged by flushStage: the file was held
+		l.runs.finish()
+		return false, nil
 	}
 	if err := l.waitStage(); err != nil {
 		return false, err
