@@ -1,15 +1,11 @@
 package server
 
 import (
-	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
-	"io"
 	"mime"
-	"mime/multipart"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -47,15 +43,10 @@ func (q *request) batch() error {
 	if err != nil {
 		return err
 	}
-	mr := multipart.NewReader(bytes.NewReader(body), params["boundary"])
-	part, err := mr.NextPart()
-	if err != nil {
-		return errorf(odata.CodeInvalidInput, "the batch body holds no part with boundary %q (%v)", params["boundary"], err)
+	ops, answered, err := q.readBatch(body, params["boundary"])
+	if answered {
+		return err
 	}
-	if mt, _, _ := mime.ParseMediaType(part.Header.Get("Content-Type")); mt == "application/http" {
-		return q.batchQuery(mr, part)
-	}
-	ops, err := q.readChangeset(mr, part)
 	if err != nil {
 		var se *odata.Error
 		if errors.As(err, &se) && se.Index >= 0 {
@@ -126,180 +117,6 @@ func (q *request) allowWrite(op store.Operation, table string) error {
 		}
 	}
 	return q.allow(auth.OpUpdate, table, pk, rk)
-}
-
-// readChangeset reads the batch's part: one changeset of operations.
-func (q *request) readChangeset(mr *multipart.Reader, part *multipart.Part) ([]batchOp, error) {
-	mt, params, err := mime.ParseMediaType(part.Header.Get("Content-Type"))
-	if err != nil || mt != "multipart/mixed" || params["boundary"] == "" {
-		return nil, errorf(odata.CodeInvalidInput,
-			"the batch's part is neither a changeset (Content-Type: multipart/mixed; boundary=changeset_...) nor one query (application/http)")
-	}
-	cs := multipart.NewReader(part, params["boundary"])
-	var ops []batchOp
-	for i := 0; ; i++ {
-		p, err := cs.NextPart()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, odata.AtIndex(errorf(odata.CodeInvalidInput, "the changeset cannot be read: %v", err), i)
-		}
-		raw, err := io.ReadAll(p)
-		if err != nil {
-			return nil, odata.AtIndex(errorf(odata.CodeInvalidInput, "the changeset cannot be read: %v", err), i)
-		}
-		o, err := q.readOperation(raw)
-		if err != nil {
-			return nil, odata.AtIndex(err, i)
-		}
-		o.contentID = p.Header.Get("Content-ID")
-		ops = append(ops, o)
-	}
-	if len(ops) == 0 {
-		return nil, errorf(odata.CodeInvalidInput, "the batch's changeset holds no operation")
-	}
-	if next, err := mr.NextPart(); err == nil && next != nil {
-		return nil, errorf(odata.CodeInvalidInput, "a batch holds one changeset; this one has more parts")
-	}
-	return ops, nil
-}
-
-// opRequest is an application/http part read: its method (after
-// X-HTTP-Method tunnelling), URL, resource, the headers that matter and
-// its body.
-type opRequest struct {
-	method string
-	url    *url.URL
-	res    *resource
-	hdr    opHeaders
-	body   []byte
-}
-
-// readRequest reads one application/http part: a request line, headers,
-// a blank line and the body, for an entity of this account.
-func (q *request) readRequest(raw []byte) (*opRequest, error) {
-	line, rest := cutLine(raw)
-	method, after, ok1 := strings.Cut(string(line), " ")
-	target, _, ok2 := strings.Cut(after, " ")
-	if !ok1 || !ok2 {
-		return nil, errorf(odata.CodeInvalidInput, "the operation's request line %q is not METHOD URL HTTP/1.1", line)
-	}
-	op := &opRequest{}
-	for len(rest) > 0 {
-		line, rest = cutLine(rest)
-		if len(line) == 0 {
-			break // the blank line before the body
-		}
-		k, v, ok := bytes.Cut(line, []byte(":"))
-		if !ok {
-			return nil, errorf(odata.CodeInvalidInput, "the operation's header line %q is not Name: value", line)
-		}
-		op.hdr.add(bytes.TrimSpace(k), bytes.TrimSpace(v))
-	}
-	op.body = bytes.TrimSpace(rest)
-	u, err := url.Parse(target)
-	if err != nil {
-		return nil, errorf(odata.CodeInvalidURI, "the operation's URL %q is not a URL", target)
-	}
-	path := strings.TrimPrefix(u.EscapedPath(), "/")
-	seg, after, _ := strings.Cut(path, "/")
-	if acct, _ := url.PathUnescape(seg); acct != q.s.account {
-		return nil, errorf(odata.CodeInvalidURI, "the operation's URL %q is not under /%s/", target, q.s.account)
-	}
-	if op.res, err = parseResource(strings.TrimSuffix(after, "/")); err != nil {
-		return nil, err
-	}
-	if op.res.batch || op.res.tables {
-		return nil, errorf(odata.CodeInvalidInput, "a batch holds entity operations only; %s %s is not one", method, target)
-	}
-	if m := op.hdr.method; method == http.MethodPost && m != "" {
-		method = strings.ToUpper(m)
-	}
-	op.method, op.url = method, u
-	return op, nil
-}
-
-// readOperation reads one operation of a changeset.
-func (q *request) readOperation(raw []byte) (batchOp, error) {
-	var o batchOp
-	req, err := q.readRequest(raw)
-	if err != nil {
-		return o, err
-	}
-	method, res, hdr, body, u := req.method, req.res, req.hdr, req.body, req.url
-	o.table = res.table
-	o.prefer = preferenceOf(hdr.prefer)
-	if o.format, err = formatOf(queryValue(u.RawQuery, "$format"), hdr.accept); err != nil {
-		return o, err
-	}
-	ifMatch := hdr.ifMatch
-	needKey := func() error {
-		if res.key == nil {
-			return errorf(odata.CodeInvalidURI, "%s needs an entity URL: %s(PartitionKey='...',RowKey='...')", method, res.table)
-		}
-		return nil
-	}
-	switch method {
-	case http.MethodPost:
-		if res.key != nil {
-			return o, errorf(odata.CodeInvalidURI, "an insert is POSTed to the table (%s), not to an entity", res.table)
-		}
-		e, err := decodeEntity(body, nil)
-		if err != nil {
-			return o, err
-		}
-		o.op = store.Operation{Kind: store.OpInsert, Entity: e}
-	case http.MethodPut, "MERGE", http.MethodPatch:
-		if err := needKey(); err != nil {
-			return o, err
-		}
-		e, err := decodeEntity(body, res.key)
-		if err != nil {
-			return o, err
-		}
-		o.op = store.Operation{Kind: updateKind(method != http.MethodPut, ifMatch), Entity: e, IfMatch: ifMatch}
-	case http.MethodDelete:
-		if err := needKey(); err != nil {
-			return o, err
-		}
-		if ifMatch == "" {
-			return o, errorf(odata.CodeMissingRequiredHeader, "a delete needs an If-Match header: the entity's ETag, or *")
-		}
-		o.op = store.Operation{Kind: store.OpDelete, Entity: &odata.Entity{PartitionKey: res.key.PartitionKey, RowKey: res.key.RowKey}, IfMatch: ifMatch}
-	case http.MethodGet:
-		return o, errorf(odata.CodeInvalidInput, "a changeset holds writes only; a query goes alone in a batch, outside any changeset, or on its own")
-	default:
-		return o, errorf(odata.CodeUnsupportedHTTPVerb, "a batch operation cannot be %s; use POST, PUT, MERGE or DELETE", method)
-	}
-	return o, nil
-}
-
-// opHeaders are the headers of an operation that its answer depends on,
-// each the first of its name (as http.Header.Get gives it).
-type opHeaders struct {
-	method, prefer, accept, ifMatch string
-	seen                            [4]bool
-}
-
-// add reads one header line's name and value; other headers are ignored.
-func (h *opHeaders) add(name, value []byte) {
-	for i, f := range [...]struct {
-		name string
-		dst  *string
-	}{{"X-HTTP-Method", &h.method}, {"Prefer", &h.prefer}, {"Accept", &h.accept}, {"If-Match", &h.ifMatch}} {
-		if !h.seen[i] && len(name) == len(f.name) && strings.EqualFold(string(name), f.name) {
-			h.seen[i] = true
-			*f.dst = string(value)
-			return
-		}
-	}
-}
-
-// cutLine splits off the first line (ended by LF or CRLF).
-func cutLine(b []byte) (line, rest []byte) {
-	line, rest, _ = bytes.Cut(b, []byte("\n"))
-	return bytes.TrimSuffix(line, []byte("\r")), rest
 }
 
 // batchWriter writes the response's nested multipart body.

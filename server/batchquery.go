@@ -25,7 +25,7 @@ func (q *request) batchQuery(mr *multipart.Reader, part *multipart.Part) error {
 	if next, err := mr.NextPart(); err == nil && next != nil {
 		return errorf(odata.CodeInvalidInput, "a batch holding a query holds nothing else: send the query alone, and writes in a changeset of their own batch")
 	}
-	op, err := q.readRequest(raw)
+	op, err := (&opReader{q: q}).request(raw)
 	if err != nil {
 		return err
 	}

@@ -42,7 +42,17 @@ func (q *request) entityOp(table string, key odata.Key) error {
 // the body may leave them out, and keys it gives that differ are ignored,
 // as the service ignores them.
 func decodeEntity(body []byte, key *odata.Key) (*odata.Entity, error) {
-	e, err := odata.DecodeEntityJSON(body)
+	return decodeEntityWith(nil, body, key)
+}
+
+// decodeEntityWith is decodeEntity with dec, which a batch's operations
+// share (nil: a decoder for this entity alone).
+func decodeEntityWith(dec *odata.EntityDecoder, body []byte, key *odata.Key) (*odata.Entity, error) {
+	decode := odata.DecodeEntityJSON
+	if dec != nil {
+		decode = dec.Decode
+	}
+	e, err := decode(body)
 	for i := 0; i < 2 && key != nil && err != nil; i++ {
 		var je *odata.JSONError
 		if !errors.As(err, &je) || je.Missing == "" {
@@ -53,7 +63,7 @@ func decodeEntity(body []byte, key *odata.Key) (*odata.Entity, error) {
 			value = key.RowKey
 		}
 		body = withKey(body, je.Missing, value)
-		e, err = odata.DecodeEntityJSON(body)
+		e, err = decode(body)
 	}
 	if err != nil {
 		return nil, errorf(odata.DecodeErrorCode(err), "the entity in the request body cannot be read: %v", err)
