@@ -39,10 +39,11 @@ func (q *request) batch() error {
 	if err != nil || mt != "multipart/mixed" || params["boundary"] == "" {
 		return errorf(odata.CodeInvalidInput, "a batch is sent as Content-Type: multipart/mixed; boundary=batch_... holding one changeset")
 	}
-	body, err := readSized(q.r.Body, q.r.ContentLength, maxBatchRequestBytes)
+	body, err := readSizedInto(batchBody(), q.r.Body, q.r.ContentLength, maxBatchRequestBytes)
 	if err != nil {
 		return err
 	}
+	defer keepBatchBody(body)
 	ops, answered, err := q.readBatch(body, params["boundary"])
 	if answered {
 		return err
@@ -93,6 +94,30 @@ func (q *request) batch() error {
 	}
 	q.writeBatchSuccess(ops, stored)
 	return nil
+}
+
+// batchBodies are the buffers of read batches, for the next ones. Nothing
+// read from a batch's body keeps its bytes (what a batch keeps of them, it
+// copies), so a body's buffer serves again once its batch is answered.
+var batchBodies sync.Pool
+
+// maxKeptBody is the largest buffer batchBodies keeps.
+const maxKeptBody = 1 << 20
+
+// batchBody is a buffer for a batch's body, empty when there is none.
+func batchBody() []byte {
+	if p, _ := batchBodies.Get().(*[]byte); p != nil {
+		return *p
+	}
+	return nil
+}
+
+// keepBatchBody keeps the buffer of an answered batch's body.
+func keepBatchBody(body []byte) {
+	if c := cap(body); c > 0 && c <= maxKeptBody {
+		body = body[:0]
+		batchBodies.Put(&body)
+	}
 }
 
 // preferAt is the Prefer of operation i, "" when it was not read.
@@ -176,11 +201,11 @@ func (w *batchWriter) response(r opResponse) {
 		loc = appendKeyPath(loc, r.table, r.pk, r.rk)
 	}
 	if r.dataServiceID {
-		b = appendHeader(b, "Dataserviceid", string(loc))
+		b = appendHeader(b, "Dataserviceid", loc)
 	}
 	b = appendHeader(b, "Dataserviceversion", r.dataServiceVersion)
 	b = appendHeader(b, "Etag", r.etag)
-	b = appendHeader(b, "Location", string(loc))
+	b = appendHeader(b, "Location", loc)
 	b = appendHeader(b, "Preference-Applied", r.prefer)
 	b = append(b, "X-Content-Type-Options: nosniff\r\n\r\n"...)
 	b = append(b, r.body...)
@@ -189,18 +214,18 @@ func (w *batchWriter) response(r opResponse) {
 
 // appendHeader appends "name: value" unless value is empty, with line
 // breaks in the value made spaces as http.Header.Write does.
-func appendHeader(b []byte, name, value string) []byte {
-	if value == "" {
+func appendHeader[V string | []byte](b []byte, name string, value V) []byte {
+	if len(value) == 0 {
 		return b
 	}
 	b = append(b, name...)
 	b = append(b, ": "...)
-	for i := 0; i < len(value); i++ {
-		c := value[i]
-		if c == '\r' || c == '\n' {
-			c = ' '
+	start := len(b)
+	b = append(b, value...)
+	for i := start; i < len(b); i++ {
+		if b[i] == '\r' || b[i] == '\n' {
+			b[i] = ' '
 		}
-		b = append(b, c)
 	}
 	return append(b, "\r\n"...)
 }

@@ -124,13 +124,23 @@ func readLimited(r io.Reader, limit int64) ([]byte, error) {
 // readSized is readLimited with the body's announced length (-1 when
 // unknown), read into one buffer of that size.
 func readSized(r io.Reader, length, limit int64) ([]byte, error) {
+	return readSizedInto(nil, r, length, limit)
+}
+
+// readSizedInto is readSized reading into buf when it can hold a body of
+// the announced length.
+func readSizedInto(buf []byte, r io.Reader, length, limit int64) ([]byte, error) {
 	if length > limit {
 		return nil, errorf(odata.CodeRequestBodyTooLarge, "the request body is %d bytes, larger than %d (%d MiB); send less in one request", length, limit, limit>>20)
 	}
 	var body []byte
 	var err error
 	if length >= 0 {
-		body = make([]byte, length, length+1)
+		if int64(cap(buf)) > length {
+			body = buf[:length]
+		} else {
+			body = make([]byte, length, length+1)
+		}
 		_, err = io.ReadFull(r, body)
 		if err == nil {
 			var one [1]byte
