@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -222,9 +223,11 @@ func appendHeader[V string | []byte](b []byte, name string, value V) []byte {
 	b = append(b, ": "...)
 	start := len(b)
 	b = append(b, value...)
-	for i := start; i < len(b); i++ {
-		if b[i] == '\r' || b[i] == '\n' {
-			b[i] = ' '
+	if v := b[start:]; bytes.IndexByte(v, '\r') >= 0 || bytes.IndexByte(v, '\n') >= 0 {
+		for i := range v {
+			if v[i] == '\r' || v[i] == '\n' {
+				v[i] = ' '
+			}
 		}
 	}
 	return append(b, "\r\n"...)

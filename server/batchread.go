@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store"
@@ -18,12 +19,25 @@ import (
 // holds a query instead is answered here (answered true).
 func (q *request) readBatch(body []byte, boundary string) (ops []batchOp, answered bool, err error) {
 	r := &opReader{q: q}
-	if parts, ok := splitChangeset(body, boundary, nil); ok {
+	kept, _ := changesetParts.Get().(*[]changesetPart)
+	if kept == nil {
+		kept = new([]changesetPart)
+	}
+	defer func() {
+		clear((*kept)[:cap(*kept)]) // nothing of this batch's is kept
+		changesetParts.Put(kept)
+	}()
+	if parts, ok := splitChangeset(body, boundary, (*kept)[:0]); ok {
+		*kept = parts
 		ops, err := r.operations(parts)
 		return ops, false, err
 	}
 	return r.general(body, boundary)
 }
+
+// changesetParts are the lists of parts of read batches, for the next
+// ones.
+var changesetParts sync.Pool
 
 // general reads a batch with mime/multipart: the general reading, of any
 // body splitChangeset leaves.

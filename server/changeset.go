@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"mime"
+	"strings"
 )
 
 // A batch's body is cut into its changeset's operations in one pass over
@@ -90,8 +91,10 @@ type mimeCut struct {
 	parts int    // parts begun
 }
 
+// newMimeCut reads data, whose boundary is boundary: one a header can
+// carry (no line break in it), and not a long one.
 func newMimeCut(data []byte, boundary string) (*mimeCut, bool) {
-	if boundary == "" || len(boundary) > maxCutBoundary {
+	if boundary == "" || len(boundary) > maxCutBoundary || strings.ContainsAny(boundary, "\r\n") {
 		return nil, false
 	}
 	return &mimeCut{data: data, delim: append([]byte("\r\n--"), boundary...)}, true
@@ -201,28 +204,27 @@ func (m *mimeCut) isFinal(line []byte) bool {
 // body is the part's body, as Part.Read gives it: up to the line break
 // before the next delimiter (or, at its very start, up to a delimiter),
 // a delimiter being followed by a space, tab, CR, LF, "--" or the end of
-// the data. ok is false when no delimiter ends it.
+// the data. ok is false when no delimiter ends it. It looks for "--" and
+// the boundary first, then for the line break before it: a line break
+// starts every line, a dash few of them.
 func (m *mimeCut) body() (_ []byte, ok bool) {
 	rest := m.data[m.pos:]
-	from := 0
-	if dash := m.dash(); bytes.HasPrefix(rest, dash) {
-		if endsPart(rest, len(dash)) {
-			return rest[:0], true
-		}
-		from = len(dash)
+	dash := m.dash()
+	if bytes.HasPrefix(rest, dash) && endsPart(rest, len(dash)) {
+		return rest[:0], true
 	}
-	nlDash := m.nlDash()
-	for {
-		i := bytes.Index(rest[from:], nlDash)
+	nl := len(m.nlDash()) - len(dash)
+	for from := nl; ; {
+		i := bytes.Index(rest[min(from, len(rest)):], dash)
 		if i < 0 {
 			return nil, false
 		}
 		i += from
-		if endsPart(rest[i:], len(nlDash)) {
-			m.pos += i
-			return rest[:i], true
+		if i >= nl && string(rest[i-nl:i]) == m.nl() && endsPart(rest[i:], len(dash)) {
+			m.pos += i - nl
+			return rest[:i-nl], true
 		}
-		from = i + len(nlDash)
+		from = i + 1
 	}
 }
 
