@@ -16,7 +16,7 @@ func (db *DB) Batch(ctx context.Context, table string, ops []Operation) ([]*odat
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*odata.Entity, len(prepared))
+	stored := make([]odata.Entity, len(prepared))
 	err = db.do(true, func(o *op) error {
 		return o.shared(func(t *gtx) error {
 			b, err := t.table(table)
@@ -28,7 +28,7 @@ func (db *DB) Batch(ctx context.Context, table string, ops []Operation) ([]*odat
 				return err
 			}
 			for i, p := range prepared {
-				if out[i], err = apply(b, p, ticks); err != nil {
+				if err := apply(b, p, ticks, &stored[i]); err != nil {
 					if errors.Is(err, ErrDamaged) {
 						return err
 					}
@@ -40,6 +40,10 @@ func (db *DB) Batch(ctx context.Context, table string, ops []Operation) ([]*odat
 	})
 	if err != nil {
 		return nil, err
+	}
+	out := make([]*odata.Entity, len(stored))
+	for i := range stored {
+		out[i] = &stored[i]
 	}
 	return out, nil
 }

@@ -310,3 +310,27 @@ func BenchmarkGuardWholeTree(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkBatchInsert is one entity group transaction of 100 inserts a
+// loop, each into a partition of its own, committed (and synced) on its
+// own: the store's part of tstable serve's batches.
+func BenchmarkBatchInsert(b *testing.B) {
+	db, err := Open(benchFile(b, "batch.db"), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { db.Close() })
+	if err := db.CreateTable(ctx, "Bench"); err != nil {
+		b.Fatal(err)
+	}
+	ops := make([]Operation, 100)
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		for j := range ops {
+			ops[j] = Operation{Kind: OpInsert, Entity: benchEntity(i*1000 + j)}
+		}
+		if _, err := db.Batch(ctx, "Bench", ops); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -16,6 +16,14 @@ type tableCodec struct {
 	shapes  *shapeView // format 2: the table's dictionary
 	scratch []byte     // a shape's definition, being looked up
 	body    []byte     // a value's payloads, being written
+	key     []byte     // a key, being written or read (keyOf)
+}
+
+// keyOf is the stored key of (pk, rk), in memory the codec reuses for the
+// next key: the engine copies the keys it keeps.
+func (c *tableCodec) keyOf(pk, rk string) []byte {
+	c.key = c.l.appendKey(c.key[:0], pk, rk)
+	return c.key
 }
 
 // readyForAll reads the whole dictionary, for goroutines that will share

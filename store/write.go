@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"encoding/binary"
 	"slices"
 	"strings"
 
@@ -73,53 +74,66 @@ func notFound(pk, rk string) error {
 }
 
 // apply performs one prepared operation inside a write transaction, with
-// ticks as the new Timestamp, and returns the entity as stored.
-func apply(b *gbucket, op Operation, ticks int64) (*odata.Entity, error) {
+// ticks as the new Timestamp, and sets *out to the entity as stored.
+func apply(b *gbucket, op Operation, ticks int64, out *odata.Entity) error {
 	e := op.Entity
 	c := b.codec
-	key := c.l.key(e.PartitionKey, e.RowKey)
+	key := c.keyOf(e.PartitionKey, e.RowKey)
 	cur, err := b.get(key)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	props := e.Properties
 	switch op.Kind {
 	case OpInsert:
 		if cur != nil {
-			return nil, odata.Errorf(odata.CodeEntityAlreadyExists, "entity (%q, %q) already exists; use upsert or replace to change it", e.PartitionKey, e.RowKey)
+			return odata.Errorf(odata.CodeEntityAlreadyExists, "entity (%q, %q) already exists; use upsert or replace to change it", e.PartitionKey, e.RowKey)
 		}
 	case OpReplace, OpMerge, OpDelete:
 		if cur == nil {
-			return nil, notFound(e.PartitionKey, e.RowKey)
+			return notFound(e.PartitionKey, e.RowKey)
 		}
 		if err := checkETag(c, cur, op.IfMatch, e.PartitionKey, e.RowKey); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if op.Kind == OpDelete {
-		return &odata.Entity{PartitionKey: e.PartitionKey, RowKey: e.RowKey}, b.del(key)
+		*out = odata.Entity{PartitionKey: e.PartitionKey, RowKey: e.RowKey}
+		return b.del(key)
 	}
 	if cur != nil && (op.Kind == OpMerge || op.Kind == OpInsertOrMerge) {
 		old, err := c.decode(key, cur)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		for _, p := range props {
 			old.Set(p.Name, p.Value)
 		}
 		if err := odata.ValidateEntity(old); err != nil {
-			return nil, err
+			return err
 		}
 		props = byName(old).Properties
 	}
-	val, err := c.encode(nil, ticks, props)
+	val, err := c.encode(make([]byte, 0, valueRoom(props)), ticks, props)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if err := b.put(key, val); err != nil {
-		return nil, err
+		return err
 	}
-	return &odata.Entity{PartitionKey: e.PartitionKey, RowKey: e.RowKey, Timestamp: odata.TimeOfTicks(ticks), Properties: props}, nil
+	*out = odata.Entity{PartitionKey: e.PartitionKey, RowKey: e.RowKey, Timestamp: odata.TimeOfTicks(ticks), Properties: props}
+	return nil
+}
+
+// valueRoom is room enough for the stored value of an entity of props in
+// either format (the engine keeps each value until its transaction
+// commits, so each is made in one allocation of its own).
+func valueRoom(props []odata.Property) int {
+	n := 1 + 8 + binary.MaxVarintLen64
+	for _, p := range props {
+		n += len(p.Name) + len(p.Value.Str) + 16
+	}
+	return n
 }
 
 // Write performs one operation and returns the entity as stored.
@@ -128,7 +142,7 @@ func (db *DB) Write(ctx context.Context, table string, wop Operation) (*odata.En
 	if err != nil {
 		return nil, err
 	}
-	var out *odata.Entity
+	out := &odata.Entity{}
 	err = db.do(true, func(o *op) error {
 		return o.shared(func(t *gtx) error {
 			b, err := t.table(table)
@@ -139,8 +153,7 @@ func (db *DB) Write(ctx context.Context, table string, wop Operation) (*odata.En
 			if err != nil {
 				return err
 			}
-			out, err = apply(b, wop, ticks)
-			return err
+			return apply(b, wop, ticks, out)
 		})
 	})
 	if err != nil {
