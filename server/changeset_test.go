@@ -192,6 +192,19 @@ func changesetSeeds() []changesetSeed {
 		{"quoted boundary", "batch_b", strings.Replace(two, "boundary=changeset_c", `boundary="changeset_c"`, 1)},
 		{"blank line after the changeset", "batch_b", strings.Replace(two, "--changeset_c--\r\n", "--changeset_c--\r\n\r\n", 1)},
 		{"preamble", "batch_b", "preamble\r\n" + two},
+		{"as the JavaScript SDK writes it", "batch_b", "--batch_b\r\ncontent-type: multipart/mixed; boundary=changeset_c\r\n\r\n\r\n" +
+			"--changeset_c\r\ncontent-type: application/http\r\ncontent-transfer-encoding: binary\r\n\r\n" +
+			"POST http://h/devstoreaccount1/T HTTP/1.1\r\nContent-Type: application/json;odata=nometadata\r\nPrefer: return-no-content\r\n\r\n\r\n" + e1 + "\r\n" +
+			"--changeset_c--\r\n--batch_b--\r\n"},
+		{"as the Go SDK writes it", "batch_b", "--batch_b\r\nContent-Type: multipart/mixed; boundary=changeset_c\r\n\r\n" +
+			"--changeset_c\r\nContent-Transfer-Encoding: binary\r\nContent-Type: application/http\r\n\r\n" +
+			"POST http://h/devstoreaccount1/T?%24format=application%2Fjson%3Bodata%3Dminimalmetadata HTTP/1.1\r\nAccept: application/json;odata=minimalmetadata\r\n" +
+			"Content-Length: 39\r\nContent-Type: application/json\r\nDataServiceVersion: \r\nPrefer: return-no-content\r\nx-ms-version: \r\n\r\n" + e1 + "\r\n" +
+			"--changeset_c--\r\n--batch_b--\r\n"},
+		{"as an older JavaScript SDK writes it", "batch_b", "--batch_b\ncontent-type: multipart/mixed;charset=\"utf-8\";boundary=changeset_c\n\n" +
+			"--changeset_c\ncontent-type: application/http\ncontent-transfer-encoding: binary\n\n" +
+			"POST http://h/devstoreaccount1/T HTTP/1.1\nPrefer: return-content\ncontent-type: application/json;type=entry\ncontent-id: 1\n\n" + e1 + "\n" +
+			"--changeset_c--\n--batch_b--"},
 		{"spaces after the delimiters", "batch_b", strings.ReplaceAll(two, "--changeset_c\r\n", "--changeset_c \t\r\n")},
 		{"no line break at the end", "batch_b", strings.TrimSuffix(two, "\r\n")},
 		{"a boundary inside an entity", "batch_b", changeset(op("", `{"PartitionKey":"p","RowKey":"--changeset_c"}`))},
