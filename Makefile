@@ -6,7 +6,8 @@
 #   make bench        benchmarks (BENCH_N sets the table size; default 1000000)
 #   make fuzz         every fuzz target in turn, FUZZTIME each (default 1m): filter, lexer, entity JSON,
 #                     CSV, continuation tokens, damaged database files, stored entities of both file formats, the order
-#                     of text, requests to serve, auth and bearer tokens, the shell's keys (docs/contributing.md lists them);
+#                     of text, requests to serve, a batch's body cut in one pass, auth and bearer tokens, the shell's keys
+#                     (docs/contributing.md lists them);
 #                     make test runs each 1000 times
 #   make fuzz-keys    fuzz only the shell's key splitter (FUZZTIME)
 #   make test-shell   only the shell's terminal tests, in tmux (make test runs them too when tmux is installed)
