@@ -16,6 +16,12 @@
 // (Options.CORSAnyOrigin answers every origin instead), and a table SAS
 // naming a stored access policy is checked against the table's ACL.
 //
+// A batch's body is cut into its operations in one pass over its bytes
+// (changeset.go), exactly where mime/multipart would cut it; a body the
+// one pass is not sure of is read with mime/multipart, so every body is
+// accepted or refused as that reading does (FuzzSplitChangeset holds the
+// two together).
+//
 // The answers are the service's own, status, headers and bodies: the
 // replay test (replay_test.go) holds them to the real service's recorded
 // answers, testdata/replay.
