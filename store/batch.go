@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"errors"
 
@@ -27,8 +28,12 @@ func (db *DB) Batch(ctx context.Context, table string, ops []Operation) ([]*odat
 			if err != nil {
 				return err
 			}
+			absent, err := noneStored(b, prepared)
+			if err != nil {
+				return err
+			}
 			for i, p := range prepared {
-				if err := apply(b, p, ticks, &stored[i]); err != nil {
+				if err := apply(b, p, ticks, absent, &stored[i]); err != nil {
 					if errors.Is(err, ErrDamaged) {
 						return err
 					}
@@ -46,6 +51,24 @@ func (db *DB) Batch(ctx context.Context, table string, ops []Operation) ([]*odat
 		out[i] = &stored[i]
 	}
 	return out, nil
+}
+
+// noneStored reports whether the table holds none of the batch's keys,
+// found with one lookup of the stretch from the least of them to the
+// greatest: then no operation needs a lookup of its own (a batch's keys
+// are distinct, so each is as the batch found it when its operation runs).
+func noneStored(b *gbucket, ops []Operation) (bool, error) {
+	var lo, hi []byte
+	for _, op := range ops {
+		k := b.codec.keyOf(op.Entity.PartitionKey, op.Entity.RowKey)
+		if lo == nil || bytes.Compare(k, lo) < 0 {
+			lo = append(lo[:0], k...)
+		}
+		if hi == nil || bytes.Compare(k, hi) > 0 {
+			hi = append(hi[:0], k...)
+		}
+	}
+	return b.noneIn(lo, hi)
 }
 
 // PrepareBatch checks an entity group transaction as the service does

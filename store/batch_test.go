@@ -94,3 +94,73 @@ func TestBatchLimits(t *testing.T) {
 	_, err = db.Batch(ctx, "Emp", big)
 	wantCode(t, err, odata.CodeRequestBodyTooLarge, 413)
 }
+
+// A batch looks its keys up together when none of them is stored, and one
+// by one otherwise: either way each operation meets the entity as the
+// batch found it, whether its keys' stretch holds other keys, one of its
+// own, or nothing; and batches sharing one commit see each other's.
+func TestBatchFindsItsKeysStored(t *testing.T) {
+	db, _ := openTemp(t)
+	newTable(t, db, "Emp")
+	for _, rk := range []string{"b", "d"} {
+		mustWrite(t, db, "Emp", OpInsert, ent("P", rk))
+	}
+	for _, c := range []struct {
+		name  string
+		ops   []Operation
+		code  odata.Code
+		index int
+	}{
+		{"others between its keys", []Operation{{Kind: OpInsert, Entity: ent("P", "c")}, {Kind: OpInsert, Entity: ent("P", "a")}, {Kind: OpInsert, Entity: ent("P", "e")}}, "", -1},
+		{"one of its keys stored", []Operation{{Kind: OpInsert, Entity: ent("P", "f")}, {Kind: OpInsert, Entity: ent("P", "d")}}, odata.CodeEntityAlreadyExists, 1},
+		{"nothing stored, an update", []Operation{{Kind: OpInsert, Entity: ent("P", "y")}, {Kind: OpReplace, Entity: ent("P", "x"), IfMatch: "*"}}, odata.CodeResourceNotFound, 1},
+		{"nothing stored, upserts", []Operation{{Kind: OpInsertOrMerge, Entity: ent("P", "g")}, {Kind: OpInsertOrReplace, Entity: ent("P", "h")}}, "", -1},
+		{"stored by the batch before", []Operation{{Kind: OpInsert, Entity: ent("P", "h")}}, odata.CodeEntityAlreadyExists, 0},
+		{"a delete, then nothing stored", []Operation{{Kind: OpDelete, Entity: ent("P", "h"), IfMatch: "*"}}, "", -1},
+		{"the deleted key", []Operation{{Kind: OpMerge, Entity: ent("P", "h"), IfMatch: "*"}}, odata.CodeResourceNotFound, 0},
+	} {
+		_, err := db.Batch(ctx, "Emp", c.ops)
+		if c.code == "" {
+			if err != nil {
+				t.Fatalf("%s: %v", c.name, err)
+			}
+			continue
+		}
+		if e, ok := err.(*odata.Error); !ok || e.Code != c.code || e.Index != c.index {
+			t.Fatalf("%s: got %v, want %s at %d", c.name, err, c.code, c.index)
+		}
+	}
+	if got := keysOf(dump(t, db, "Emp")); !reflect.DeepEqual(got, []string{"P/a", "P/b", "P/c", "P/d", "P/e", "P/g"}) {
+		t.Fatalf("after the batches: %v", got)
+	}
+	// Concurrent batches of one partition, each inserting a key the one
+	// before inserts too: every key is inserted once, the others refused.
+	const n = 40
+	errs := make(chan error, n)
+	for i := range n {
+		go func() {
+			_, err := db.Batch(ctx, "Emp", []Operation{
+				{Kind: OpInsert, Entity: ent("Q", fmt.Sprintf("%03d", i))},
+				{Kind: OpInsert, Entity: ent("Q", fmt.Sprintf("%03d", i+1))},
+			})
+			errs <- err
+		}()
+	}
+	done := 0
+	for range n {
+		if err := <-errs; err == nil {
+			done++
+		} else if !odata.IsCode(err, odata.CodeEntityAlreadyExists) {
+			t.Fatal(err)
+		}
+	}
+	q := 0
+	for _, k := range keysOf(dump(t, db, "Emp")) {
+		if k[0] == 'Q' {
+			q++
+		}
+	}
+	if q != 2*done {
+		t.Fatalf("%d batches of two done, %d keys stored", done, q)
+	}
+}

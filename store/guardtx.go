@@ -238,6 +238,17 @@ func (b *gbucket) get(key []byte) ([]byte, error) {
 	return b.b.Get(key), nil
 }
 
+// noneIn reports whether the bucket holds no key from lo to hi (both
+// included), the way to them checked first, with the page after hi, where
+// the cursor steps when lo lies past a page's last key.
+func (b *gbucket) noneIn(lo, hi []byte) (bool, error) {
+	if err := b.guard(lo, hi, true); err != nil {
+		return false, err
+	}
+	k, _ := b.b.Cursor().Seek(lo)
+	return k == nil || bytes.Compare(k, hi) > 0, nil
+}
+
 // put stores v at key.
 func (b *gbucket) put(key, v []byte) error {
 	if err := b.guardKey(key); err != nil {

@@ -75,13 +75,17 @@ func notFound(pk, rk string) error {
 
 // apply performs one prepared operation inside a write transaction, with
 // ticks as the new Timestamp, and sets *out to the entity as stored.
-func apply(b *gbucket, op Operation, ticks int64, out *odata.Entity) error {
+// absent says the entity is known not to be stored (it is not looked up).
+func apply(b *gbucket, op Operation, ticks int64, absent bool, out *odata.Entity) error {
 	e := op.Entity
 	c := b.codec
 	key := c.keyOf(e.PartitionKey, e.RowKey)
-	cur, err := b.get(key)
-	if err != nil {
-		return err
+	var cur []byte
+	if !absent {
+		var err error
+		if cur, err = b.get(key); err != nil {
+			return err
+		}
 	}
 	props := e.Properties
 	switch op.Kind {
@@ -153,7 +157,7 @@ func (db *DB) Write(ctx context.Context, table string, wop Operation) (*odata.En
 			if err != nil {
 				return err
 			}
-			return apply(b, wop, ticks, out)
+			return apply(b, wop, ticks, false, out)
 		})
 	})
 	if err != nil {
