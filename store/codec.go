@@ -245,11 +245,30 @@ type rawRecord struct {
 	guid         [36]byte
 }
 
-// Get implements odata.Record.
+// Get implements odata.Record. A filter calls it for every entity a scan
+// reads, so a value of format 2 is read here, without a call of its own
+// (get2 is the same for a key or the Timestamp).
 func (r *rawRecord) Get(name string) (odata.Value, bool) {
-	if r.c != nil && r.c.values2() {
+	if r.c == nil || !r.c.values2() {
+		return r.get1(name)
+	}
+	switch name {
+	case odata.PartitionKey, odata.RowKey, odata.Timestamp:
 		return r.get2(name)
 	}
+	t, start, end, ok := find2(r.val, r.c.shapes, name)
+	if !ok {
+		return odata.Value{}, false
+	}
+	if v, ok := quickValue2(r.val, t, start, end); ok {
+		return v, true
+	}
+	v, err := payloadValue2(r.val, t, start, end, &r.guid)
+	return v, err == nil
+}
+
+// get1 is Get for a value of format 1.
+func (r *rawRecord) get1(name string) (odata.Value, bool) {
 	switch name {
 	case odata.PartitionKey:
 		pk, _ := splitKey(r.key)
