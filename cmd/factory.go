@@ -165,7 +165,7 @@ func (f *Factory) Write(ctx context.Context, fn func(store.Backend) error) error
 // when the load needs it (store.Options.Later), so that a source that
 // process writes (tstable export T | tstable import U - on one file) is
 // read on meanwhile instead of waited for.
-func (f *Factory) Load(ctx context.Context, fn func(store.Backend) error) (err error) {
+func (f *Factory) Load(ctx context.Context, fn func(store.Backend) error) error {
 	t, err := f.Target()
 	if err != nil {
 		return err
@@ -179,12 +179,7 @@ func (f *Factory) Load(ctx context.Context, fn func(store.Backend) error) (err e
 	if err != nil {
 		return err
 	}
-	defer func() {
-		if cerr := b.Close(); cerr != nil && err == nil {
-			err = cerr // the store's error names the file
-		}
-	}()
-	return fn(b)
+	return runThenClose(b, fn)
 }
 
 // writeNew is Write for a local file that does not exist yet.
@@ -228,11 +223,17 @@ func (f *Factory) with(ctx context.Context, t Target, write bool, fn func(store.
 }
 
 // withOwn opens t, runs fn and closes it, reporting a failure to close.
-func (f *Factory) withOwn(ctx context.Context, t Target, write bool, fn func(store.Backend) error) (err error) {
+func (f *Factory) withOwn(ctx context.Context, t Target, write bool, fn func(store.Backend) error) error {
 	b, err := f.Open(ctx, t, write)
 	if err != nil {
 		return err
 	}
+	return runThenClose(b, fn)
+}
+
+// runThenClose runs fn on b and closes b, reporting a failure to close
+// when fn did not fail.
+func runThenClose(b store.Backend, fn func(store.Backend) error) (err error) {
 	defer func() {
 		if cerr := b.Close(); cerr != nil && err == nil {
 			err = cerr // the store's error names the file

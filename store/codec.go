@@ -247,14 +247,14 @@ type rawRecord struct {
 
 // Get implements odata.Record. A filter calls it for every entity a scan
 // reads, so a value of format 2 is read here, without a call of its own
-// (get2 is the same for a key or the Timestamp).
+// (system2 reads a key or the Timestamp).
 func (r *rawRecord) Get(name string) (odata.Value, bool) {
 	if r.c == nil || !r.c.values2() {
 		return r.get1(name)
 	}
 	switch name {
 	case odata.PartitionKey, odata.RowKey, odata.Timestamp:
-		return r.get2(name)
+		return r.system2(name)
 	}
 	t, start, end, ok := find2(r.val, r.c.shapes, name)
 	if !ok {

@@ -226,8 +226,9 @@ func (c *tableCodec) appendLine(dst, key, val []byte, sel []string, r *rawRecord
 	return append(dst, '}', '\n'), nil
 }
 
-// get2 is rawRecord.Get for a value of format 2.
-func (r *rawRecord) get2(name string) (odata.Value, bool) {
+// system2 is rawRecord.Get of a system property (PartitionKey, RowKey or
+// Timestamp) of a value of format 2; ok is false for another name.
+func (r *rawRecord) system2(name string) (odata.Value, bool) {
 	switch name {
 	case odata.PartitionKey:
 		pk, _ := splitKey(r.key)
@@ -242,15 +243,7 @@ func (r *rawRecord) get2(name string) (odata.Value, bool) {
 		}
 		return odata.DateTimeTicks(t), true
 	}
-	t, start, end, ok := find2(r.val, r.c.shapes, name)
-	if !ok {
-		return odata.Value{}, false
-	}
-	if v, ok := quickValue2(r.val, t, start, end); ok {
-		return v, true
-	}
-	v, err := payloadValue2(r.val, t, start, end, &r.guid)
-	return v, err == nil
+	return odata.Value{}, false
 }
 
 // quickValue2 is payloadValue2 for the common payloads (a string, an
