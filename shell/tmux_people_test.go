@@ -80,6 +80,27 @@ func shellEnv(dir string) []string {
 	return []string{"HOME=" + dir, "XDG_STATE_HOME=" + filepath.Join(dir, "state")}
 }
 
+// newShell starts the shell in tmux on a new database holding Employees
+// and tables, in a folder of its own (dir, where its history is kept),
+// and waits for its prompt.
+func newShell(t *testing.T, tables ...string) (s *tmuxShell, bin, dir, db string) {
+	t.Helper()
+	needTmux(t)
+	bin = buildTstable(t)
+	dir = t.TempDir()
+	db = newDB(t, bin, dir, tables...)
+	return openShell(t, bin, dir, db), bin, dir, db
+}
+
+// openShell starts the shell in tmux on db, with dir's environment, and
+// waits for its prompt.
+func openShell(t *testing.T, bin, dir, db string) *tmuxShell {
+	t.Helper()
+	s := startShell(t, shellEnv(dir), bin+" --db "+db+" shell")
+	s.waitFor(`(?m)^tstable\[t\.db\]> *$`)
+	return s
+}
+
 // run runs tstable on the test's database and returns its output.
 func run(t *testing.T, bin, db string, args ...string) string {
 	t.Helper()
@@ -99,8 +120,7 @@ func TestTmuxPastedTabIsText(t *testing.T) {
 	dir := t.TempDir()
 	db := newDB(t, bin, dir, "Notes")
 	run(t, bin, db, "insert", "Notes", `{"PartitionKey":"t","RowKey":"1","Note":"a\tb"}`)
-	s := startShell(t, shellEnv(dir), bin+" --db "+db+" shell")
-	s.waitFor(`(?m)^tstable\[t\.db\]> *$`)
+	s := openShell(t, bin, dir, db)
 
 	s.pasteBracketed("query Notes --filter \"Note eq 'a\tb'\" -o jsonl\n")
 	sc := s.idle(`"RowKey":"1",.*"Note":"a\\tb"}`)
@@ -124,12 +144,7 @@ func TestTmuxPastedTabIsText(t *testing.T) {
 // literal that is still open is not; RowKeys of a partition complete after
 // get TABLE PK; after RowKey gt only a string literal is offered.
 func TestTmuxCompletionHabits(t *testing.T) {
-	needTmux(t)
-	bin := buildTstable(t)
-	dir := t.TempDir()
-	db := newDB(t, bin, dir)
-	s := startShell(t, shellEnv(dir), bin+" --db "+db+" shell")
-	s.waitFor(`(?m)^tstable\[t\.db\]> *$`)
+	s, _, _, _ := newShell(t)
 
 	s.send("us", keyTab, "E")
 	s.line("use E")
@@ -155,12 +170,7 @@ func TestTmuxCompletionHabits(t *testing.T) {
 // Alt-Backspace kill words, Ctrl-_ undoes. Each step's keys go in one
 // write; the history holds the lines as they ran.
 func TestTmuxWordEditing(t *testing.T) {
-	needTmux(t)
-	bin := buildTstable(t)
-	dir := t.TempDir()
-	db := newDB(t, bin, dir)
-	s := startShell(t, shellEnv(dir), bin+" --db "+db+" shell")
-	s.waitFor(`(?m)^tstable\[t\.db\]> *$`)
+	s, _, dir, _ := newShell(t)
 
 	s.send("table list garbage", keyCtrlW, keyEnter)
 	s.idle(`(?s)> table list \n.*1 table`)
@@ -189,12 +199,7 @@ func TestTmuxWordEditing(t *testing.T) {
 // backslash. Ctrl-C there drops the whole command. The history keeps each
 // command as one line.
 func TestTmuxCommandOverSeveralLines(t *testing.T) {
-	needTmux(t)
-	bin := buildTstable(t)
-	dir := t.TempDir()
-	db := newDB(t, bin, dir, "Lines")
-	s := startShell(t, shellEnv(dir), bin+" --db "+db+" shell")
-	s.waitFor(`(?m)^tstable\[t\.db\]> *$`)
+	s, bin, dir, db := newShell(t, "Lines")
 
 	s.send(`query Employees --filter "LastName eq 'Jones'`, keyEnter)
 	s.waitFor(`(?m)^tstable\[t\.db\]"> *$`)
@@ -270,12 +275,7 @@ func TestTmuxPager(t *testing.T) {
 // The words of psql, sqlite3 and bash: \dt and .tables, \x, \timing and
 // .timer, history, clear, and quit and \q to leave.
 func TestTmuxOtherShellsWords(t *testing.T) {
-	needTmux(t)
-	bin := buildTstable(t)
-	dir := t.TempDir()
-	db := newDB(t, bin, dir, "Second")
-	s := startShell(t, shellEnv(dir), bin+" --db "+db+" shell")
-	s.waitFor(`(?m)^tstable\[t\.db\]> *$`)
+	s, bin, dir, db := newShell(t, "Second")
 
 	s.send(`\dt`, keyEnter)
 	sc := s.idle(`\| Second +\|\n\+-+\+\n2 tables\n`)
@@ -308,8 +308,7 @@ func TestTmuxOtherShellsWords(t *testing.T) {
 	s.send("quit", keyEnter)
 	saneTerminal(t, s.waitFor(`(?s)EXITED 0.*END`))
 
-	s2 := startShell(t, shellEnv(dir), bin+" --db "+db+" shell")
-	s2.waitFor(`(?m)^tstable\[t\.db\]> *$`)
+	s2 := openShell(t, bin, dir, db)
 	s2.send(`\q`, keyEnter)
 	saneTerminal(t, s2.waitFor(`(?s)EXITED 0.*END`))
 }
@@ -338,12 +337,7 @@ func (s *tmuxShell) resize(width int) {
 // menu of a word on the first row of a wrapped line goes under the line's
 // last row, never over it.
 func TestTmuxResizeAndMenuOnAWrappedLine(t *testing.T) {
-	needTmux(t)
-	bin := buildTstable(t)
-	dir := t.TempDir()
-	db := newDB(t, bin, dir)
-	s := startShell(t, shellEnv(dir), bin+" --db "+db+" shell")
-	s.waitFor(`(?m)^tstable\[t\.db\]> *$`)
+	s, _, _, _ := newShell(t)
 	s.resize(60)
 	s.send("table list", keyEnter) // the size is read again after a command
 	s.idle(`1 table`)
