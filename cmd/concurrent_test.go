@@ -8,10 +8,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/tstable/tstable/loadtest"
 )
 
 // procTimeout bounds each process of TestProcessesShareTheFile: longer
@@ -43,40 +43,6 @@ func proc(bin, db, stdin string, args ...string) (string, string, error) {
 	return out.String(), errOut.String(), nil
 }
 
-// procStress runs loops of processes at once until the time is up or one
-// fails.
-type procStress struct {
-	stop  atomic.Bool
-	wg    sync.WaitGroup
-	mu    sync.Mutex
-	errs  []error
-	runs  atomic.Int64
-	acked map[string]string // "pk/rk" → its V after the last acknowledged write ("" deleted)
-}
-
-func (s *procStress) ack(pk, rk, v string) {
-	s.mu.Lock()
-	s.acked[pk+"/"+rk] = v
-	s.mu.Unlock()
-}
-
-func (s *procStress) loop(who string, fn func(i int) error) {
-	s.wg.Add(1)
-	go func() {
-		defer s.wg.Done()
-		for i := 0; !s.stop.Load(); i++ {
-			if err := fn(i); err != nil {
-				s.mu.Lock()
-				s.errs = append(s.errs, fmt.Errorf("%s: %w", who, err))
-				s.mu.Unlock()
-				s.stop.Store(true)
-				return
-			}
-			s.runs.Add(1)
-		}
-	}()
-}
-
 // Commands run as processes of their own on one file at once, as scripts
 // and people run them: readers (get, query pages followed by their
 // continuation, filtered query --all and export, which scan on several
@@ -99,25 +65,18 @@ func TestProcessesShareTheFile(t *testing.T) {
 	if _, _, err := proc(bin, db, seed.String(), "import", "Load", "-"); err != nil {
 		t.Fatal(err)
 	}
-	s := &procStress{acked: map[string]string{}}
+	acked := map[string]string{}
 	for i := range seeded {
-		s.acked[fmt.Sprintf("p/%05d", i)] = "seed"
+		acked[fmt.Sprintf("p/%05d", i)] = "seed"
 	}
+	s := loadtest.New(acked)
 	procWriters(s, bin, db)
 	procReaders(s, bin, db, seeded)
 	d := 8 * time.Second
 	if testing.Short() || raceEnabled {
 		d = 2 * time.Second
 	}
-	for end := time.Now().Add(d); time.Now().Before(end) && !s.stop.Load(); {
-		time.Sleep(10 * time.Millisecond)
-	}
-	s.stop.Store(true)
-	s.wg.Wait()
-	for _, err := range s.errs {
-		t.Error(err)
-	}
-	t.Logf("%d commands", s.runs.Load())
+	t.Logf("%d commands", s.Run(t, d))
 
 	out, _, err := proc(bin, db, "", "export", "Load", "-o", "jsonl")
 	if err != nil {
@@ -131,47 +90,43 @@ func TestProcessesShareTheFile(t *testing.T) {
 		}
 		got[e.PartitionKey+"/"+e.RowKey] = e.V
 	}
-	for k, v := range s.acked {
-		if got[k] != v {
-			t.Errorf("%s: V is %q after the load, want %q as acknowledged", k, got[k], v)
-		}
-	}
+	s.ReadBack(t, got)
 	if _, _, err := proc(bin, db, "", "check"); err != nil {
 		t.Error(err)
 	}
 }
 
 // procWriters starts the loops of writing processes.
-func procWriters(s *procStress, bin, db string) {
-	s.loop("insert", func(i int) error { // insert, then delete or merge
+func procWriters(s *loadtest.Load, bin, db string) {
+	s.Loop("insert", func(i int) error { // insert, then delete or merge
 		rk := fmt.Sprintf("i%06d", i)
 		if _, _, err := proc(bin, db, "", "insert", "Load", fmt.Sprintf(`{"PartitionKey":"q","RowKey":"%s","V":"ins"}`, rk)); err != nil {
 			return err
 		}
-		s.ack("q", rk, "ins")
+		s.Ack("q", rk, "ins")
 		switch i % 3 {
 		case 1:
 			if _, _, err := proc(bin, db, "", "delete", "Load", "q", rk); err != nil {
 				return err
 			}
-			s.ack("q", rk, "")
+			s.Ack("q", rk, "")
 		case 2:
 			if _, _, err := proc(bin, db, "", "merge", "Load", fmt.Sprintf(`{"PartitionKey":"q","RowKey":"%s","V":"merged"}`, rk)); err != nil {
 				return err
 			}
-			s.ack("q", rk, "merged")
+			s.Ack("q", rk, "merged")
 		}
 		return nil
 	})
-	s.loop("upsert", func(i int) error {
+	s.Loop("upsert", func(i int) error {
 		rk, v := fmt.Sprintf("%05d", (i*7)%2000), fmt.Sprintf("u%d", i)
 		if _, _, err := proc(bin, db, "", "upsert", "Load", fmt.Sprintf(`{"PartitionKey":"p","RowKey":"%s","V":"%s"}`, rk, v)); err != nil {
 			return err
 		}
-		s.ack("p", rk, v)
+		s.Ack("p", rk, v)
 		return nil
 	})
-	s.loop("batch", func(i int) error {
+	s.Loop("batch", func(i int) error {
 		pk := fmt.Sprintf("b%05d", i)
 		var ops strings.Builder
 		for j := range 20 {
@@ -181,11 +136,11 @@ func procWriters(s *procStress, bin, db string) {
 			return err
 		}
 		for j := range 20 {
-			s.ack(pk, fmt.Sprintf("%03d", j), "batch")
+			s.Ack(pk, fmt.Sprintf("%03d", j), "batch")
 		}
 		return nil
 	})
-	s.loop("import", func(i int) error {
+	s.Loop("import", func(i int) error {
 		// Keys in descending order into the table (sorted, then written);
 		// every other time, in ascending order into a new empty table too
 		// (staged, then swapped in).
@@ -198,7 +153,7 @@ func procWriters(s *procStress, bin, db string) {
 			return err
 		}
 		for j := range 1000 {
-			s.ack(pk, fmt.Sprintf("%04d", j), "imp")
+			s.Ack(pk, fmt.Sprintf("%04d", j), "imp")
 		}
 		if i%2 == 1 {
 			return nil
@@ -217,12 +172,12 @@ func procWriters(s *procStress, bin, db string) {
 }
 
 // procReaders starts the loops of reading processes.
-func procReaders(s *procStress, bin, db string, seeded int) {
-	s.loop("get", func(i int) error {
+func procReaders(s *loadtest.Load, bin, db string, seeded int) {
+	s.Loop("get", func(i int) error {
 		_, _, err := proc(bin, db, "", "get", "Load", "p", fmt.Sprintf("%05d", (i*13)%seeded), "-o", "jsonl")
 		return err
 	})
-	s.loop("query pages", func(int) error { // the whole table, page by page, in key order
+	s.Loop("query pages", func(int) error { // the whole table, page by page, in key order
 		args, last, rows := []string{"query", "Load", "--page-size", "700", "-o", "jsonl"}, "", 0
 		for {
 			out, errOut, err := proc(bin, db, "", args...)
@@ -251,7 +206,7 @@ func procReaders(s *procStress, bin, db string, seeded int) {
 			args = []string{"query", "Load", "--page-size", "700", "-o", "jsonl", "--continuation", token}
 		}
 	})
-	s.loop("query --all --filter", func(i int) error {
+	s.Loop("query --all --filter", func(i int) error {
 		lo := (i * 37) % seeded
 		out, _, err := proc(bin, db, "", "query", "Load", "--all", "--filter", fmt.Sprintf("N ge %d and N lt %d", lo, lo+10), "-o", "jsonl")
 		if err == nil && strings.Count(out, "\n") != min(10, seeded-lo) {
@@ -259,7 +214,7 @@ func procReaders(s *procStress, bin, db string, seeded int) {
 		}
 		return err
 	})
-	s.loop("export", func(int) error {
+	s.Loop("export", func(int) error {
 		out, _, err := proc(bin, db, "", "export", "Load", "-o", "jsonl")
 		if err == nil && strings.Count(out, "\n") < seeded {
 			err = fmt.Errorf("export wrote %d entities, fewer than the %d seeded", strings.Count(out, "\n"), seeded)

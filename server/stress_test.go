@@ -8,11 +8,10 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/tstable/tstable/loadtest"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/remote"
 	"github.com/tstable/tstable/server"
@@ -32,58 +31,6 @@ func stressFor() time.Duration {
 		return 2 * time.Second
 	}
 	return 8 * time.Second
-}
-
-// stress runs clients at once until the time is up or one fails; it
-// gathers their failures.
-type stress struct {
-	stop atomic.Bool
-	wg   sync.WaitGroup
-	mu   sync.Mutex
-	errs []error
-	ops  atomic.Int64
-
-	acked map[string]string // "pk/rk" → its V after the last acknowledged write ("" deleted)
-}
-
-func (s *stress) fail(who string, err error) {
-	s.mu.Lock()
-	s.errs = append(s.errs, fmt.Errorf("%s: %w", who, err))
-	s.mu.Unlock()
-	s.stop.Store(true)
-}
-
-func (s *stress) ack(pk, rk, v string) {
-	s.mu.Lock()
-	s.acked[pk+"/"+rk] = v
-	s.mu.Unlock()
-}
-
-// loop runs fn(0), fn(1), … in a goroutine of its own until the end.
-func (s *stress) loop(who string, fn func(i int) error) {
-	s.wg.Add(1)
-	go func() {
-		defer s.wg.Done()
-		for i := 0; !s.stop.Load(); i++ {
-			if err := fn(i); err != nil {
-				s.fail(who, err)
-				return
-			}
-			s.ops.Add(1)
-		}
-	}()
-}
-
-// run lets the clients work for d, then stops them.
-func (s *stress) run(t *testing.T, d time.Duration) {
-	for end := time.Now().Add(d); time.Now().Before(end) && !s.stop.Load(); {
-		time.Sleep(10 * time.Millisecond)
-	}
-	s.stop.Store(true)
-	s.wg.Wait()
-	for _, err := range s.errs {
-		t.Error(err)
-	}
 }
 
 // expect sends a request and checks its answer's status: any other (a
@@ -143,14 +90,14 @@ func TestServeUnderConcurrentLoad(t *testing.T) {
 		}
 	}
 
-	s := &stress{acked: map[string]string{}}
+	acked := map[string]string{}
 	for i := range seeded {
-		s.acked[fmt.Sprintf("p/%05d", i)] = "seed"
+		acked[fmt.Sprintf("p/%05d", i)] = "seed"
 	}
+	s := loadtest.New(acked)
 	stressWriters(s, c, rb)
 	stressReaders(s, c, rb, seeded)
-	s.run(t, stressFor())
-	t.Logf("%d requests and loads", s.ops.Load())
+	t.Logf("%d requests and loads", s.Run(t, stressFor()))
 
 	// Every acknowledged write reads back as written.
 	got := map[string]string{}
@@ -161,11 +108,7 @@ func TestServeUnderConcurrentLoad(t *testing.T) {
 	}); err != nil {
 		t.Fatalf("reading the table back: %v", err)
 	}
-	for k, v := range s.acked {
-		if got[k] != v {
-			t.Errorf("%s: V is %q after the load, want %q as acknowledged", k, got[k], v)
-		}
-	}
+	s.ReadBack(t, got)
 	srv.Close()
 	rep, err := store.Check(ctx, srv.DBPath, nil)
 	if err != nil || !rep.OK() {
@@ -174,29 +117,29 @@ func TestServeUnderConcurrentLoad(t *testing.T) {
 }
 
 // stressWriters starts the writing clients.
-func stressWriters(s *stress, c *client, rb *remote.Backend) {
-	s.loop("inserter", func(i int) error { // insert, then delete or merge
+func stressWriters(s *loadtest.Load, c *client, rb *remote.Backend) {
+	s.Loop("inserter", func(i int) error { // insert, then delete or merge
 		rk := fmt.Sprintf("i%06d", i)
 		path := entityPath("Load", "q", rk)
 		if _, err := c.expect(204, "POST", "/Load", []byte(fmt.Sprintf(`{"PartitionKey":"q","RowKey":"%s","V":"ins"}`, rk)), "Prefer", "return-no-content"); err != nil {
 			return fmt.Errorf("insert %s: %w", rk, err)
 		}
-		s.ack("q", rk, "ins")
+		s.Ack("q", rk, "ins")
 		switch i % 3 {
 		case 1:
 			if _, err := c.expect(204, "DELETE", path, nil, "If-Match", "*"); err != nil {
 				return fmt.Errorf("delete %s: %w", rk, err)
 			}
-			s.ack("q", rk, "")
+			s.Ack("q", rk, "")
 		case 2:
 			if _, err := c.expect(204, "MERGE", path, []byte(`{"V":"merged"}`), "If-Match", "*"); err != nil {
 				return fmt.Errorf("merge %s: %w", rk, err)
 			}
-			s.ack("q", rk, "merged")
+			s.Ack("q", rk, "merged")
 		}
 		return nil
 	})
-	s.loop("upserter", func(i int) error { // Insert Or Replace and Insert Or Merge over the seeded rows
+	s.Loop("upserter", func(i int) error { // Insert Or Replace and Insert Or Merge over the seeded rows
 		rk := fmt.Sprintf("%05d", (i*7)%2000)
 		v, method := fmt.Sprintf("u%d", i), "PUT"
 		if i%2 == 1 {
@@ -205,10 +148,10 @@ func stressWriters(s *stress, c *client, rb *remote.Backend) {
 		if _, err := c.expect(204, method, entityPath("Load", "p", rk), []byte(fmt.Sprintf(`{"N":%d,"V":"%s"}`, (i*7)%2000, v))); err != nil {
 			return fmt.Errorf("%s %s: %w", method, rk, err)
 		}
-		s.ack("p", rk, v)
+		s.Ack("p", rk, v)
 		return nil
 	})
-	s.loop("batcher", func(i int) error { // entity group transactions
+	s.Loop("batcher", func(i int) error { // entity group transactions
 		pk := fmt.Sprintf("b%05d", i)
 		var ops []string
 		for j := range 20 {
@@ -223,11 +166,11 @@ func stressWriters(s *stress, c *client, rb *remote.Backend) {
 			return fmt.Errorf("batch %s: %w", pk, err)
 		}
 		for j := range 20 {
-			s.ack(pk, fmt.Sprintf("%03d", j), "batch")
+			s.Ack(pk, fmt.Sprintf("%03d", j), "batch")
 		}
 		return nil
 	})
-	s.loop("importer", func(i int) error { // tstable import through the server
+	s.Loop("importer", func(i int) error { // tstable import through the server
 		pk, n := fmt.Sprintf("l%05d", i), 0
 		src := func() (*odata.Entity, error) {
 			if n == 300 {
@@ -244,11 +187,11 @@ func stressWriters(s *stress, c *client, rb *remote.Backend) {
 			return fmt.Errorf("import %s: %w", pk, err)
 		}
 		for j := 1; j <= 300; j++ {
-			s.ack(pk, fmt.Sprintf("%04d", j), "imp")
+			s.Ack(pk, fmt.Sprintf("%04d", j), "imp")
 		}
 		return nil
 	})
-	s.loop("tables", func(i int) error { // a table created, written, read and deleted
+	s.Loop("tables", func(i int) error { // a table created, written, read and deleted
 		name := fmt.Sprintf("Scratch%d", i)
 		steps := []struct {
 			method, path, body string
@@ -274,13 +217,13 @@ func stressWriters(s *stress, c *client, rb *remote.Backend) {
 }
 
 // stressReaders starts the reading clients.
-func stressReaders(s *stress, c *client, rb *remote.Backend, seeded int) {
-	s.loop("getter", func(i int) error {
+func stressReaders(s *loadtest.Load, c *client, rb *remote.Backend, seeded int) {
+	s.Loop("getter", func(i int) error {
 		rk := fmt.Sprintf("%05d", (i*13)%seeded)
 		_, err := c.expect(200, "GET", entityPath("Load", "p", rk), nil)
 		return err
 	})
-	s.loop("pager", func(int) error { // the whole table, a page at a time, in key order
+	s.Loop("pager", func(int) error { // the whole table, a page at a time, in key order
 		path, last, rows := "/Load()?$top=250", "", 0
 		for {
 			r, err := c.expect(200, "GET", path, nil)
@@ -309,7 +252,7 @@ func stressReaders(s *stress, c *client, rb *remote.Backend, seeded int) {
 			path = "/Load()?$top=250&NextPartitionKey=" + url.QueryEscape(npk) + "&NextRowKey=" + url.QueryEscape(r.header.Get("x-ms-continuation-NextRowKey"))
 		}
 	})
-	s.loop("scanner", func(i int) error { // a filtered table scan, every page
+	s.Loop("scanner", func(i int) error { // a filtered table scan, every page
 		lo := (i * 37) % seeded
 		f, err := odata.ParseFilter(fmt.Sprintf("N ge %d and N lt %d", lo, lo+10))
 		if err != nil {
@@ -324,7 +267,7 @@ func stressReaders(s *stress, c *client, rb *remote.Backend, seeded int) {
 		}
 		return nil
 	})
-	s.loop("exporter", func(int) error { // tstable export through the server
+	s.Loop("exporter", func(int) error { // tstable export through the server
 		n := 0
 		if _, err := rb.Query(context.Background(), "Load", store.QueryRequest{}, func(*odata.Entity) error { n++; return nil }); err != nil {
 			return fmt.Errorf("export: %w", err)
