@@ -78,19 +78,10 @@ func fixtureIn(t *testing.T, v uint64) string {
 // table → "pk/rk" → entity.
 func contents(t *testing.T, path string) map[string]map[string]*odata.Entity {
 	t.Helper()
-	db, err := Open(path, &Options{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	names, err := db.ListTables(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
 	out := map[string]map[string]*odata.Entity{}
-	for _, n := range names {
+	for n, es := range allEntities(t, path) {
 		out[n] = map[string]*odata.Entity{}
-		for _, e := range dump(t, db, n) {
+		for _, e := range es {
 			out[n][e.PartitionKey+"/"+e.RowKey] = e
 		}
 	}
