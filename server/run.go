@@ -8,7 +8,6 @@ import (
 	"net"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store"
@@ -45,6 +44,10 @@ type Config struct {
 	Log *ExplainLog
 	// CORSAnyOrigin answers CORS for any origin (Options.CORSAnyOrigin).
 	CORSAnyOrigin bool
+
+	// bounds are the connections' bounds (the service's when zero; tests
+	// set shorter ones).
+	bounds connBounds
 }
 
 // Running is a started server: its address, and how to stop it.
@@ -90,7 +93,7 @@ func Start(cfg Config) (*Running, error) {
 	}
 	h := New(db, Options{Account: cfg.Account, Authorizer: cfg.Authorizer, Log: cfg.Log, CORSAnyOrigin: cfg.CORSAnyOrigin})
 	r := &Running{
-		srv:     &http.Server{Handler: h, ReadHeaderTimeout: 30 * time.Second},
+		srv:     newHTTPServer(h, cfg.bounds),
 		db:      db,
 		l:       l,
 		cfg:     cfg,

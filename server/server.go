@@ -53,6 +53,10 @@ type Server struct {
 	acls     map[string][]signedIdentifier // lower-cased table → its stored access policies
 	idPrefix string
 	idSeq    uint64
+
+	// conns books the connections of the http.Server serving this one
+	// (newHTTPServer); nil when another serves it (httptest).
+	conns *connBook
 }
 
 // New returns a Server over b.
@@ -126,6 +130,9 @@ func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 		return
 	}
 	err := verr
+	if err == nil {
+		err = s.admit(w, r)
+	}
 	if err == nil {
 		err = q.serve()
 	}
