@@ -101,13 +101,13 @@ type parser struct {
 func ParseFilter(src string) (*Filter, error) {
 	p := &parser{src: src, props: map[string]struct{}{}}
 	if strings.TrimSpace(src) == "" {
-		return nil, p.errAt(0, "empty filter; expected a condition such as PartitionKey eq 'Sales'")
+		return nil, &SyntaxError{Src: src, Column: 1, Msg: "empty filter; expected a condition such as PartitionKey eq 'Sales'"}
 	}
 	p.lx = newLexer(src, false)
 	p.tok = p.lx.nextToken()
-	n := p.parseFilter()
-	if p.err != nil {
-		return nil, p.err
+	n, err := p.parseOrBail()
+	if err != nil {
+		return nil, err
 	}
 	f := &Filter{root: n, ncmp: p.ncmp}
 	for name := range p.props {
@@ -120,16 +120,32 @@ func ParseFilter(src string) (*Filter, error) {
 	return f, nil
 }
 
-// errAt records the first error, at byte offset pos.
-func (p *parser) errAt(pos int, msg string) *SyntaxError {
-	if p.err == nil {
-		if pos > len(p.src) {
-			pos = len(p.src)
+// bailout is the panic errAt raises to end the parse at its first error
+// (as go/parser bails out): no parse function checks for an error after
+// calling another, and parseOrBail turns it back into the error.
+type bailout struct{}
+
+// parseOrBail parses the whole filter, or returns the first error.
+func (p *parser) parseOrBail() (n *node, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(bailout); !ok {
+				panic(r)
+			}
+			n, err = nil, p.err
 		}
-		col := utf8.RuneCountInString(p.src[:pos]) + 1
-		p.err = &SyntaxError{Src: p.src, Column: col, Msg: msg}
+	}()
+	return p.parseFilter(), nil
+}
+
+// errAt ends the parse with an error at byte offset pos.
+func (p *parser) errAt(pos int, msg string) {
+	if pos > len(p.src) {
+		pos = len(p.src)
 	}
-	return p.err
+	col := utf8.RuneCountInString(p.src[:pos]) + 1
+	p.err = &SyntaxError{Src: p.src, Column: col, Msg: msg}
+	panic(bailout{})
 }
 
 func (p *parser) peek() Token { return p.tok }
@@ -144,20 +160,10 @@ func (p *parser) next() Token {
 	return it
 }
 
-func (p *parser) failed() bool { return p.err != nil }
-
 func (p *parser) parseFilter() *node {
-	e := p.parseBinary(0)
-	if p.failed() {
-		return nil
-	}
-	n := p.condition(e)
-	if p.failed() {
-		return nil
-	}
+	n := p.condition(p.parseBinary(0))
 	if it := p.peek(); it.Kind != TokenEOF {
 		p.unexpected(it, false)
-		return nil
 	}
 	return n
 }
@@ -201,20 +207,11 @@ var binaryOps = [...]struct {
 // the last level; parseBinary(0) is a whole condition.
 func (p *parser) parseBinary(level int) expr {
 	left := p.parseOperand(level)
-	for !p.failed() && p.peek().Kind == binaryOps[level].tok {
+	for p.peek().Kind == binaryOps[level].tok {
 		op := p.next()
 		l := p.condition(left)
-		if !p.expectOperand(op, "a condition") {
-			break
-		}
-		right := p.parseOperand(level)
-		if p.failed() {
-			break
-		}
-		r := p.condition(right)
-		if p.failed() {
-			break
-		}
+		p.expectOperand(op, "a condition")
+		r := p.condition(p.parseOperand(level))
 		left = expr{n: &node{kind: binaryOps[level].kind, left: l, right: r}, pos: left.pos, notPos: -1}
 	}
 	return left
@@ -230,9 +227,6 @@ func (p *parser) parseOperand(level int) expr {
 
 func (p *parser) parseComparison() expr {
 	left := p.parseUnary()
-	if p.failed() {
-		return left
-	}
 	opTok := p.peek()
 	if !opTok.isComparison() {
 		if opTok.Kind == TokenIdentifier && isOperatorWord(opTok.Text) {
@@ -248,17 +242,11 @@ func (p *parser) parseComparison() expr {
 	}
 	p.next()
 	op := opOfToken(opTok.Kind)
-	if !p.expectOperand(opTok, "a value") {
-		return left
-	}
+	p.expectOperand(opTok, "a value")
 	right := p.parseUnary()
-	if p.failed() {
-		return left
-	}
 	p.ncmp++
 	if p.ncmp > MaxComparisons {
 		p.errAt(left.pos, "too many comparisons: this is comparison "+strconv.Itoa(p.ncmp)+"; the service allows at most "+strconv.Itoa(MaxComparisons)+" in one filter")
-		return left
 	}
 	switch {
 	case !left.isOperand():
@@ -300,36 +288,22 @@ func (p *parser) parseUnary() expr {
 	if it.Kind != TokenNot {
 		return p.parsePrimary()
 	}
-	if !p.nest(it) {
-		return expr{}
-	}
+	p.nest(it)
 	defer p.unnest()
 	p.next()
-	if !p.expectOperand(it, "a condition") {
-		return expr{}
-	}
-	operand := p.parseUnary()
-	if p.failed() {
-		return operand
-	}
-	c := p.condition(operand)
-	if p.failed() {
-		return operand
-	}
+	p.expectOperand(it, "a condition")
+	c := p.condition(p.parseUnary())
 	return expr{n: &node{kind: nodeNot, left: c}, pos: it.Pos, notPos: it.Pos}
 }
 
 // nest enters the group or negation that it (a '(' or 'not') opens, and
 // refuses it when that is deeper than MaxNesting.
-func (p *parser) nest(it Token) bool {
+func (p *parser) nest(it Token) {
 	p.depth++
 	if p.depth > MaxNesting {
 		p.errAt(it.Pos, "nested too deeply: this "+it.describe()+" opens level "+strconv.Itoa(p.depth)+
 			" of parentheses and 'not'; tstable allows at most "+strconv.Itoa(MaxNesting)+" (remove redundant parentheses or double negations)")
-		p.depth--
-		return false
 	}
-	return true
 }
 
 // unnest leaves what nest entered.
@@ -339,22 +313,14 @@ func (p *parser) parsePrimary() expr {
 	it := p.next()
 	switch it.Kind {
 	case TokenLeftParen:
-		if !p.nest(it) {
-			return expr{pos: it.Pos, notPos: -1}
-		}
+		p.nest(it)
 		defer p.unnest()
 		inner := p.parseBinary(0)
-		if p.failed() {
-			return inner
-		}
 		closing := p.peek()
-		if closing.Kind != TokenRightParen {
-			if closing.Kind == TokenEOF {
-				p.errAt(it.Pos, "unbalanced parentheses: this '(' is never closed; expected ')'")
-			} else {
-				p.unexpected(closing, true)
-			}
-			return inner
+		if closing.Kind == TokenEOF {
+			p.errAt(it.Pos, "unbalanced parentheses: this '(' is never closed; expected ')'")
+		} else if closing.Kind != TokenRightParen {
+			p.unexpected(closing, true)
 		}
 		p.next()
 		inner.pos = it.Pos
@@ -396,9 +362,6 @@ func (p *parser) parsePrimary() expr {
 // $filter=false, and both inside a larger filter); another literal is an
 // error.
 func (p *parser) condition(e expr) *node {
-	if p.failed() {
-		return nil
-	}
 	if e.n != nil {
 		return e.n
 	}
@@ -406,7 +369,6 @@ func (p *parser) condition(e expr) *node {
 		p.ncmp++
 		if p.ncmp > MaxComparisons {
 			p.errAt(e.pos, "too many comparisons: this is comparison "+strconv.Itoa(p.ncmp)+"; the service allows at most "+strconv.Itoa(MaxComparisons)+" in one filter")
-			return nil
 		}
 		p.props[e.prop] = struct{}{}
 		return &node{kind: nodeCompare, op: opEq, prop: e.prop, lit: Bool(true)}
@@ -420,15 +382,13 @@ func (p *parser) condition(e expr) *node {
 
 // expectOperand checks that an operand follows the operator op, and says
 // what was expected after it when not.
-func (p *parser) expectOperand(op Token, what string) bool {
+func (p *parser) expectOperand(op Token, what string) {
 	it := p.peek()
 	if p.isOperandStart(it) {
-		return true
+		return
 	}
 	if it.Kind == TokenError {
 		p.errAt(it.Pos, it.Text)
-	} else {
-		p.errAt(it.Pos, "expected "+what+" after '"+op.Text+"', found "+it.describe())
 	}
-	return false
+	p.errAt(it.Pos, "expected "+what+" after '"+op.Text+"', found "+it.describe())
 }
