@@ -1,14 +1,15 @@
 # tstable — build, run and test.
 #   make run          build and start the interactive shell (ARGS="..." to run a command instead)
-#   make test         every unit, golden and end-to-end test (what CI runs), and the cross-compile guard
+#   make test         vet and staticcheck, then every unit, golden and end-to-end test and the fuzz
+#                     targets' seeds (quick enough to run before every commit)
 #   make crosscheck   build for every supported target (linux, darwin, windows × amd64, arm64) and vet
-#                     every package, tests included, for each
+#                     every package, tests included, for each (CI runs it after make test)
+#   make fuzz-smoke   every fuzz target briefly (1000 inputs each; CI runs it after make test)
 #   make bench        benchmarks (BENCH_N sets the table size; default 1000000)
 #   make fuzz         every fuzz target in turn, FUZZTIME each (default 1m): filter, lexer, entity JSON,
 #                     CSV, continuation tokens, damaged database files, stored entities of both file formats, the order
 #                     of text, requests to serve, a batch's body cut in one pass, auth and bearer tokens, the shell's keys
-#                     (docs/contributing.md lists them);
-#                     make test runs each 1000 times
+#                     (docs/contributing.md lists them)
 #   make fuzz-keys    fuzz only the shell's key splitter (FUZZTIME)
 #   make test-shell   only the shell's terminal tests, in tmux (make test runs them too when tmux is installed)
 #   make test-remote  the backend contract suite and the remote commands against Azurite (installs it with npm)
@@ -65,7 +66,10 @@ HAVE_TMUX := $(shell command -v tmux >/dev/null 2>&1 && echo 1)
 crosscheck:
 	GO=$(GO) scripts/crosscheck.sh
 
-test: vet crosscheck
+# The cross builds and the brief fuzzing are left to their own targets
+# (crosscheck, fuzz-smoke), which .ci/run runs after this one: together
+# they take longer than all of this.
+test: vet
 ifeq ($(HAVE_TMUX),)
 	@echo "note: tmux is not installed, so the shell's terminal tests are skipped (apt-get install tmux)"
 endif
@@ -73,6 +77,10 @@ ifeq ($(wildcard /usr/share/bash-completion/bash_completion),)
 	@echo "note: bash-completion is not installed, so the test of bash's completion is skipped (apt-get install bash-completion)"
 endif
 	TSTABLE_TMUX_TEST=$(HAVE_TMUX) $(GO) test -count=1 ./... $(PROMPT)
+
+# Every fuzz target for a thousand inputs (the seeds alone run in make test).
+.PHONY: fuzz-smoke
+fuzz-smoke:
 	FUZZTIME=1000x scripts/fuzz.sh
 
 bench:
