@@ -29,6 +29,10 @@ inter-partition secondary index, or index entities — with the query the
 application would run instead and its class. The summary gives, for each
 proposal, the share of the workload's scanned entities it would remove.
 
+FILE may be the query log of tstable serve --log: reads without a filter,
+queries of other tables, repeats and lines that are not the log's are
+skipped, and the report's read line counts each.
+
 -o json prints one object {"queries":[…],"proposals":[…],…}.`,
 		Example: `  tstable advise Employees --queries queries.txt
   echo "LastName eq 'Jones'" | tstable advise Employees --queries -`,
@@ -41,7 +45,7 @@ proposal, the share of the workload's scanned entities it would remove.
 				return err
 			}
 			defer closeIn()
-			qs, err := design.ParseQueries(r)
+			w, err := design.ParseQueries(r)
 			if err != nil {
 				var le *design.LineError
 				var se *odata.SyntaxError
@@ -50,16 +54,19 @@ proposal, the share of the workload's scanned entities it would remove.
 				}
 				return err
 			}
-			if len(qs) == 0 {
-				return usageErrorf(c, "%s holds no queries: write one $filter a line", name)
+			if len(w.Queries) == 0 {
+				return usageErrorf(c, "%s holds no queries (%s): write one $filter a line, or give the file tstable serve --log writes", name, w.Read.Text(""))
 			}
 			var a *design.Advice
 			err = f.Read(c.Context(), args[0], func(b store.Backend) error {
-				a, err = design.Advise(c.Context(), b, args[0], qs)
+				a, err = design.Advise(c.Context(), b, args[0], w)
 				return err
 			})
 			if err != nil {
 				return err
+			}
+			if len(a.Queries) == 0 {
+				return usageErrorf(c, "%s holds no queries of %s (%s)", name, args[0], a.Read.Text(args[0]))
 			}
 			return f.printer.PrintProse(adviceResult{a}, func(w io.Writer) error { return design.WriteAdvice(w, a) })
 		},

@@ -41,9 +41,9 @@ interrupted copy run again with --resume continues after the last
 committed chunk instead of starting over;
 the checkpoint is removed when the copy completes. Copying a chunk twice is
 harmless: Insert Or Replace writes the same entity again.`,
-		Example: `  tstable copy Employees --to-connection-string "$AZURE_STORAGE_CONNECTION_STRING"
+		Example: `  tstable copy Employees --to-connection-string "$CS"
   tstable --connection-string "$CS" copy Employees --to-db backup.db --to-table Employees2024
-  tstable copy Logs --filter "PartitionKey ge '2024-03'" --to-db march.db --resume`,
+  tstable copy LogsByDate --filter "PartitionKey ge '2024-03'" --to-db march.db --resume`,
 		RunE: func(c *cobra.Command, args []string) error {
 			return runCopy(c, f, args[0], o)
 		},

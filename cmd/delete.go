@@ -18,7 +18,7 @@ func newDeleteCmd(f *Factory) *cobra.Command {
 none, and with UpdateConditionNotSatisfied when --if-match names another
 ETag than the entity's ('*', the default, matches any). Prints nothing
 except in table format ("deleted …").`,
-		Example: "  tstable delete Employees Sales 00010",
+		Example: "  tstable delete Employees Sales empid_000001",
 		RunE: func(c *cobra.Command, args []string) error {
 			op := store.Operation{Kind: store.OpDelete, Entity: &odata.Entity{PartitionKey: args[1], RowKey: args[2]}, IfMatch: ifMatch}
 			// With no database there is nothing to delete, and no file is

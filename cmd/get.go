@@ -17,7 +17,7 @@ ResourceNotFound when there is none. --select keeps the named properties:
 in json output as the service answers $select, odata.etag and the named
 ones only (PartitionKey, RowKey and Timestamp when named; a missing one
 null); the table still shows the keys.`,
-		Example: "  tstable get Employees Sales 00010 --select Age,Email -o json",
+		Example: "  tstable get Employees Sales empid_000001 --select Age,Email -o json",
 		RunE: func(c *cobra.Command, args []string) error {
 			names, err := parseSelectFlag(sel)
 			if err != nil {

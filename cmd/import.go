@@ -64,7 +64,8 @@ skips such a JSONL line, but not a CSV row. When storing fails once
 writing has begun (a full disk), the rows stored are those with the
 lowest keys, and the message names the first key not stored. Counts are
 reported on standard error, with a progress bar when it is a terminal.`,
-		Example: `  tstable import Employees testdata/employees.jsonl
+		Example: `  tstable import Employees employees.jsonl
+  tstable table create EmployeesCopy
   tstable export Employees | tstable import EmployeesCopy
   tstable import Employees people.csv --mode insert --continue-on-error`,
 		RunE: func(c *cobra.Command, args []string) error {

@@ -32,7 +32,7 @@ pattern or anti-pattern, and what to do instead:
 Exit status: 0 without warnings, 1 with warnings (so a script can gate on
 it), 2 on usage errors. -o json prints {"findings":[…]}; jsonl one finding
 a line; csv one row per finding.`,
-		Example: "  tstable lint Employees\n  tstable lint LogsByDate --rate 5000 -o json",
+		Example: "  tstable lint Employees\n  tstable lint LogsByDate --rate 5000 -o json   # exit 1: it has warnings",
 		RunE: func(c *cobra.Command, args []string) error {
 			if rate < 0 {
 				return usageErrorf(c, "--rate must be a number of writes a second, 0 or more; got %s", strconv.FormatFloat(rate, 'g', -1, 64))

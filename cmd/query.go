@@ -123,7 +123,7 @@ next page. A token is bound to the table and filter it came from.
 entities (with --all, N in total). --explain adds the query class, what was
 read and the scanned and returned counts: after the table, inside the json
 object as "explain", and on standard error in jsonl and csv output.`,
-		Example: `  tstable query Employees --filter "PartitionKey eq 'Sales' and RowKey ge '00010'"
+		Example: `  tstable query Employees --filter "PartitionKey eq 'Sales' and RowKey ge 'empid_000100'"
   tstable query Employees --select Email,Age --top 10 -o json
   tstable query Employees --all -o jsonl > all.jsonl`,
 		RunE: func(c *cobra.Command, args []string) error {

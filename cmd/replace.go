@@ -11,6 +11,6 @@ func newReplaceCmd(f *Factory) *cobra.Command {
 It fails with ResourceNotFound when the entity does not exist, and with
 UpdateConditionNotSatisfied when --if-match names another ETag than the
 entity's ('*', the default, matches any).`,
-		`  tstable replace Employees '{"PartitionKey":"Sales","RowKey":"00010","Age":24}'`,
+		`  tstable replace Employees '{"PartitionKey":"Sales","RowKey":"empid_000001","Age":24}'`,
 		store.OpReplace)
 }

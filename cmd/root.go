@@ -183,7 +183,7 @@ transactions, and an explanation of what every query reads.`,
 		Example: `  tstable table create Employees
   tstable import Employees employees.jsonl
   tstable query Employees --filter "PartitionKey eq 'Sales'" --explain
-  tstable get Employees Sales 00010 -o json`,
+  tstable get Employees Sales empid_000001 -o json`,
 		// Any non-empty Version gives --version; the real one is read from
 		// the build info only when printed (see the version template).
 		Version:       "(see version template)",

@@ -85,7 +85,7 @@ challenge; a bearer token over plain HTTP is refused.`,
   tstable serve --db orders.db --addr 127.0.0.1:10002 --log queries.jsonl
   tstable serve --tls --oauth basic        # https, for apps using a TokenCredential
   tstable serve --cert cert.pem --key key.pem
-  tstable advise Orders --queries queries.jsonl`,
+  tstable advise Orders --db orders.db --queries queries.jsonl`,
 		RunE: func(c *cobra.Command, args []string) error { return runServe(c, f, fl) },
 	}
 	c.Flags().StringVar(&fl.addr, "addr", "127.0.0.1:10002", "`host:port` to listen on (port 0 picks a free one)")

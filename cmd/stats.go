@@ -37,7 +37,7 @@ Memory stays small however large the table is. -o json (or jsonl) prints
 one object whose top level holds "entities" and "partitions"; -o csv prints
 its figures as one row, nested ones under dotted names
 (entitiesPerPartition.min, largestPartitions.0.entities).`,
-		Example: "  tstable stats Employees\n  tstable stats Logs -o json",
+		Example: "  tstable stats Employees\n  tstable stats LogsSpread -o json",
 		RunE: func(c *cobra.Command, args []string) error {
 			s := design.NewStats()
 			if err := f.scanTable(c, args[0], s.Add); err != nil {

@@ -11,8 +11,8 @@ func newUpsertCmd(f *Factory) *cobra.Command {
 		`Insert an entity, or update it if it exists: InsertOrMerge keeps the
 existing properties the JSON does not name; with --replace, InsertOrReplace
 swaps the whole entity. No ETag condition applies.`,
-		`  tstable upsert Employees '{"PartitionKey":"Sales","RowKey":"00010","Age":24}'
-  tstable upsert Employees --replace '{"PartitionKey":"Sales","RowKey":"00010"}'`,
+		`  tstable upsert Employees '{"PartitionKey":"Sales","RowKey":"empid_000001","Age":24}'
+  tstable upsert Employees --replace '{"PartitionKey":"Sales","RowKey":"empid_000001"}'`,
 		func() (store.OpKind, string) {
 			if replace {
 				return store.OpInsertOrReplace, ""

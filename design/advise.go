@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -32,15 +31,53 @@ type LineError struct {
 func (e *LineError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.Err) }
 func (e *LineError) Unwrap() error { return e.Err }
 
+// Workload is what ParseQueries read: the queries to advise on and the
+// lines it left out, counted by why.
+type Workload struct {
+	Queries []QueryLine
+	Read    ReadSummary
+}
+
+// ReadSummary counts the lines of a workload file: how many were read,
+// how many became queries and how many were skipped, and why. Advise
+// adds the queries it skipped for being logged on other tables.
+type ReadSummary struct {
+	Lines   int `json:"lines"`
+	Queries int `json:"queries"` // the queries advised on
+	Skipped int `json:"skipped"` // every line that is not one of them
+	// BlankOrComment counts blank lines and lines starting with #.
+	BlankOrComment int `json:"blankOrComment"`
+	// Unfiltered counts the log's reads without a filter: a whole table
+	// read on purpose, nothing to advise on.
+	Unfiltered int `json:"unfiltered"`
+	// Repeats counts the log's lines that repeat a query of the same
+	// table, advised on once.
+	Repeats int `json:"repeats"`
+	// OtherTables counts the queries logged on other tables, named in
+	// OtherTableNames.
+	OtherTables     int      `json:"otherTables"`
+	OtherTableNames []string `json:"otherTableNames,omitempty"`
+	// Unreadable counts the lines that look like the log's ({…}) but are
+	// not one of its lines, the first of them in UnreadableLines.
+	Unreadable      int   `json:"unreadable"`
+	UnreadableLines []int `json:"unreadableLines,omitempty"`
+}
+
+// maxUnreadableLines bounds the unreadable lines a ReadSummary names.
+const maxUnreadableLines = 5
+
 // ParseQueries reads a workload: one $filter a line; blank lines and lines
 // starting with # are skipped. It also reads the query log tstable serve
 // --log writes, one JSON object a line ({"table":…,"filter":…,…}), told
 // apart by the '{' a line starts with: each filter is kept once per table,
-// and queries without a filter are left out (there is nothing to advise on
-// reading a whole table on purpose). The first line that does not parse is
+// queries without a filter are left out (there is nothing to advise on
+// reading a whole table on purpose), and so are the lines that are not
+// the log's (a line cut short when the server stopped): the Workload's
+// ReadSummary counts each. The first $filter line that does not parse is
 // returned as a *LineError wrapping the parser's error.
-func ParseQueries(r io.Reader) ([]QueryLine, error) {
-	var out []QueryLine
+func ParseQueries(r io.Reader) (*Workload, error) {
+	w := &Workload{}
+	rs := &w.Read
 	seen := map[[2]string]bool{}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
@@ -49,6 +86,7 @@ func ParseQueries(r io.Reader) ([]QueryLine, error) {
 		n++
 		text := strings.TrimSpace(sc.Text())
 		if text == "" || strings.HasPrefix(text, "#") {
+			rs.BlankOrComment++
 			continue
 		}
 		table := ""
@@ -57,23 +95,57 @@ func ParseQueries(r io.Reader) ([]QueryLine, error) {
 				Table  string  `json:"table"`
 				Filter *string `json:"filter"`
 			}
-			if err := json.Unmarshal([]byte(text), &logged); err != nil || logged.Filter == nil {
-				return nil, &LineError{Line: n, Err: errors.New(`not a line of a query log: expected {"table":…,"filter":…} as tstable serve --log writes it`)}
+			if err := json.Unmarshal([]byte(text), &logged); err != nil || logged.Filter == nil || logged.Table == "" {
+				rs.unreadable(n)
+				continue
 			}
 			table, text = logged.Table, strings.TrimSpace(*logged.Filter)
 			k := [2]string{strings.ToLower(table), text}
-			if text == "" || seen[k] {
+			switch {
+			case text == "":
+				rs.Unfiltered++
+				continue
+			case seen[k]:
+				rs.Repeats++
 				continue
 			}
 			seen[k] = true
+			f, err := odata.ParseFilter(text)
+			if err != nil {
+				rs.unreadable(n)
+				continue
+			}
+			w.Queries = append(w.Queries, QueryLine{Line: n, Text: text, Filter: f, Table: table})
+			continue
 		}
 		f, err := odata.ParseFilter(text)
 		if err != nil {
 			return nil, &LineError{Line: n, Err: err}
 		}
-		out = append(out, QueryLine{Line: n, Text: text, Filter: f, Table: table})
+		w.Queries = append(w.Queries, QueryLine{Line: n, Text: text, Filter: f})
 	}
-	return out, sc.Err()
+	rs.Lines = n
+	rs.Queries = len(w.Queries)
+	rs.Skipped = n - rs.Queries
+	return w, sc.Err()
+}
+
+func (rs *ReadSummary) unreadable(line int) {
+	rs.Unreadable++
+	if len(rs.UnreadableLines) < maxUnreadableLines {
+		rs.UnreadableLines = append(rs.UnreadableLines, line)
+	}
+}
+
+// skipOtherTable counts a query Advise leaves out for being logged on
+// another table.
+func (rs *ReadSummary) skipOtherTable(table string) {
+	rs.OtherTables++
+	rs.Queries--
+	rs.Skipped++
+	if !slices.ContainsFunc(rs.OtherTableNames, func(t string) bool { return strings.EqualFold(t, table) }) {
+		rs.OtherTableNames = append(rs.OtherTableNames, table)
+	}
 }
 
 // Proposal kinds: the guide's fixes Advise proposes.
@@ -156,6 +228,7 @@ type ProposalSummary struct {
 // Advice is Advise's report on a workload.
 type Advice struct {
 	Table     string            `json:"table,omitempty"`
+	Read      ReadSummary       `json:"read"`
 	Queries   []QueryAdvice     `json:"queries"`
 	Scanned   int64             `json:"scanned"`
 	Returned  int64             `json:"returned"`
@@ -169,11 +242,12 @@ type Advice struct {
 // what the query found: a value shared by every match can become a key
 // (point query for one match, a range or a partition for several); values
 // that differ call for an index ordered by the value (a range query).
-func Advise(ctx context.Context, b store.Backend, table string, queries []QueryLine) (*Advice, error) {
-	a := &Advice{Table: table, Queries: []QueryAdvice{}, Proposals: []ProposalSummary{}}
-	for _, q := range queries {
+func Advise(ctx context.Context, b store.Backend, table string, w *Workload) (*Advice, error) {
+	a := &Advice{Table: table, Read: w.Read, Queries: []QueryAdvice{}, Proposals: []ProposalSummary{}}
+	for _, q := range w.Queries {
 		if q.Table != "" && !strings.EqualFold(q.Table, table) {
-			continue // logged for another table
+			a.Read.skipOtherTable(q.Table)
+			continue
 		}
 		qa, err := adviseOne(ctx, b, table, q)
 		if err != nil {
@@ -265,6 +339,10 @@ func adviseOne(ctx context.Context, b store.Backend, table string, q QueryLine) 
 	if plan.Class == odata.ClassPartitionScan {
 		pk = plan.Ranges[0].Lower.PartitionKey
 	}
+	if m.returned == 0 && len(others) > 0 {
+		qa.Proposal = proposeForNoMatch(plan.Class, pk, others, comparedByEq(q.Filter, others))
+		return qa, nil
+	}
 	qa.Proposal = propose(plan.Class, pk, hasRowKey, m)
 	if p := qa.Proposal; p != nil && p.Kind == KindIntraIndex && m.oneValue() && m.returned > 0 {
 		// The copy may exist already (the employees sample keeps one per
@@ -354,6 +432,58 @@ func propose(class odata.QueryClass, pk string, hasRowKey bool, m *matchShape) *
 			Text: fmt.Sprintf("The matches have different values of %s: keep copies under PartitionKey %s with RowKey %s (numbers zero-padded) and read the wanted values as one range query.",
 				name, odata.Quote(strings.TrimSuffix(prefix, "_")), odata.Quote("<"+name+">_<PartitionKey>_<RowKey>"))}
 	}
+}
+
+// comparedByEq reports whether f compares each of props with eq alone.
+func comparedByEq(f *odata.Filter, props []string) bool {
+	eq := true
+	f.EachComparison(func(c odata.Comparison) {
+		if slices.Contains(props, c.Property) && c.Op != "eq" {
+			eq = false
+		}
+	})
+	return eq
+}
+
+// proposeForNoMatch is the guide's fix for a scan that matches nothing in
+// the data today, as for one that matches: the same copies, keyed by the
+// values of props, which the query names (byValue: every comparison of
+// them is eq) or reads as a range.
+func proposeForNoMatch(class odata.QueryClass, pk string, props []string, byValue bool) *Proposal {
+	prefix := strings.ToLower(strings.Join(props, "_")) + "_"
+	name := strings.Join(props, " and ")
+	value := "<" + strings.Join(props, ">_<") + ">"
+	const none = "No entity matches today. "
+	if class == odata.ClassPartitionScan {
+		p := &Proposal{Kind: KindIntraIndex, Prefix: prefix, Class: odata.ClassRange}
+		if len(props) > 1 {
+			p.Kind = KindCompoundKey
+		}
+		p.Pattern = patternName(p.Kind)
+		if byValue {
+			p.Query = "PartitionKey eq " + odata.Quote(pk) + " and RowKey ge " + odata.Quote(prefix+value+"_") + " and RowKey lt " + odata.Quote(prefix+value+"`")
+			p.Text = fmt.Sprintf(none+"Store a copy of each entity in partition %s under RowKey %s, written with the entity in one entity group transaction: the lookup by %s becomes one range query that reads its matches and nothing else.",
+				odata.Quote(pk), odata.Quote(prefix+value+"_<RowKey>"), name)
+		} else {
+			p.Query = "PartitionKey eq " + odata.Quote(pk) + " and RowKey ge " + odata.Quote(prefix+"<from>") + " and RowKey lt " + odata.Quote(prefix+"<to>")
+			p.Text = fmt.Sprintf(none+"Store copies under RowKey %s, numbers zero-padded so they sort, and read the wanted values of %s as one range query.",
+				odata.Quote(prefix+value+"_<RowKey>"), name)
+		}
+		return p
+	}
+	p := &Proposal{Kind: KindInterIndex, Pattern: patternName(KindInterIndex), Prefix: prefix}
+	if byValue {
+		p.Class = odata.ClassPartitionScan
+		p.Query = "PartitionKey eq " + odata.Quote(prefix+value)
+		p.Text = fmt.Sprintf(none+"Keep a copy of each entity in one partition per value of %s, PartitionKey %s, RowKey the original keys: the query reads that partition, which holds the matches and nothing else. The copies live in other partitions than the entity, so update them in a second step (eventually consistent transactions).",
+			name, odata.Quote(prefix+value))
+	} else {
+		p.Class = odata.ClassRange
+		p.Query = "PartitionKey eq " + odata.Quote(strings.TrimSuffix(prefix, "_")) + " and RowKey ge '<from>' and RowKey lt '<to>'"
+		p.Text = fmt.Sprintf(none+"Keep copies under PartitionKey %s with RowKey %s (numbers zero-padded) and read the wanted values of %s as one range query.",
+			odata.Quote(strings.TrimSuffix(prefix, "_")), odata.Quote(value+"_<PartitionKey>_<RowKey>"), name)
+	}
+	return p
 }
 
 // summarize adds up, per proposal, the scans it would remove.

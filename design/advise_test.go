@@ -3,6 +3,7 @@ package design
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -102,28 +103,71 @@ func TestParseQueriesReportsTheLine(t *testing.T) {
 }
 
 // The query log of tstable serve --log is a workload too: each table's
-// filters once, other tables' lines left to their own advice.
+// filters once, other tables' lines left to their own advice, and every
+// line left out counted by why.
 func TestAdviseReadsTheServeQueryLog(t *testing.T) {
 	log := `{"time":"2026-01-01T00:00:00Z","table":"Employees","filter":"LastName eq 'Jones'","class":"table-scan","scanned":200,"returned":2,"ms":1.5}
 {"time":"2026-01-01T00:00:01Z","table":"employees","filter":"LastName eq 'Jones'","class":"table-scan","scanned":200,"returned":2,"ms":1.2}
 {"time":"2026-01-01T00:00:02Z","table":"Orders","filter":"Status eq 'open'","class":"table-scan","scanned":9,"returned":1,"ms":0.3}
 {"time":"2026-01-01T00:00:03Z","table":"Employees","filter":"","class":"table-scan","scanned":200,"returned":200,"ms":3}
+{"table":"T"}
+{"time":"2026-01-01T00:00:04Z","table":"Employees","filter":"Age gt
 `
-	qs, err := ParseQueries(strings.NewReader(log))
-	if err != nil || len(qs) != 2 || qs[0].Table != "Employees" || qs[0].Line != 1 || qs[1].Table != "Orders" {
-		t.Fatalf("ParseQueries = %+v, %v", qs, err)
+	w, err := ParseQueries(strings.NewReader(log))
+	if err != nil || len(w.Queries) != 2 || w.Queries[0].Table != "Employees" || w.Queries[0].Line != 1 || w.Queries[1].Table != "Orders" {
+		t.Fatalf("ParseQueries = %+v, %v", w, err)
 	}
-	a, err := Advise(context.Background(), loaded(t, "Employees", sampleTable(t, "employees", "Employees", 200)), "Employees", qs)
+	a, err := Advise(context.Background(), loaded(t, "Employees", sampleTable(t, "employees", "Employees", 200)), "Employees", w)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(a.Queries) != 1 || a.Queries[0].Filter != "LastName eq 'Jones'" || a.Queries[0].Proposal == nil {
 		t.Errorf("advice on the log: %+v", a.Queries)
 	}
-	_, err = ParseQueries(strings.NewReader("{\"table\":\"T\"}\n"))
-	var le *LineError
-	if !errors.As(err, &le) || le.Line != 1 || !strings.Contains(err.Error(), "query log") {
-		t.Errorf("a log line without a filter: %v", err)
+	r := a.Read
+	if r.Lines != 6 || r.Queries != 1 || r.Skipped != 5 || r.Repeats != 1 || r.OtherTables != 1 || r.Unfiltered != 1 ||
+		r.Unreadable != 2 || !slices.Equal(r.UnreadableLines, []int{5, 6}) || !slices.Equal(r.OtherTableNames, []string{"Orders"}) {
+		t.Errorf("read summary %+v", r)
+	}
+	want := "read 6 lines: 1 query of Employees; skipped 5: 1 read without a filter (nothing to advise on), 1 query of another table (Orders), 1 repeat of an earlier query, 2 unreadable lines (line 5, 6: not a line of tstable serve --log)"
+	if got := r.Text("Employees"); got != want {
+		t.Errorf("read line\n got %s\nwant %s", got, want)
+	}
+}
+
+// A table scan that matches nothing today gets the proposal any table
+// scan gets, keyed by the value it names, never "the matches have
+// different values"; a workload without proposals says what its queries
+// are, not that every query is a point or range query.
+func TestAdviseTableScanThatMatchesNothing(t *testing.T) {
+	a := adviseOn(t, "LastName eq 'Nobody'\nAge gt 1000\nPartitionKey eq 'Sales' and LastName eq 'Nobody'\n")
+	for i, want := range []struct {
+		kind  string
+		class odata.QueryClass
+		query string
+	}{
+		{KindInterIndex, odata.ClassPartitionScan, "PartitionKey eq 'lastname_<LastName>'"},
+		{KindInterIndex, odata.ClassRange, "PartitionKey eq 'age' and RowKey ge '<from>' and RowKey lt '<to>'"},
+		{KindIntraIndex, odata.ClassRange, "PartitionKey eq 'Sales' and RowKey ge 'lastname_<LastName>_' and RowKey lt 'lastname_<LastName>`'"},
+	} {
+		q := a.Queries[i]
+		p := q.Proposal
+		if q.Returned != 0 || q.Scanned == 0 || p == nil || p.Kind != want.kind || p.Class != want.class || p.Query != want.query || p.Scanned != 0 ||
+			!strings.HasPrefix(p.Text, "No entity matches today.") || strings.Contains(p.Text, "different values") {
+			t.Errorf("%s: %+v", q.Filter, p)
+		}
+	}
+	if len(a.Proposals) != 3 || a.Proposals[0].Removed != 402 {
+		t.Errorf("summary %+v", a.Proposals)
+	}
+	a = adviseOn(t, "PartitionKey eq 'Sales' and RowKey eq 'empid_000001'\nPartitionKey eq 'Sales'\nlastname eq 'Jones'\n")
+	var b strings.Builder
+	if err := WriteAdvice(&b, a); err != nil {
+		t.Fatal(err)
+	}
+	want := "  nothing to propose: 1 point or range query, 1 query that reads what it asks for, 1 query that never matches (fix it first)\n"
+	if !strings.HasSuffix(b.String(), want) || strings.Contains(b.String(), "every query") {
+		t.Errorf("advice without proposals ends\n%s\nwant\n%s", b.String(), want)
 	}
 }
 

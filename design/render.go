@@ -168,6 +168,7 @@ func WriteAdvice(w io.Writer, a *Advice) error {
 		}
 		b.WriteString("\n")
 	}
+	fmt.Fprintf(&b, "%s\n", a.Read.Text(a.Table))
 	fmt.Fprintf(&b, "workload: %s, scanning %s entities to return %s%s\n", plural(int64(len(a.Queries)), "query", "queries"),
 		num(a.Scanned), num(a.Returned), densityText(a.Scanned, a.Returned))
 	for _, p := range a.Proposals {
@@ -182,7 +183,7 @@ func WriteAdvice(w io.Writer, a *Advice) error {
 		fmt.Fprintf(&b, "  %s (line %s): removes %s scans, %s of the workload\n", name, strings.Join(lines, ", "), num(p.Removed), pct(p.Share))
 	}
 	if len(a.Proposals) == 0 {
-		b.WriteString("  nothing to propose: every query is a point or range query, or reads what it asks for\n")
+		b.WriteString("  " + nothingToPropose(a.Queries) + "\n")
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -204,4 +205,76 @@ func densityText(scanned, returned int64) string {
 		return " (density " + strconv.FormatFloat(d*100, 'g', 1, 64) + "%)"
 	}
 	return " (density " + pct(round4(d)) + ")"
+}
+
+// Text says in one line what a workload file held: the lines read, the
+// queries of table among them, and the lines skipped, by why.
+func (rs ReadSummary) Text(table string) string {
+	queries := plural(int64(rs.Queries), "query", "queries")
+	if table != "" {
+		queries += " of " + table
+	}
+	s := fmt.Sprintf("read %s: %s", plural(int64(rs.Lines), "line", "lines"), queries)
+	if rs.Skipped == 0 {
+		return s
+	}
+	var why []string
+	add := func(n int, one, many string) {
+		if n > 0 {
+			why = append(why, plural(int64(n), one, many))
+		}
+	}
+	add(rs.Unfiltered, "read without a filter (nothing to advise on)", "reads without a filter (nothing to advise on)")
+	if rs.OtherTables > 0 {
+		other := "other tables"
+		if len(rs.OtherTableNames) == 1 {
+			other = "another table"
+		}
+		why = append(why, plural(int64(rs.OtherTables), "query", "queries")+" of "+other+" ("+strings.Join(rs.OtherTableNames, ", ")+")")
+	}
+	add(rs.Repeats, "repeat of an earlier query", "repeats of earlier queries")
+	if rs.Unreadable > 0 {
+		lines := make([]string, len(rs.UnreadableLines))
+		for i, l := range rs.UnreadableLines {
+			lines[i] = strconv.Itoa(l)
+		}
+		more := ""
+		if rs.Unreadable > len(rs.UnreadableLines) {
+			more = ", …"
+		}
+		why = append(why, plural(int64(rs.Unreadable), "unreadable line", "unreadable lines")+
+			" (line "+strings.Join(lines, ", ")+more+": not a line of tstable serve --log)")
+	}
+	add(rs.BlankOrComment, "blank line or comment", "blank lines or comments")
+	return s + "; skipped " + strconv.Itoa(rs.Skipped) + ": " + strings.Join(why, ", ")
+}
+
+// nothingToPropose says why a workload has no proposal, counting its
+// queries by what they are; it claims nothing of the lines skipped.
+func nothingToPropose(qs []QueryAdvice) string {
+	var good, onPurpose, never int64
+	for _, q := range qs {
+		switch {
+		case len(q.Notes) > 0:
+			never++
+		case q.Class == odata.ClassPoint || q.Class == odata.ClassRange:
+			good++
+		default:
+			onPurpose++
+		}
+	}
+	var parts []string
+	if good > 0 {
+		parts = append(parts, plural(good, "point or range query", "point or range queries"))
+	}
+	if onPurpose > 0 {
+		parts = append(parts, plural(onPurpose, "query that reads what it asks for", "queries that read what they ask for"))
+	}
+	if never > 0 {
+		parts = append(parts, plural(never, "query that never matches (fix it first)", "queries that never match (fix them first)"))
+	}
+	if len(parts) == 0 {
+		return "nothing to propose: no query to advise on"
+	}
+	return "nothing to propose: " + strings.Join(parts, ", ")
 }

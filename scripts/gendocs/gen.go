@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -83,6 +84,7 @@ func writeMan(dir, version string) error {
 	}
 	header := &doc.GenManHeader{Title: "TSTABLE", Section: "1", Source: source, Manual: "tstable manual", Date: &noDate}
 	root := tree()
+	eachCommand(root, func(c *cobra.Command) { c.Long = keepAligned(c.Long) })
 	if err := doc.GenManTree(root, header, dir); err != nil {
 		return err
 	}
@@ -104,4 +106,67 @@ func writeMan(dir, version string) error {
 		}
 	}
 	return nil
+}
+
+// eachCommand calls fn for c and every command under it, help topics
+// included.
+func eachCommand(c *cobra.Command, fn func(*cobra.Command)) {
+	fn(c)
+	for _, sub := range c.Commands() {
+		eachCommand(sub, fn)
+	}
+}
+
+// keepAligned makes each aligned block of a help text (a run of indented
+// lines: a list or a table whose columns line up) a Markdown code block,
+// which the man page prints as written (.EX/.EE, no filling) instead of
+// joining its lines into a paragraph reflowed to the page's width. The
+// block loses the indentation its lines share, which the man page's own
+// indentation replaces.
+func keepAligned(text string) string {
+	lines := strings.Split(text, "\n")
+	var out []string
+	for i := 0; i < len(lines); {
+		if !isIndented(lines[i]) {
+			out = append(out, lines[i])
+			i++
+			continue
+		}
+		j := i
+		for j < len(lines) && isIndented(lines[j]) {
+			j++
+		}
+		if len(out) > 0 && out[len(out)-1] != "" {
+			out = append(out, "")
+		}
+		out = append(out, "```")
+		out = append(out, dedent(lines[i:j])...)
+		out = append(out, "```")
+		if j < len(lines) && lines[j] != "" {
+			out = append(out, "")
+		}
+		i = j
+	}
+	return strings.Join(out, "\n")
+}
+
+// isIndented reports whether line is a line of an aligned block: it
+// starts with a space or a tab and holds more than that.
+func isIndented(line string) bool {
+	return strings.TrimSpace(line) != "" && (line[0] == ' ' || line[0] == '\t')
+}
+
+// dedent removes the leading spaces and tabs all lines share.
+func dedent(lines []string) []string {
+	common := lines[0][:len(lines[0])-len(strings.TrimLeft(lines[0], " \t"))]
+	for _, l := range lines[1:] {
+		for !strings.HasPrefix(l, common) {
+			common = common[:len(common)-1]
+		}
+	}
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = l[len(common):]
+	}
+	return out
 }

@@ -2,11 +2,14 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/spf13/cobra"
 )
 
 // committed is the reference in the repository.
@@ -104,4 +107,127 @@ func pages(t *testing.T, dir string) []string {
 		out = append(out, e.Name())
 	}
 	return out
+}
+
+// The aligned blocks of the help (the shell's own commands, import's
+// formats and modes, lint's rules, the filter topic's literals) keep their
+// lines and columns in the man pages: each is a no-fill block (.EX/.EE) in
+// the page's source, and man prints each of its lines as written, none
+// joined into a paragraph and reflowed at 80 columns (checked with groff
+// where it is installed, as man renders the page).
+func TestManPagesKeepAlignedBlocks(t *testing.T) {
+	dir := t.TempDir()
+	if err := writeMan(dir, ""); err != nil {
+		t.Fatal(err)
+	}
+	groff, err := exec.LookPath("groff")
+	if err != nil {
+		t.Log("groff is not installed (apt-get install groff-base): the pages' source is checked, not how man prints them")
+	}
+	var pagesWithBlocks []string
+	eachCommand(tree(), func(c *cobra.Command) {
+		blocks := alignedBlocks(c.Long)
+		if len(blocks) == 0 {
+			return
+		}
+		page := strings.ReplaceAll(c.CommandPath(), " ", "-") + ".1"
+		pagesWithBlocks = append(pagesWithBlocks, page)
+		src, err := os.ReadFile(filepath.Join(dir, page))
+		if err != nil {
+			t.Fatal(err)
+		}
+		nofill := noFillBlocks(string(src))
+		var printed []string
+		if groff != "" {
+			printed = renderMan(t, groff, filepath.Join(dir, page))
+		}
+		for _, b := range blocks {
+			if !slices.ContainsFunc(nofill, func(n []string) bool { return slices.Equal(n, b) }) {
+				t.Errorf("%s: the aligned block\n%s\nis not a no-fill block (.EX/.EE) of the page, which holds\n%s", page, strings.Join(b, "\n"), src)
+			}
+			if printed != nil && !printedAsWritten(printed, b) {
+				t.Errorf("%s: man does not print the aligned block\n%s\nas written; it prints\n%s", page, strings.Join(b, "\n"), strings.Join(printed, "\n"))
+			}
+		}
+	})
+	for _, want := range []string{"tstable-shell.1", "tstable-import.1", "tstable-lint.1", "tstable-filter.1"} {
+		if !slices.Contains(pagesWithBlocks, want) {
+			t.Errorf("%s has no aligned block to check (pages with one: %v)", want, pagesWithBlocks)
+		}
+	}
+}
+
+// alignedBlocks returns the runs of indented lines of a help text, each
+// without the indentation its lines share.
+func alignedBlocks(text string) [][]string {
+	var blocks [][]string
+	lines := strings.Split(text, "\n")
+	for i := 0; i < len(lines); i++ {
+		j := i
+		for j < len(lines) && isIndented(lines[j]) {
+			j++
+		}
+		if j > i {
+			blocks = append(blocks, dedent(lines[i:j]))
+			i = j
+		}
+	}
+	return blocks
+}
+
+// noFillBlocks returns the lines of each .EX/.EE block of a man page's
+// source, as they print (roff's escapes undone).
+func noFillBlocks(src string) [][]string {
+	var blocks [][]string
+	var cur []string
+	in := false
+	for _, l := range strings.Split(src, "\n") {
+		switch {
+		case l == ".EX":
+			in, cur = true, nil
+		case l == ".EE":
+			in = false
+			blocks = append(blocks, cur)
+		case in:
+			cur = append(cur, strings.NewReplacer(`\&`, "", `\\`, `\`).Replace(l))
+		}
+	}
+	return blocks
+}
+
+// renderMan prints a man page as man does on an 80-column terminal,
+// without bold or underline.
+func renderMan(t *testing.T, groff, page string) []string {
+	t.Helper()
+	out, err := exec.Command(groff, "-k", "-man", "-Tutf8", "-rLL=80n", "-P-cbou", page).Output()
+	if err != nil {
+		t.Fatalf("groff %s: %v", page, err)
+	}
+	lines := strings.Split(string(out), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	return lines
+}
+
+// printedAsWritten reports whether the lines of block follow one another
+// in printed, each at the same margin: its lines and columns kept.
+func printedAsWritten(printed, block []string) bool {
+	for i, l := range printed {
+		margin := len(l) - len(strings.TrimLeft(l, " "))
+		if l[margin:] != block[0] || i+len(block) > len(printed) {
+			continue
+		}
+		ok := true
+		for k, b := range block {
+			if printed[i+k] != strings.Repeat(" ", margin)+b {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
 }
