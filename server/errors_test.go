@@ -164,3 +164,47 @@ func TestRefusedRequestsChangeNothing(t *testing.T) {
 		t.Errorf("a refused request created a table: %s", r.body)
 	}
 }
+
+// A table before Tables (/ACCOUNT/TABLE/Tables, which a client sends when
+// its service endpoint ends in a table's name) is answered as the live
+// service answers it: Create Table 400 PropertiesNeedValue, Delete Table
+// 400 InvalidInput, Query Tables 501 NotImplemented (found against the
+// service; testdata/replay holds no such request). Nothing is created or
+// deleted, and the message says what to give the client instead.
+func TestTableBeforeTables(t *testing.T) {
+	c, _ := newClient(t)
+	c.createTable("Orders")
+	cases := []struct {
+		method, path, body string
+		status             int
+		code               string
+	}{
+		{"POST", "/Orders/Tables", `{"TableName":"Other"}`, 400, "PropertiesNeedValue"},
+		{"DELETE", "/Orders/Tables('Orders')", "", 400, "InvalidInput"},
+		{"GET", "/Orders/Tables", "", 501, "NotImplemented"},
+		// Other shapes stay what they were: no resource.
+		{"GET", "/Orders/Tables('Orders')", "", 400, "InvalidUri"},
+		{"PUT", "/Orders/Tables", "", 400, "InvalidUri"},
+		{"GET", "/Orders/Other", "", 400, "InvalidUri"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.method+" "+tc.path, func(t *testing.T) {
+			c.t = t
+			var body []byte
+			if tc.body != "" {
+				body = []byte(tc.body)
+			}
+			r := c.do(tc.method, tc.path, body)
+			if r.status != tc.status || r.errorCode() != tc.code || r.header.Get("x-ms-error-code") != tc.code {
+				t.Fatalf("%d %s, want %d %s", r.status, r.body, tc.status, tc.code)
+			}
+			if tc.code != "InvalidUri" && !strings.Contains(r.errorMessage(), `the path puts the table "Orders" before Tables`) {
+				t.Errorf("message %q: want it to say the table is before Tables", r.errorMessage())
+			}
+		})
+	}
+	c.t = t
+	if r := c.mustDo(200, "GET", "/Tables", nil); !strings.Contains(r.body, `"TableName":"Orders"`) || strings.Contains(r.body, "Other") {
+		t.Errorf("the tables after the refused requests: %s", r.body)
+	}
+}
