@@ -82,7 +82,8 @@ func codedFailure(err error) failure {
 
 // errorValue is the message as the service words it: "N:" before it for a
 // batch operation, its sentence, then the request id and time on their
-// own lines; then tstable's message on a last line, "tstable: ...". A
+// own lines; then tstable's message on a last line, "tstable: ..." (its
+// own line breaks made spaces). A
 // code the service has no sentence for has tstable's message in its
 // place, and no last line.
 func errorValue(f failure, requestID string, now time.Time) string {
@@ -95,7 +96,7 @@ func errorValue(f failure, requestID string, now time.Time) string {
 	}
 	msg := first + "\nRequestId:" + requestID + "\nTime:" + now.UTC().Format("2006-01-02T15:04:05.0000000Z")
 	if detail != "" {
-		msg += "\ntstable: " + detail
+		msg += "\ntstable: " + strings.ReplaceAll(detail, "\n", " ")
 	}
 	return msg
 }
