@@ -279,3 +279,27 @@ func TestContinuationAcrossServeAndLocal(t *testing.T) {
 		t.Errorf("a local token on a remote account: exit %d, %s", st, errOut)
 	}
 }
+
+// A command refused through the server says what the same command says on
+// the file itself: the server's messages carry tstable's words after the
+// service's sentence, and the command line shows tstable's.
+func TestRefusalsThroughTheServerKeepTheirWords(t *testing.T) {
+	served, _ := servedDB(t)
+	local := filepath.Join(t.TempDir(), "local.db")
+	seed(t, local)
+	for _, args := range [][]string{
+		{"insert", "People", `{"PartitionKey":"a/b","RowKey":"1"}`},
+		{"insert", "People", `{"PartitionKey":"Sales","RowKey":"1","A-B":1}`},
+		{"query", "People", "--filter", "Age eq"},
+		{"table", "delete", "Nowhere"},
+		{"delete", "People", "Sales", "nobody"},
+		{"replace", "People", `{"PartitionKey":"Sales","RowKey":"nobody","A":1}`},
+		{"merge", "People", `{"PartitionKey":"Sales","RowKey":"nobody","A":1}`},
+	} {
+		_, want, wantSt := run(context.Background(), local, "", args...)
+		_, got, st := run(context.Background(), served, "", args...)
+		if wantSt == 0 || st != wantSt || got != want {
+			t.Errorf("%s:\nthrough the server: exit %d\n%s\non the file: exit %d\n%s", strings.Join(args, " "), st, got, wantSt, want)
+		}
+	}
+}

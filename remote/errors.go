@@ -18,6 +18,9 @@ var (
 	codeRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"code"\s*:\s*"([A-Za-z]+)"`) })
 	indexRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"value"\s*:\s*"(\d+):([^"]*)"`) })
 	valueRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"value"\s*:\s*"([^"]*)"`) })
+	// ownRE finds the last line tstable serve writes after the service's
+	// sentence, RequestId and Time: its own message, JSON-escaped.
+	ownRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\\ntstable: ((?:[^"\\]|\\.)*)"`) })
 )
 
 // mapError turns an error of the SDK into the *odata.Error the local store
@@ -51,6 +54,11 @@ func mapError(err error, table string, key *odata.Key) error {
 		detail = m[1]
 	}
 	detail = strings.TrimSpace(strings.SplitN(detail, "\\n", 2)[0])
+	if m := ownRE().FindStringSubmatch(text); m != nil { // a tstable server's own words
+		if own, err := strconv.Unquote(`"` + m[1] + `"`); err == nil {
+			detail = own
+		}
+	}
 	if code == "" {
 		code = codeForStatus(re.StatusCode)
 	}

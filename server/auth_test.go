@@ -120,8 +120,20 @@ func TestTableSASKeyRange(t *testing.T) {
 			t.Errorf("%s: %v, want 403 %s", what, err, code)
 		}
 	}
+	// A point read outside the range finds nothing, as the live service
+	// answers it: 404 ResourceNotFound, not a refusal (testdata/replay
+	// holds no such read; its test_table_entity.test_sas_add_outside_range
+	// holds the refusal of an insert outside the range, 403
+	// AuthorizationFailure, which TestReplayRealService compares).
 	_, err = reader.GetEntity(ctx, "a", "1", nil)
-	wantRefused("point read outside the range", err, "AuthorizationFailure")
+	var re *azcore.ResponseError
+	if !errors.As(err, &re) || re.StatusCode != http.StatusNotFound || re.ErrorCode != "ResourceNotFound" {
+		t.Errorf("point read outside the range: %v, want 404 ResourceNotFound", err)
+	}
+	_, err = reader.GetEntity(ctx, "b", "1", nil) // the right partition, before the start row key
+	if !errors.As(err, &re) || re.StatusCode != http.StatusNotFound || re.ErrorCode != "ResourceNotFound" {
+		t.Errorf("point read before the start row key: %v, want 404 ResourceNotFound", err)
+	}
 	e, _ := json.Marshal(map[string]string{"PartitionKey": "b", "RowKey": "9"})
 	_, err = reader.AddEntity(ctx, e, nil)
 	wantRefused("insert with a read-only SAS", err, "AuthorizationPermissionMismatch")

@@ -61,8 +61,8 @@ func (q *request) batch() error {
 		// The service names operation 99 in its answer to a changeset of
 		// more than 100 (recorded with 101 operations).
 		i := odata.MaxBatchOperations - 1
-		q.writeBatchFailure(odata.AtIndex(errorf(odata.CodeInvalidInput,
-			"a changeset holds at most %d operations; this one has %d: split it", odata.MaxBatchOperations, len(ops)), i), ops[i].prefer)
+		q.writeBatchFailure(tooManyOperations(odata.AtIndex(errorf(odata.CodeInvalidInput,
+			"a changeset holds at most %d operations; this one has %d: split it", odata.MaxBatchOperations, len(ops)), i)), ops[i].prefer)
 		return nil
 	}
 	table := ops[0].table
@@ -295,7 +295,7 @@ func (q *request) writeBatchSuccess(ops []batchOp, stored []*odata.Entity) {
 // the service's recorded answers report without one (at a later
 // operation, an index, as the .NET SDK reads it and Azurite writes it).
 func (q *request) writeBatchFailure(err error, prefer string) {
-	f := describe(err)
+	f := describe(err, q.r)
 	if f.index == 0 && (f.code == odata.CodeUpdateConditionNotSatisfied || f.code == odata.CodeResourceNotFound) {
 		f.index = -1
 	}

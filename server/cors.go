@@ -65,7 +65,7 @@ func (s *Server) preflight(w http.ResponseWriter, r *http.Request) {
 	origin, method := r.Header.Get("Origin"), r.Header.Get("Access-Control-Request-Method")
 	if origin == "" || method == "" {
 		writeErrorFor(w, r, errorf(odata.CodeInvalidCorsHeaderValue,
-			"A required CORS header is not present. An OPTIONS request is a CORS preflight, with Origin and Access-Control-Request-Method (a browser sends them itself)"))
+			"an OPTIONS request is a CORS preflight, with Origin and Access-Control-Request-Method (a browser sends them itself)"))
 		return
 	}
 	var asked []string
@@ -79,7 +79,7 @@ func (s *Server) preflight(w http.ResponseWriter, r *http.Request) {
 	rule, ok := matchCORS(s.corsRules(), origin, method, asked)
 	if !ok {
 		writeErrorFor(w, r, errorf(odata.CodeCorsPreflightFailure,
-			"CORS not enabled or no matching rule found for this request. No CORS rule of the account allows origin %.80q with %s and these headers; add one with Set Table Service Properties (or serve with --cors-any-origin on a local dev server)", origin, method))
+			"no CORS rule of the account allows origin %.80q with %s and these headers; add one with Set Table Service Properties (or serve with --cors-any-origin on a local dev server)", origin, method))
 		return
 	}
 	h := w.Header()

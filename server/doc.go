@@ -24,5 +24,7 @@
 //
 // The answers are the service's own, status, headers and bodies: the
 // replay test (replay_test.go) holds them to the real service's recorded
-// answers, testdata/replay.
+// answers, testdata/replay. An error's message is the service's sentence
+// for its code (servicetext.go, the one table of them), its RequestId and
+// Time, then tstable's own message on a last line.
 package server

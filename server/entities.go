@@ -178,13 +178,17 @@ func (q *request) deleteEntity(table string, key odata.Key) error {
 	return nil
 }
 
-// getEntity answers GET /T(PartitionKey='a',RowKey='b'), with $select.
+// getEntity answers GET /T(PartitionKey='a',RowKey='b'), with $select. An
+// entity outside a table SAS's key range is not found (404
+// ResourceNotFound), as the service answers it: the SAS reads its range
+// only, and nothing outside it exists for it (a write outside the range is
+// refused: 403 AuthorizationFailure).
 func (q *request) getEntity(table string, key odata.Key) error {
-	if err := q.allow(auth.OpRead, table, key.PartitionKey, key.RowKey); err != nil {
+	if err := q.allow(auth.OpRead, table, "", ""); err != nil {
 		return err
 	}
 	if !inRange(q.grant, key.PartitionKey, key.RowKey, store.KeyOrderOf(q.s.b)) {
-		return errorf(odata.CodeAuthorizationFailure, "the entity (%q, %q) lies outside the key range of the table SAS: sign a SAS whose range covers it", key.PartitionKey, key.RowKey)
+		return errorf(odata.CodeResourceNotFound, "the entity (%q, %q) lies outside the key range of the table SAS, which reads only the entities inside it: sign a SAS whose range covers it", key.PartitionKey, key.RowKey)
 	}
 	selText := queryValue(q.r.URL.RawQuery, "$select")
 	sel, err := odata.ParseSelect(selText)

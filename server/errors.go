@@ -7,6 +7,7 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/tstable/tstable/odata"
@@ -18,18 +19,25 @@ func errorf(code odata.Code, format string, args ...any) error {
 }
 
 // queryError is a query option that does not parse: 400 InvalidInput,
-// naming the option, its text and the column of the problem.
+// naming the option, its text and the column of the problem (a $filter's
+// syntax error in the service's words too).
 func queryError(param, text string, err error) error {
-	return errorf(odata.CodeInvalidInput, "%s %q: %v", param, text, err)
+	coded := errorf(odata.CodeInvalidInput, "%s %q: %v", param, text, err)
+	if param == "$filter" {
+		return filterSyntax(text, err, coded)
+	}
+	return coded
 }
 
 // failure is what an error tells a client: the service's code, the HTTP
-// status that goes with it, the message, and a batch operation's index
-// (-1 when there is none).
+// status that goes with it, the service's sentence for it (servicetext.go),
+// tstable's own message, and a batch operation's index (-1 when there is
+// none).
 type failure struct {
 	code    odata.Code
 	status  int
-	message string
+	text    string // the service's sentence; "" when it has none
+	message string // tstable's
 	index   int
 	header  http.Header // headers of the refusal's own (a bearer challenge)
 }
@@ -43,9 +51,20 @@ type shapedError interface {
 	HTTPHeader() http.Header
 }
 
-// describe turns any error into what the client is told. An error that
-// carries no code is the server's own fault: 500 InternalError.
-func describe(err error) failure {
+// describe turns any error into what the client of request r is told. An
+// error that carries no code is the server's own fault: 500 InternalError.
+func describe(err error, r *http.Request) failure {
+	f := codedFailure(err)
+	var p *phrased
+	if errors.As(err, &p) {
+		f.text = p.text
+	}
+	f.text = serviceText(f, r)
+	return f
+}
+
+// codedFailure is what err says of itself: its code, status and message.
+func codedFailure(err error) failure {
 	var e *odata.Error
 	if errors.As(err, &e) {
 		f := failure{code: e.Code, status: e.Status(), message: e.Message, index: e.Index}
@@ -62,13 +81,24 @@ func describe(err error) failure {
 }
 
 // errorValue is the message as the service words it: "N:" before it for a
-// batch operation, then the request id and time on their own lines.
+// batch operation, its sentence, then the request id and time on their
+// own lines; then tstable's message on a last line, "tstable: ..." (its
+// own line breaks made spaces). A
+// code the service has no sentence for has tstable's message in its
+// place, and no last line.
 func errorValue(f failure, requestID string, now time.Time) string {
-	msg := f.message
-	if f.index >= 0 {
-		msg = strconv.Itoa(f.index) + ":" + msg
+	first, detail := f.text, f.message
+	if first == "" {
+		first, detail = f.message, ""
 	}
-	return msg + "\nRequestId:" + requestID + "\nTime:" + now.UTC().Format("2006-01-02T15:04:05.0000000Z")
+	if f.index >= 0 {
+		first = strconv.Itoa(f.index) + ":" + first
+	}
+	msg := first + "\nRequestId:" + requestID + "\nTime:" + now.UTC().Format("2006-01-02T15:04:05.0000000Z")
+	if detail != "" {
+		msg += "\ntstable: " + strings.ReplaceAll(detail, "\n", " ")
+	}
+	return msg
 }
 
 // appendErrorJSON appends the service's JSON error document.
@@ -91,7 +121,7 @@ func (f failure) addHeaders(h http.Header) {
 // writeError answers err in JSON, as the service answers its OData
 // operations, with the x-ms-error-code header.
 func writeError(w http.ResponseWriter, r *http.Request, err error) {
-	f := describe(err)
+	f := describe(err, r)
 	h := w.Header()
 	f.addHeaders(h)
 	h.Set("Content-Type", jsonContentType(odata.MinimalMetadata))
@@ -108,7 +138,7 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 // that are not OData (ACLs and service properties): its OData error
 // document in XML, <m:error> with <m:code> and <m:message>.
 func writeXMLError(w http.ResponseWriter, r *http.Request, err error) {
-	f := describe(err)
+	f := describe(err, r)
 	h := w.Header()
 	f.addHeaders(h)
 	h.Set("Content-Type", "application/xml")
@@ -121,7 +151,14 @@ func writeXMLError(w http.ResponseWriter, r *http.Request, err error) {
 	b.WriteString(`<m:error xmlns:m="http://schemas.microsoft.com/ado/2007/08/dataservices/metadata"><m:code>`)
 	xml.EscapeText(&b, []byte(f.code))
 	b.WriteString(`</m:code><m:message xml:lang="en-US">`)
-	xml.EscapeText(&b, []byte(errorValue(f, h.Get("x-ms-request-id"), time.Now())))
+	// Its lines end in plain newlines, as the service writes them
+	// (EscapeText would write &#xA;).
+	for i, line := range strings.Split(errorValue(f, h.Get("x-ms-request-id"), time.Now()), "\n") {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		xml.EscapeText(&b, []byte(line))
+	}
 	b.WriteString(`</m:message></m:error>`)
 	w.Write(b.Bytes())
 }

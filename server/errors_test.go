@@ -1,10 +1,17 @@
 package server_test
 
 import (
+	"encoding/xml"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 )
+
+// messageShape is an error message as serve writes it: the service's
+// sentence (after a batch operation's "N:"), the RequestId and Time lines
+// as the service writes them, then tstable's own line.
+var messageShape = regexp.MustCompile(`^([^\n]+)\nRequestId:([^\n]+)\nTime:\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{7}Z\ntstable: ([^\n]+)$`)
 
 // Every refused request answers the service's status and code, with the
 // service's error headers, and changes nothing.
@@ -119,8 +126,13 @@ func TestRefusedRequestsChangeNothing(t *testing.T) {
 					t.Errorf("no %s header", h)
 				}
 			}
-			if msg := r.errorMessage(); !strings.Contains(msg, tc.message) || !strings.Contains(msg, "RequestId:"+r.header.Get("x-ms-request-id")) {
-				t.Errorf("message %q: want %q in it and the request id", msg, tc.message)
+			msg := r.errorMessage()
+			m := messageShape.FindStringSubmatch(msg)
+			if m == nil || m[2] != r.header.Get("x-ms-request-id") {
+				t.Fatalf("message %q: want the service's sentence, RequestId %s and Time, then tstable's line", msg, r.header.Get("x-ms-request-id"))
+			}
+			if !strings.Contains(m[3], tc.message) {
+				t.Errorf("message %q: want %q in tstable's line", msg, tc.message)
 			}
 		})
 	}
@@ -144,8 +156,8 @@ func TestRefusedRequestsChangeNothing(t *testing.T) {
 		// operation 0, as the service writes them, and with one after.
 		{"stale ETag", ctStale, bodyStale, "HTTP/1.1 412", "UpdateConditionNotSatisfied", `"value":"1:`},
 		{"missing entity", ctGone, bodyGone, "HTTP/1.1 404", "ResourceNotFound", `"value":"1:`},
-		{"stale ETag first", ctStale0, bodyStale0, "HTTP/1.1 412", "UpdateConditionNotSatisfied", `"value":"entity`},
-		{"missing entity first", ctGone0, bodyGone0, "HTTP/1.1 404", "ResourceNotFound", `"value":"entity`},
+		{"stale ETag first", ctStale0, bodyStale0, "HTTP/1.1 412", "UpdateConditionNotSatisfied", `"value":"The update condition specified in the request was not satisfied.\n`},
+		{"missing entity first", ctGone0, bodyGone0, "HTTP/1.1 404", "ResourceNotFound", `"value":"The specified resource does not exist.\n`},
 	}
 	for _, tc := range batches {
 		t.Run("batch "+tc.name, func(t *testing.T) {
@@ -162,5 +174,113 @@ func TestRefusedRequestsChangeNothing(t *testing.T) {
 	}
 	if r := c.mustDo(200, "GET", "/Tables", nil); strings.Contains(r.body, "Nowhere") {
 		t.Errorf("a refused request created a table: %s", r.body)
+	}
+}
+
+// A table before Tables (/ACCOUNT/TABLE/Tables, which a client sends when
+// its service endpoint ends in a table's name) is answered as the live
+// service answers it: Create Table 400 PropertiesNeedValue, Delete Table
+// 400 InvalidInput, Query Tables 501 NotImplemented (found against the
+// service; testdata/replay holds no such request). Nothing is created or
+// deleted, and the message says what to give the client instead.
+func TestTableBeforeTables(t *testing.T) {
+	c, _ := newClient(t)
+	c.createTable("Orders")
+	cases := []struct {
+		method, path, body string
+		status             int
+		code               string
+	}{
+		{"POST", "/Orders/Tables", `{"TableName":"Other"}`, 400, "PropertiesNeedValue"},
+		{"DELETE", "/Orders/Tables('Orders')", "", 400, "InvalidInput"},
+		{"GET", "/Orders/Tables", "", 501, "NotImplemented"},
+		// Other shapes stay what they were: no resource.
+		{"GET", "/Orders/Tables('Orders')", "", 400, "InvalidUri"},
+		{"PUT", "/Orders/Tables", "", 400, "InvalidUri"},
+		{"GET", "/Orders/Other", "", 400, "InvalidUri"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.method+" "+tc.path, func(t *testing.T) {
+			c.t = t
+			var body []byte
+			if tc.body != "" {
+				body = []byte(tc.body)
+			}
+			r := c.do(tc.method, tc.path, body)
+			if r.status != tc.status || r.errorCode() != tc.code || r.header.Get("x-ms-error-code") != tc.code {
+				t.Fatalf("%d %s, want %d %s", r.status, r.body, tc.status, tc.code)
+			}
+			if tc.code != "InvalidUri" && !strings.Contains(r.errorMessage(), `the path puts the table "Orders" before Tables`) {
+				t.Errorf("message %q: want it to say the table is before Tables", r.errorMessage())
+			}
+		})
+	}
+	c.t = t
+	if r := c.mustDo(200, "GET", "/Tables", nil); !strings.Contains(r.body, `"TableName":"Orders"`) || strings.Contains(r.body, "Other") {
+		t.Errorf("the tables after the refused requests: %s", r.body)
+	}
+}
+
+// The first line of an error's message is the service's sentence for its
+// code and case, as the recordings hold it (the recording named beside
+// each; TestReplayRealService compares them all), in JSON, in a batch's
+// response and in XML.
+func TestServiceSentences(t *testing.T) {
+	c, _ := newClient(t)
+	c.createTable("Orders")
+	c.insert("Orders", `{"PartitionKey":"p","RowKey":"1"}`)
+	var ops []string
+	for i := 0; i < 101; i++ {
+		ops = append(ops, fmt.Sprintf("POST /Orders\n\n{\"PartitionKey\":\"p\",\"RowKey\":\"b%03d\"}", i))
+	}
+	ct101, body101 := batchBody(c.url, ops)
+	cases := []struct {
+		name, method, path, body string
+		headers                  []string
+		first                    string
+	}{
+		// test_table_aad.test_aad_delete_entities#3
+		{"missing entity", "GET", "/Orders(PartitionKey='p',RowKey='zz')", "", nil, "The specified resource does not exist."},
+		// test_retry.test_retry_on_server_error#1
+		{"existing table", "POST", "/Tables", `{"TableName":"orders"}`, nil, "The table specified already exists."},
+		// test_table_entity.test_query_invalid_filter#6
+		{"filter syntax", "GET", "/Orders()?$filter=aaa%20bbb%20ccc", "", nil, "Syntax error at position 7 in 'aaa bbb ccc'."},
+		// test_table_entity.test_insert_entity_missing_pk#1
+		{"no PartitionKey", "POST", "/Orders", `{"RowKey":"2"}`, nil, "The values are not specified for all properties in the entity."},
+		// test_table_entity.test_insert_entity_conflict#2
+		{"existing entity", "POST", "/Orders", `{"PartitionKey":"p","RowKey":"1"}`, nil, "The specified entity already exists."},
+		// test_table_batch.test_batch_too_many_ops#2
+		{"101 operations", "POST", "/$batch", string(body101), []string{"Content-Type", ct101}, "99:The batch request operation exceeds the maximum 100 changes per change set."},
+		// test_table_aad.test_aad_access_policy_error#0 (XML)
+		{"ACL of a missing table", "GET", "/Nowhere?comp=acl", "", nil, "The specified resource does not exist."},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c.t = t
+			r := c.do(tc.method, tc.path, []byte(tc.body), tc.headers...)
+			msg := r.errorMessage()
+			if strings.Contains(r.body, "<m:message") {
+				var doc struct {
+					Message string `xml:"message"`
+				}
+				if err := xml.Unmarshal([]byte(r.body), &doc); err != nil {
+					t.Fatalf("%s: %v", r.body, err)
+				}
+				msg = doc.Message
+				if !strings.Contains(r.body, ".\nRequestId:") {
+					t.Errorf("%s: want the message's lines ended with plain newlines, as the service writes them", r.body)
+				}
+			} else if strings.HasPrefix(r.header.Get("Content-Type"), "multipart/mixed") {
+				_, part, _ := strings.Cut(r.body, "\r\n\r\n{")
+				part, _, _ = strings.Cut("{"+part, "\r\n")
+				msg = response{body: part}.errorMessage()
+			}
+			if first, _, _ := strings.Cut(msg, "\n"); first != tc.first {
+				t.Errorf("first line %q, want %q (the whole: %q)", first, tc.first, msg)
+			}
+			if !strings.Contains(msg, "\nRequestId:"+r.header.Get("x-ms-request-id")+"\nTime:") || !strings.Contains(msg, "\ntstable: ") {
+				t.Errorf("message %q: want the RequestId and Time lines, then tstable's", msg)
+			}
+		})
 	}
 }

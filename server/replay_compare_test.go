@@ -103,18 +103,21 @@ func normalizeETag(v string) string {
 	return v
 }
 
-// errorOf is an error answer's code, and the index of the failing
-// operation when its message starts with one; "" for other answers.
+// errorOf is an error answer's code, the index of the failing operation
+// when its message starts with one, and the message's first line, the
+// service's sentence (the RequestId and Time lines, and tstable's line
+// after them, left out); "" for other answers.
 func errorOf(contentType, body string) string {
 	code, msg := "", ""
 	if strings.Contains(contentType, "xml") {
 		var doc struct {
-			Code    string `xml:"code"`
-			UCode   string `xml:"Code"`
-			Message string `xml:"message"`
+			Code     string `xml:"code"`
+			UCode    string `xml:"Code"`
+			Message  string `xml:"message"`
+			UMessage string `xml:"Message"`
 		}
-		if xml.Unmarshal([]byte(body), &doc) == nil {
-			code = doc.Code + doc.UCode
+		if xml.Unmarshal([]byte(strings.TrimPrefix(body, "\ufeff")), &doc) == nil {
+			code, msg = doc.Code+doc.UCode, doc.Message+doc.UMessage
 		}
 	} else {
 		var doc struct {
@@ -132,16 +135,17 @@ func errorOf(contentType, body string) string {
 	if code == "" {
 		return ""
 	}
+	msg, _, _ = strings.Cut(msg, "\n")
 	if m := indexRE.FindStringSubmatch(msg); m != nil {
-		return code + " at operation " + m[1]
+		return code + " at operation " + m[1] + ": " + strings.TrimPrefix(msg, m[0])
 	}
-	return code
+	return code + ": " + msg
 }
 
 // canonBody is a body with what legitimately differs made equal: JSON
 // with ETags and Timestamps of the service's form replaced, the host made
-// {base}, error messages reduced to their code; XML as its elements; a
-// batch as its responses.
+// {base}, error messages reduced to their code and first line; XML as its
+// elements; a batch as its responses.
 func canonBody(contentType, body string) string {
 	body = strings.TrimPrefix(body, "\ufeff")
 	switch {
@@ -240,8 +244,9 @@ func quoteJSON(s string) string {
 }
 
 // canonXML lists an XML document's elements, attributes and text, in
-// order, without the declaration and with what legitimately differs
-// (error messages, the last sync time) left out.
+// order, without the declaration and with what legitimately differs left
+// out: the last sync time, and an error message's lines after its first
+// (the request id and time, tstable's own line).
 func canonXML(body string) string {
 	dec := xml.NewDecoder(strings.NewReader(body))
 	var b strings.Builder
@@ -268,7 +273,9 @@ func canonXML(body string) string {
 		case xml.CharData:
 			if s := strings.TrimSpace(string(tok)); s != "" {
 				switch path[len(path)-1] {
-				case "message", "Message", "LastSyncTime":
+				case "message", "Message":
+					s, _, _ = strings.Cut(s, "\n")
+				case "LastSyncTime":
 					s = "…"
 				}
 				b.WriteString(s)

@@ -25,8 +25,9 @@ import (
 // recording, each on a new empty database, and compares each answer with
 // the service's: the status, the error code, the headers a client reads
 // and the body, once what legitimately differs is made equal (ETags and
-// times, request ids, the host). Error messages are tstable's own words;
-// only their code and a batch operation's "N:" index are compared.
+// times, request ids, the host). Of an error's message, its first line is
+// compared: a batch operation's "N:" index and the service's sentence (the
+// RequestId and Time lines, and tstable's own line after them, are not).
 //
 // Every difference must be listed, with its reason, in
 // testdata/replay/differences.txt (and docs/serve.md); a difference not listed,

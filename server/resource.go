@@ -1,6 +1,7 @@
 package server
 
 import (
+	"net/http"
 	"net/url"
 	"strings"
 
@@ -94,6 +95,39 @@ func parseResource(escaped string) (*resource, error) {
 	}
 	res.key = &odata.Key{PartitionKey: *pk, RowKey: *rk}
 	return res, nil
+}
+
+// tableBeforeTables answers a path that puts a table before Tables
+// (/ACCOUNT/TABLE/Tables, which a client sends when the service endpoint it
+// was given ends in a table's name) as the service does: Create Table
+// there is 400 PropertiesNeedValue, Delete Table 400 InvalidInput and
+// Query Tables 501 NotImplemented. It is nil for every other path, which
+// parseResource reads.
+func tableBeforeTables(method, account, escaped string) error {
+	table, tail, ok := strings.Cut(escaped, "/")
+	if !ok || table == "" || strings.Contains(tail, "/") {
+		return nil
+	}
+	res, err := parseResource(tail)
+	if err != nil || !res.tables {
+		return nil
+	}
+	var code odata.Code
+	switch {
+	case method == http.MethodPost && !res.named:
+		code = odata.CodePropertiesNeedValue
+	case method == http.MethodDelete && res.named:
+		code = odata.CodeInvalidInput
+	case method == http.MethodGet && !res.named:
+		code = odata.CodeNotImplemented
+	default:
+		return nil
+	}
+	if t, err := url.PathUnescape(table); err == nil {
+		table = t
+	}
+	return errorf(code, "the path puts the table %.64q before %s: an account's tables are at /%s/%s; give the client the account's endpoint (…/%s), not a table's",
+		table, tail, account, tail, account)
 }
 
 // quoted reads an OData string literal at the start of s (” is a quote)

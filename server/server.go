@@ -196,6 +196,9 @@ func (q *request) serve() error {
 		}
 		return errorf(odata.CodeInvalidURI, "%s /%s/ names no operation: use /%s/Tables, /%s/TABLE() or ?restype=service&comp=properties", q.r.Method, account, account, account)
 	}
+	if err := tableBeforeTables(q.method(), account, rest); err != nil {
+		return err
+	}
 	res, err := parseResource(rest)
 	if err != nil {
 		return err
