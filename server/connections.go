@@ -134,11 +134,11 @@ func (s *Server) admit(w http.ResponseWriter, r *http.Request) error {
 	}
 	if headerBytes(r) > bounds.headerBytes {
 		w.Header().Set("Connection", "close")
-		return errorf(odata.CodeInvalidInput, "The size of the request headers is too long: %d bytes at most, the request line and every header counted", bounds.headerBytes)
+		return errorf(odata.CodeInvalidInput, "the request headers are too large: %d bytes at most, the request line and every header counted", bounds.headerBytes)
 	}
 	if s.conns != nil && s.conns.full() {
 		w.Header().Set("Connection", "close")
-		return errorf(odata.CodeServerBusy, "The server is busy: %d connections are open, the most serve keeps; retry, or use fewer connections", bounds.conns)
+		return errorf(odata.CodeServerBusy, "%d connections are open, the most serve keeps; retry, or use fewer connections", bounds.conns)
 	}
 	return nil
 }

@@ -86,7 +86,7 @@ func TestSlowBodyIsAnsweredOperationTimedOut(t *testing.T) {
 	if resp.StatusCode != 500 || code != "OperationTimedOut" || resp.Header.Get("x-ms-error-code") != "OperationTimedOut" {
 		t.Errorf("a trickling body: %d %s %q, want 500 OperationTimedOut", resp.StatusCode, code, msg)
 	}
-	if !strings.HasPrefix(msg, "Operation could not be completed within the specified time") {
+	if !strings.HasPrefix(msg, "Operation could not be completed within the specified time.\n") || !strings.Contains(msg, "\ntstable: the request did not arrive whole") {
 		t.Errorf("message %q is not the service's", msg)
 	}
 	if waited := time.Since(start); waited > 5*time.Second {
@@ -151,7 +151,7 @@ func TestConnectionsAreBounded(t *testing.T) {
 	if resp.StatusCode != 503 || code != "ServerBusy" {
 		t.Errorf("a fourth connection, three waiting: %d %s %q, want 503 ServerBusy", resp.StatusCode, code, msg)
 	}
-	if !strings.HasPrefix(msg, "The server is busy") {
+	if !strings.HasPrefix(msg, "The server is currently unable to receive requests. Please retry your request.\n") || !strings.Contains(msg, "\ntstable: 3 connections are open") {
 		t.Errorf("message %q is not the service's", msg)
 	}
 	if !closedByServer(c, 5*time.Second) {
@@ -171,7 +171,7 @@ func TestOversizeHeadersGetTheServicesErrorDocument(t *testing.T) {
 		if resp.StatusCode != 400 || code != "InvalidInput" || !strings.Contains(resp.Header.Get("Content-Type"), "application/json") {
 			t.Errorf("a header of %d bytes: %d %s %q (%s)", size, resp.StatusCode, code, msg, resp.Header.Get("Content-Type"))
 		}
-		if !strings.Contains(msg, "request headers is too long") {
+		if !strings.HasPrefix(msg, "One of the request inputs is not valid.\n") || !strings.Contains(msg, "\ntstable: the request headers are too large") {
 			t.Errorf("a header of %d bytes: message %q", size, msg)
 		}
 	}

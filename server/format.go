@@ -152,7 +152,7 @@ func readSizedInto(buf []byte, r io.Reader, length, limit int64) ([]byte, error)
 		body, err = io.ReadAll(io.LimitReader(r, limit+1))
 	}
 	if isTimeout(err) {
-		return nil, errorf(odata.CodeOperationTimedOut, "Operation could not be completed within the specified time: the request did not arrive whole within the time given one operation")
+		return nil, errorf(odata.CodeOperationTimedOut, "the request did not arrive whole within the 30 seconds the service gives one operation")
 	}
 	if err != nil {
 		return nil, errorf(odata.CodeInvalidInput, "the request body could not be read: %v", err)
