@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tstable/tstable/design"
 )
 
 // explain --draw draws the key space of the sample orders four ways: a
@@ -97,5 +99,43 @@ func TestShellExplainDrawDrawsUnderTheQuery(t *testing.T) {
 	out, _, _ = runWith(context.Background(), &Factory{Session: &testSession{explain: true}}, db, "", args...)
 	if strings.Contains(out, "key space") {
 		t.Errorf("drawn with explain on:\n%s", out)
+	}
+}
+
+// stats --draw draws the sample orders' partitions, largest shares and
+// properties; lint --draw flags the partitions its findings are about.
+func TestStatsAndLintDraw(t *testing.T) {
+	t.Setenv("LANG", "C.UTF-8")
+	t.Setenv("LC_ALL", "")
+	t.Setenv("LC_CTYPE", "")
+	db := filepath.Join(t.TempDir(), "t.db")
+	mustRun(t, db, "", "sample", "load", "orders")
+	mustRun(t, db, "", "sample", "load", "bad")
+	for _, c := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"stats_draw_orders", []string{"stats", "Orders", "--draw"}, "largest partitions, by share of the table:"},
+		{"lint_draw_bad", []string{"lint", "BadDesign", "--draw"}, "flagged: '2024-06-08'"},
+	} {
+		out, errOut, status := run(context.Background(), db, "", c.args...)
+		if !strings.Contains(out, "key space of") || !strings.Contains(out, c.want) {
+			t.Errorf("%s: no picture (%q) in\n%s%s", c.name, c.want, out, errOut)
+		}
+		checkGolden(t, c.name, transcript(c.args, "", out, errOut, status))
+	}
+	out, _, _ := run(context.Background(), db, "", "stats", "Orders", "-o", "table")
+	if strings.Contains(out, "key space") {
+		t.Errorf("stats drew without --draw:\n%s", out)
+	}
+}
+
+// A finding's examples name its partitions: 'pk', ('pk', 'rk'), quotes
+// doubled inside.
+func TestPartitionsNamed(t *testing.T) {
+	f := design.Finding{Evidence: design.Evidence{Examples: []string{"'a''b': 30 entities (2%)", "('c', 'r1')", "7 entities"}}}
+	if got := strings.Join(partitionsNamed(f), "|"); got != "a'b|c" {
+		t.Errorf("partitionsNamed = %q", got)
 	}
 }
