@@ -74,7 +74,7 @@ func partitionsNamed(f design.Finding) []string {
 	return pks
 }
 
-// leadingQuoted reads the quoted string ('it''s') s starts with.
+// leadingQuoted reads the quoted string ('it”s') s starts with.
 func leadingQuoted(s string) (string, bool) {
 	if !strings.HasPrefix(s, "'") {
 		return "", false
