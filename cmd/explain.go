@@ -70,7 +70,7 @@ ASCII unless the locale is UTF-8.`,
 					if plan == nil {
 						plan = p.plan
 					}
-					picture, err = keySpaceOf(c.Context(), b, p.table, p.query, plan)
+					picture, err = design.KeySpace(c.Context(), b, p.table, p.query, plan)
 				}
 				return err
 			})

@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tstable/tstable/design"
 	"github.com/tstable/tstable/keyspace"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store"
@@ -20,18 +21,6 @@ func (d drawFlags) wants(p *Printer) bool {
 		return false
 	}
 	return d.draw || p.DrawsByDefault()
-}
-
-// keySpaceOf reads table once, in key order, and models its key space
-// with what query q (planned as plan) reads and returns in it.
-func keySpaceOf(ctx context.Context, b store.Backend, table string, q odata.Query, plan *odata.Plan) (*keyspace.Model, error) {
-	r := keyspace.NewReading(q, plan, store.KeyOrderOf(b))
-	kb := keyspace.NewBuilder(table, plan.Class.Text())
-	_, err := b.Query(ctx, table, store.QueryRequest{}, func(e *odata.Entity) error {
-		kb.Add(e.PartitionKey, r.State(e))
-		return nil
-	})
-	return kb.Model(), err
 }
 
 // addDrawFlags adds --draw and --no-draw.
@@ -53,7 +42,7 @@ func (f *Factory) drawFooter(ctx context.Context, p *parsedQuery, plan *odata.Pl
 	}
 	var m *keyspace.Model
 	err := f.Read(ctx, p.table, func(b store.Backend) (err error) {
-		m, err = keySpaceOf(ctx, b, p.table, p.query, plan)
+		m, err = design.KeySpace(ctx, b, p.table, p.query, plan)
 		return err
 	})
 	if err != nil {

@@ -90,7 +90,7 @@ func Start(cfg Config) (*Running, error) {
 	}
 	h := New(db, Options{Account: cfg.Account, Authorizer: cfg.Authorizer, Log: cfg.Log, CORSAnyOrigin: cfg.CORSAnyOrigin})
 	r := &Running{
-		srv:     &http.Server{Handler: h, ReadHeaderTimeout: 30 * time.Second},
+		srv:     &http.Server{Handler: h.WithConsole(allowsAll(cfg.Authorizer)), ReadHeaderTimeout: 30 * time.Second},
 		db:      db,
 		l:       l,
 		cfg:     cfg,
