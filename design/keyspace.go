@@ -24,3 +24,14 @@ func KeySpace(ctx context.Context, b store.Backend, table string, q odata.Query,
 	})
 	return kb.Model(), err
 }
+
+// Partitions reads table once and models its key space with no query in
+// it: its partitions and their sizes (stats' picture, serve's console).
+func Partitions(ctx context.Context, b store.Backend, table string) (*keyspace.Model, error) {
+	kb := keyspace.NewBuilder(table, "")
+	_, err := b.Query(ctx, table, store.QueryRequest{}, func(e *odata.Entity) error {
+		kb.Add(e.PartitionKey, keyspace.Unread)
+		return nil
+	})
+	return kb.Model(), err
+}

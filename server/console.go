@@ -210,7 +210,7 @@ func (c *console) tables(r *http.Request) ([]tableSize, error) {
 	}
 	out := []tableSize{}
 	for _, n := range names {
-		m, err := design.KeySpace(r.Context(), c.raw, n, odata.Query{}, nil)
+		m, err := design.Partitions(r.Context(), c.raw, n)
 		if err != nil {
 			return nil, err
 		}

@@ -164,11 +164,10 @@ func (c *console) heatOf(r *http.Request, table string) (*heatView, error) {
 	if v.AccountPeak*2 >= design.AccountTarget {
 		v.Text = append(v.Text, "the account took "+keyspace.Thousands(v.AccountPeak)+" requests in its busiest second: an account serves about "+keyspace.Thousands(design.AccountTarget)+" a second")
 	}
-	m, err := design.KeySpace(r.Context(), c.raw, table, odata.Query{}, nil)
+	m, err := design.Partitions(r.Context(), c.raw, table)
 	if err != nil {
 		return nil, err
 	}
-	m.Class = ""
 	m.Flag(busy, func(pk, first, last string) bool {
 		return odata.UTF16.Compare(pk, first) >= 0 && odata.UTF16.Compare(pk, last) <= 0
 	})

@@ -223,7 +223,7 @@ async function showLog(main) {
           el("td", { class: "num", text: q.scanned }), el("td", { class: "num", text: q.returned }), el("td", { class: "num", text: q.ms.toFixed(1) })));
       }
       box.replaceChildren(body.queries.length ? el("table", { id: "queries" }, el("thead", {}, el("tr", {},
-        ...["time", "table", "filter", "class", "scanned", "returned", "ms"].map((h) => el("th", { text: h })))), tb)
+        ...["time", "table", "filter", "class", "scanned", "returned", "ms"].map((h, i) => el("th", { class: i > 3 ? "num" : null, text: h })))), tb)
         : el("p", { class: "muted", text: "No query yet." }));
     } catch (err) {
       clearInterval(logTimer);
@@ -251,7 +251,7 @@ async function showHeat(main, table) {
       el("td", { class: "num", text: p.writes }), el("td", { class: "num", text: p.peak }), el("td", { text: p.hot ? "hot" : "" })));
   }
   main.append(el("h2", { text: "Partitions, busiest first" }), body.partitions.length
-    ? el("table", { id: "partitions" }, el("thead", {}, el("tr", {}, ...["partition", "reads", "writes", "busiest second", ""].map((h) => el("th", { text: h })))), tb)
+    ? el("table", { id: "partitions" }, el("thead", {}, el("tr", {}, ...["partition", "reads", "writes", "busiest second", ""].map((h, i) => el("th", { class: i > 0 && i < 4 ? "num" : null, text: h })))), tb)
     : el("p", { class: "muted", text: "No traffic yet." }));
   if (body.advice && body.advice.queries) {
     const ul = el("ul", { id: "advice" });
