@@ -19,9 +19,16 @@ func (p *Printer) Picture(text string) error {
 }
 
 // DrawsByDefault reports whether a picture is drawn without --draw: the
-// output is for people on a terminal at least keyspace.MinWidth wide.
+// output is for people on a terminal at least keyspace.MinWidth wide (a
+// terminal itself, not a buffer standing for one, as a lesson's replay).
 func (p *Printer) DrawsByDefault() bool {
-	return p.format.forPeople() && p.io.OutTTY && p.io.TermWidth() >= keyspace.MinWidth
+	return p.format.forPeople() && p.onTerminal() && p.io.TermWidth() >= keyspace.MinWidth
+}
+
+// onTerminal reports whether standard output is a terminal's file (or a
+// writer to one, such as a pager's).
+func (p *Printer) onTerminal() bool {
+	return p.io.OnTerminal()
 }
 
 // ForPeopleNow is the printer in the table format, for a result that is
@@ -41,7 +48,7 @@ func (p *Printer) DrawStyle() keyspace.Style {
 	if w <= 0 {
 		w = defaultProseWidth
 	}
-	return keyspace.Style{Width: w, Color: p.io.OutTTY && colourTerminal(), ASCII: !utf8Locale()}
+	return keyspace.Style{Width: w, Color: p.onTerminal() && colourTerminal(), ASCII: !utf8Locale()}
 }
 
 // colourTerminal reports whether the environment allows colours: NO_COLOR
