@@ -191,3 +191,21 @@ dist: $(GORELEASER)
 .PHONY: bench-tables
 bench-tables:
 	cd scripts/tablebench && BENCH_N=$(TABLE_ROWS) $(GO) test -run '^$$' -bench . -benchtime 3x -timeout 60m .
+
+# make test-browser  serve's console in headless Chromium (Debian's chromium): each view over the sample
+#                    orders, a query made over HTTP appearing in the log, and no entity without the key when
+#                    authentication is on; skipped with a note when chromium is not installed
+# make screenshots   the console's screenshots that docs/serve.md and docs/table-design.md show (docs/img)
+.PHONY: test-browser screenshots
+HAVE_CHROMIUM := $(shell command -v chromium >/dev/null 2>&1 && echo 1)
+
+test-browser:
+ifeq ($(HAVE_CHROMIUM),)
+	@echo "note: chromium is not installed, so the console's browser test is skipped (apt-get install -y chromium)"
+else
+	TSTABLE_BROWSER_TEST=1 $(GO) test -count=1 -run TestConsoleInChromium ./server/
+endif
+
+screenshots:
+	mkdir -p docs/img
+	TSTABLE_BROWSER_TEST=1 TSTABLE_SCREENSHOTS=$(CURDIR)/docs/img $(GO) test -count=1 -run TestConsoleInChromium ./server/

@@ -11,6 +11,7 @@ import (
 
 func newLintCmd(f *Factory) *cobra.Command {
 	var rate float64
+	var d drawFlags
 	c := &cobra.Command{
 		Use:   "lint TABLE",
 		Short: "Find design problems in a table's data: hot partitions, append-only keys, unpadded numbers, mixed types, size limits",
@@ -31,19 +32,30 @@ pattern or anti-pattern, and what to do instead:
 
 Exit status: 0 without warnings, 1 with warnings (so a script can gate on
 it), 2 on usage errors. -o json prints {"findings":[…]}; jsonl one finding
-a line; csv one row per finding.`,
+a line; csv one row per finding. --draw adds, under the findings about
+partitions (hot-partition, single-partition, append-only-keys, …), the
+table's key space with those partitions flagged.`,
 		Example: "  tstable lint Employees\n  tstable lint LogsByDate --rate 5000 -o json   # exit 1: it has warnings",
 		RunE: func(c *cobra.Command, args []string) error {
 			if rate < 0 {
 				return usageErrorf(c, "--rate must be a number of writes a second, 0 or more; got %s", strconv.FormatFloat(rate, 'g', -1, 64))
 			}
-			s := design.NewStats()
-			if err := f.scanTable(c, args[0], s.Add); err != nil {
+			pr := f.printer
+			if d.draw && !c.Flags().Changed("output") {
+				pr = pr.ForPeopleNow()
+			}
+			s := newShapeScan(args[0], d.draw && pr.ForPeople())
+			if err := f.scanTable(c, args[0], s.add); err != nil {
 				return err
 			}
-			fs := s.Lint(design.LintOptions{Rate: rate})
-			if err := writeFindings(f.printer, args[0], fs); err != nil {
+			fs := s.stats.Lint(design.LintOptions{Rate: rate})
+			if err := writeFindings(pr, args[0], fs); err != nil {
 				return err
+			}
+			if s.keys != nil {
+				if err := pr.Picture(lintPictures(s.keys.Model(), fs, pr.DrawStyle())); err != nil {
+					return err
+				}
 			}
 			if design.HasWarnings(fs) {
 				return &silentError{status: ExitFailed}
@@ -52,6 +64,7 @@ a line; csv one row per finding.`,
 		},
 	}
 	cmdspec.Args(c, "TABLE")
+	c.Flags().BoolVar(&d.draw, "draw", false, "draw the key space with the partitions the findings are about flagged")
 	c.Flags().Float64Var(&rate, "rate", 0, "expected writes per `second`: adds a throughput finding")
 	return c
 }

@@ -200,6 +200,9 @@ func runQuery(c *cobra.Command, f *Factory, args []string, o *queryOptions) erro
 	if err := list.Close(end); err != nil {
 		return err
 	}
+	if err := f.drawFooter(ctx, p, plan); err != nil {
+		return err
+	}
 	f.printer.FilterNotes(notes)
 	if f.Session != nil {
 		f.Session.QueryDone(queryArgs(c, args), token)

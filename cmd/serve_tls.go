@@ -78,6 +78,7 @@ func certExpiry(file string) time.Time {
 func (fl serveFlags) printStart(f *Factory, path string, run *server.Running, cert *servedCert) {
 	w := f.printer.NoteWriter()
 	fmt.Fprintf(w, "serving %s at %s\naccount URL: %s\nconnection string: %s\n", path, run.URL(), run.URL(), run.ConnectionString())
+	fmt.Fprintf(w, "console: %s\n", run.ConsoleURL())
 	if cert != nil {
 		printTrust(w, cert)
 	}

@@ -22,7 +22,8 @@ on the same database. Its own commands (help NAME says more of each):
 
   use TABLE        later commands need no table argument (get PK RK, query --filter …)
   next             the next page of the last query
-  explain on|off   the query class and scanned count under every query result
+  explain on|off|draw   the query class and scanned count under every query result
+                   (draw: and the picture of the key space)
   expanded on|off|auto, \x   one property per line
   timing on|off, \timing, .timer   how long each command took (off by default)
   pager on|off, \pset pager   output longer than the screen through $PAGER

@@ -40,7 +40,7 @@ func (l *Line) Complete(ctx context.Context, line string) []Suggestion {
 		return nil
 	case "explain":
 		if len(p.words) == 1 && !strings.HasPrefix(p.current, "-") {
-			onOff := []Suggestion{{"on", "show the query class and counts under every result"}, {"off", "hide them"}}
+			onOff := []Suggestion{{"on", "show the query class and counts under every result"}, {"off", "hide them"}, {"draw", "and draw the table's key space"}}
 			return matchingRaw(line, p.current, append(onOff, l.tableSuggestions(ctx)...))
 		}
 	case "help":

@@ -60,3 +60,11 @@ func Test() (*IOStreams, *bytes.Buffer, *bytes.Buffer, *bytes.Buffer) {
 	in, out, errOut := &bytes.Buffer{}, &bytes.Buffer{}, &bytes.Buffer{}
 	return &IOStreams{In: in, Out: out, ErrOut: errOut}, in, out, errOut
 }
+
+// OnTerminal reports whether Out is a terminal itself (or a writer to
+// one, such as a Pager's), not a buffer standing for one (a lesson's
+// replay sets OutTTY over a buffer).
+func (s *IOStreams) OnTerminal() bool {
+	_, ok := s.Out.(interface{ Fd() uintptr })
+	return ok && s.OutTTY
+}

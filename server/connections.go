@@ -45,16 +45,16 @@ var serviceBounds = connBounds{arrival: 30 * time.Second, idle: 2 * time.Minute,
 // text), before serve sees the request.
 const hardHeaderBytes = 8 << 20
 
-// newHTTPServer is the http.Server that serves h within bounds (the
-// service's when zero).
-func newHTTPServer(h *Server, bounds connBounds) *http.Server {
+// newHTTPServer is the http.Server that serves handler, s in front,
+// within bounds (the service's when zero).
+func newHTTPServer(s *Server, handler http.Handler, bounds connBounds) *http.Server {
 	if bounds == (connBounds{}) {
 		bounds = serviceBounds
 	}
 	book := newConnBook(bounds)
-	h.conns = book
+	s.conns = book
 	return &http.Server{
-		Handler:           h,
+		Handler:           handler,
 		ReadHeaderTimeout: bounds.arrival,
 		ReadTimeout:       bounds.arrival,
 		IdleTimeout:       bounds.idle,

@@ -62,13 +62,17 @@ type LogEntry struct {
 // when JSON is set, one JSON object a line. Either writer may be nil. It
 // is safe for concurrent use; a nil *ExplainLog writes nothing.
 type ExplainLog struct {
-	mu   sync.Mutex
-	Text io.Writer
-	JSON io.Writer
+	mu    sync.Mutex
+	Text  io.Writer
+	JSON  io.Writer
+	watch func(Explained) // the console's log, when it is served
 }
 
 // Write logs one query.
 func (l *ExplainLog) Write(x Explained) {
+	if l != nil && l.watch != nil {
+		l.watch(x)
+	}
 	if l == nil || (l.Text == nil && l.JSON == nil) {
 		return
 	}

@@ -93,7 +93,7 @@ func Start(cfg Config) (*Running, error) {
 	}
 	h := New(db, Options{Account: cfg.Account, Authorizer: cfg.Authorizer, Log: cfg.Log, CORSAnyOrigin: cfg.CORSAnyOrigin})
 	r := &Running{
-		srv:     newHTTPServer(h, cfg.bounds),
+		srv:     newHTTPServer(h, h.WithConsole(allowsAll(cfg.Authorizer)), cfg.bounds),
 		db:      db,
 		l:       l,
 		cfg:     cfg,

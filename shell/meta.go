@@ -34,7 +34,7 @@ func init() {
 	metaCommands = []metaCommand{
 		{name: "use", usage: "use [TABLE]", short: "later commands need no table argument", long: helpUse, run: runUse},
 		{name: "next", usage: "next", short: "the next page of the last query", long: helpNext, run: runNext},
-		{name: "explain", usage: "explain on|off", short: "query class and counts under every query result (explain TABLE is the command)", long: helpExplain, run: runExplain},
+		{name: "explain", usage: "explain on|off|draw", short: "query class and counts under every query result (draw: and the key space) (explain TABLE is the command)", long: helpExplain, run: runExplain},
 		{name: "expanded", aliases: []string{`\x`}, usage: `expanded on|off|auto (\x toggles)`, short: "one property per line (auto: when a table would not fit)", long: helpExpanded, run: runExpanded},
 		{name: "timing", aliases: []string{`\timing`, ".timer"}, usage: `timing on|off (\timing toggles, .timer on|off)`, short: "how long each command took", long: helpTiming, run: runTiming},
 		{name: "pager", aliases: []string{`\pset`}, usage: `pager on|off (\pset pager toggles)`, short: "long results through $PAGER (default less -S)", long: helpPager, run: runPager},
@@ -117,10 +117,11 @@ func runNext(s *shell, ctx context.Context, _ string, args []string) (int, bool,
 }
 
 func runExplain(s *shell, _ context.Context, _ string, args []string) (int, bool, bool) {
-	if len(args) != 1 || (args[0] != "on" && args[0] != "off") {
+	if len(args) != 1 || (args[0] != "on" && args[0] != "off" && args[0] != "draw") {
 		return 0, false, false // explain TABLE …: the command
 	}
-	s.sess.Explain = args[0] == "on"
+	s.sess.Explain = args[0] != "off"
+	s.sess.Draw = args[0] == "draw"
 	s.say("explain is %s", args[0])
 	return cmdspec.ExitOK, true, false
 }

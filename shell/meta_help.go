@@ -18,6 +18,8 @@ there is a next page.`
 	helpExplain = `explain on shows under every query result its class (point, range,
 partition scan, table scan), how many entities it scanned and, with timing
 on, how long it took; explain off hides it. On by default on a terminal.
+explain draw adds the picture of the table's key space (what the query
+read and returned among its partitions); it reads the table once more.
 explain TABLE --filter … runs the explain command instead (its help:
 explain --help).`
 	helpExpanded = `expanded on shows entities one property per line (-[ 1 ]--- then

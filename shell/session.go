@@ -10,6 +10,9 @@ type Session struct {
 	Table string
 	// Explain shows the query class and counts under every query result.
 	Explain bool
+	// Draw draws the table's key space under every query result too
+	// (explain draw).
+	Draw bool
 	// LastQuery is the argument list (without "tstable") of the last query
 	// that returned a continuation, and Continuation is that token; `next`
 	// re-runs LastQuery with --continuation. Both are cleared when a query
@@ -40,6 +43,10 @@ func (s *Session) Expanded() string { return s.Expand }
 // ExplainFooter reports whether query results get the one-line summary of
 // their class and counts.
 func (s *Session) ExplainFooter() bool { return s.Explain }
+
+// ExplainDraw reports whether query results get the picture of the
+// table's key space under their summary.
+func (s *Session) ExplainDraw() bool { return s.Explain && s.Draw }
 
 // QueryDone records the query just run: its arguments and continuation
 // token when there are more pages (for `next`), else nothing.

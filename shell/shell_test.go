@@ -167,9 +167,13 @@ func TestMetaCommands(t *testing.T) {
 	if s.sess.Explain {
 		t.Error("explain off left explain on")
 	}
+	s.execLine(ctx, "explain draw")
+	if !s.sess.ExplainDraw() {
+		t.Error("explain draw does not draw")
+	}
 	s.execLine(ctx, "explain on")
-	if !s.sess.Explain {
-		t.Error("explain on left explain off")
+	if !s.sess.Explain || s.sess.ExplainDraw() {
+		t.Error("explain on left explain off, or drawing")
 	}
 	n := len(*ran)
 	s.execLine(ctx, "explain Logs")
