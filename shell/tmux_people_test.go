@@ -46,6 +46,42 @@ func TestTmuxBashCompletesInsideQuotes(t *testing.T) {
 	}
 }
 
+// In a bash without the bash-completion package (a bare bash that loads
+// no rc), the script completes as well: a command, a table, a property and
+// a PartitionKey inside an open quote, a flag's values; and Tab never says
+// "command not found".
+func TestTmuxBashCompletesWithoutBashCompletion(t *testing.T) {
+	needTmux(t)
+	bin := buildTstable(t)
+	dir := t.TempDir()
+	db := newDB(t, bin, dir)
+	script, err := exec.Command(bin, "completion", "bash").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "tstable.bash"), script, 0o644)
+	s := startShell(t, []string{"HOME=" + dir, "HISTFILE=/dev/null", "PATH=" + filepath.Dir(bin) + ":/usr/bin:/bin"}, "bash --norc --noprofile -i")
+	s.send("PS1='$ '; source "+filepath.Join(dir, "tstable.bash")+"; declare -F _get_comp_words_by_ref || echo no-bash-completion", keyEnter)
+	s.waitFor(`(?m)^no-bash-completion\n\$ $`)
+	s.send("tstable --db "+db+" qu", keyTab)
+	s.waitFor(`(?m)tstable --db \S+ query $`)
+	s.send("Emp", keyTab)
+	s.waitFor(`(?m)query Employees $`)
+	s.send(`--filter "LastN`, keyTab)
+	s.waitFor(`--filter "LastName\s*$`)
+	s.send(` eq 'Jones' and PartitionKey eq 'Sa`, keyTab)
+	s.waitFor(`--filter "LastName eq 'Jones' and PartitionKey eq 'Sales'\s*$`)
+	s.send(`" --select Age -o `, keyTab, keyTab)
+	s.waitFor(`(?m)^csv +\(comma-separated`)
+	s.send("cs", keyTab)
+	s.waitFor(`(?m)--select Age -o csv $`)
+	s.send(keyEnter)
+	sc := s.waitFor(`(?m)^Sales,empid_\d+,.*\n\$ $`)
+	if strings.Contains(sc, "command not found") || strings.Contains(sc, "Marketing,") {
+		t.Errorf("completion without bash-completion:\n%s", sc)
+	}
+}
+
 // Keys that readline and the other shells have.
 const (
 	keyAltB      = "\x1bb"
