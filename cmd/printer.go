@@ -587,7 +587,22 @@ func (t *tableList) write(e *odata.Entity) error {
 	return nil
 }
 
+// draw writes the chunk, fitted to the terminal's width; or, when it goes
+// to a pager (which scrolls sideways), as a table is laid out off a
+// terminal, its columns not cut to the width.
 func (t *tableList) draw() {
+	if t.view.width > 0 && t.p.io.MayPage() {
+		t.p.out.Flush()
+		var b bytes.Buffer
+		uncut := t.view
+		uncut.width = 0
+		renderTable(&b, t.rows, uncut)
+		if t.p.io.Paged(b.Bytes()) {
+			t.p.out.Write(b.Bytes())
+			t.rows, t.drawn = t.rows[:0], true
+			return
+		}
+	}
 	renderTable(t.p.out, t.rows, t.view)
 	t.rows, t.drawn = t.rows[:0], true
 }
@@ -598,7 +613,8 @@ func (t *tableList) end(x ListEnd) error {
 	}
 	switch {
 	case x.Footer != "":
-		t.p.out.WriteString(x.Footer + "\n")
+		t.p.out.Flush()
+		t.p.io.WriteTrailer([]byte(x.Footer + "\n"))
 	case x.Summary != "":
 		t.p.out.WriteString(x.Summary + "\n")
 	}

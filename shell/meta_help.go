@@ -30,8 +30,10 @@ as in psql: a query's footer carries its time anyway. \timing toggles it,
 as in psql; .timer on|off as in sqlite3.`
 	helpPager = `pager on sends a command's output through a pager when it is longer
 than the screen: $PAGER, else less -S (long lines are cut, not wrapped;
-arrows scroll sideways, q leaves). Only on a terminal, never when output
-is piped or redirected. \pset pager toggles it, as in psql.`
+arrows scroll sideways, q leaves). A table in the pager is not cut to the
+terminal's width; a query's footer comes after the pager, on the screen.
+Only on a terminal, never when output is piped or redirected. \pset pager
+toggles it, as in psql.`
 	helpTables  = `Lists the tables, as table list does.`
 	helpHistory = `Lists the lines typed in this and earlier sessions, numbered, oldest
 first (the last N with a number). Up and Down walk them; Ctrl-R searches
