@@ -136,6 +136,27 @@ func replacement(line, partial, candidate string) string {
 	return candidate[cut:]
 }
 
+// inSingleQuotes is text as it is typed inside a shell word's single
+// quotes, where a quote is written '\'' (the quotes closed, an escaped
+// quote, the quotes opened again; '"'"' where a backslash escapes
+// nothing): the filter PartitionKey eq 'Sales' is
+// --filter 'PartitionKey eq '\''Sales'\'''.
+func inSingleQuotes(text string) string {
+	if BackslashEscapes {
+		return strings.ReplaceAll(text, "'", `'\''`)
+	}
+	return strings.ReplaceAll(text, "'", `'"'"'`)
+}
+
+// singleQuoted is suggestions as they are typed inside single quotes.
+func singleQuoted(sugg []Suggestion) []Suggestion {
+	out := make([]Suggestion, len(sugg))
+	for i, s := range sugg {
+		out[i] = Suggestion{inSingleQuotes(s.Text), s.Description}
+	}
+	return out
+}
+
 // SpaceAfter says whether a completion inserted at once is followed by a
 // space, as readline puts one after a completed word: not when it opens
 // something still to be typed — a literal (', datetime', X'), a group

@@ -7,9 +7,10 @@ import (
 
 // completeOnTab handles Tab (Ctrl-I). While a suggestion is selected, Tab
 // selects the next one. Otherwise the completer is asked again, with Tab as
-// the last key: a single suggestion is inserted at once; several are shown
-// first (and what they all begin with is inserted when that is longer than
-// the word typed), and the next Tab selects the first of them.
+// the last key: a single suggestion is inserted at once, unless it is a
+// placeholder; several (or a placeholder) are shown first (and what they
+// all begin with is inserted when that is longer than the word typed and
+// none is a placeholder), and the next Tab selects the first of them.
 func (p *Prompt) completeOnTab() {
 	c := p.completion
 	if c.Completing() {
@@ -19,7 +20,7 @@ func (p *Prompt) completeOnTab() {
 	c.Update(*p.buf.Document())
 	switch {
 	case len(c.tmp) == 0:
-	case len(c.tmp) == 1:
+	case len(c.tmp) == 1 && !c.tmp[0].Placeholder:
 		p.replaceWord(c.tmp[0].Text)
 		p.spaceAfter(c.tmp[0].Text)
 		c.tabShown = false
@@ -27,12 +28,22 @@ func (p *Prompt) completeOnTab() {
 	case !c.tabShown:
 		c.tabShown = true
 		word := p.buf.Document().GetWordBeforeCursorUntilSeparator(c.wordSeparator)
-		if prefix := commonPrefix(c.tmp); extends(prefix, word) {
+		if prefix := commonPrefix(c.tmp); extends(prefix, word) && !anyPlaceholder(c.tmp) {
 			p.replaceWord(prefix)
 		}
 	default:
 		c.Next()
 	}
+}
+
+// anyPlaceholder reports whether one of s is a placeholder.
+func anyPlaceholder(s []Suggest) bool {
+	for _, x := range s {
+		if x.Placeholder {
+			return true
+		}
+	}
+	return false
 }
 
 // replaceWord replaces the word before the cursor (up to the completion's
