@@ -247,6 +247,22 @@ func (p *Printer) Prompt(text string) error {
 	return p.out.Flush()
 }
 
+// ClearPrompt takes the question Prompt wrote off the screen once it is
+// answered, so that it does not stay among the output that follows: on a
+// terminal, its row is erased (the row above the cursor when lineTyped,
+// the answer's Enter having moved the cursor down). Elsewhere it does
+// nothing.
+func (p *Printer) ClearPrompt(lineTyped bool) error {
+	if !p.io.OutTTY {
+		return nil
+	}
+	if lineTyped {
+		p.out.WriteString("\x1b[1A") // up a row
+	}
+	p.out.WriteString("\r\x1b[2K") // to its start, and erase it
+	return p.out.Flush()
+}
+
 // Note writes a line to standard error: counts, continuation tokens,
 // rejects, explanations — what is not the data. A progress bar on the
 // screen is cleared first; it is drawn again at its next change.
