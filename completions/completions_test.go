@@ -365,12 +365,27 @@ func containsText(s []Suggestion, text string) bool {
 }
 
 func TestSpaceAfter(t *testing.T) {
-	for text, want := range map[string]bool{
-		"use": true, "Employees": true, `"LastName`: true, "eq": true, "'Sales'": true, "'O''Brien'": true,
-		"'": false, "datetime'": false, "X'": false, "guid'": false, "(": false, "--filter=": false, "'Sal": false,
+	for line, want := range map[string]bool{
+		"use":                                 true,
+		"query Employees":                     true,
+		`query --filter "LastName`:            true,
+		`query --filter 'LastName`:            true,
+		`query --filter "Age eq`:              true,
+		`query --filter "PK eq 'Sales'`:       true,
+		`query --filter "PK eq 'O''Brien'`:    true,
+		`query --filter "PK eq 'Sales East'`:  true,
+		`query --filter 'PK eq '\''Sales'\''`: true,
+		`query --filter "RowKey gt '`:         false,
+		`query --filter 'RowKey gt '\''`:      false,
+		`query --filter "Hired ge datetime'`:  false,
+		`query --filter "Bin eq X'`:           false,
+		`query --filter "Id eq guid'`:         false,
+		`query --filter "(`:                   false,
+		`query --filter=`:                     false,
+		`query --filter "PK eq 'Sal`:          false,
 	} {
-		if got := SpaceAfter(text); got != want {
-			t.Errorf("SpaceAfter(%q) = %v", text, got)
+		if got := SpaceAfter(line); got != want {
+			t.Errorf("SpaceAfter(%q) = %v", line, got)
 		}
 	}
 }

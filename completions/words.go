@@ -157,13 +157,15 @@ func singleQuoted(sugg []Suggestion) []Suggestion {
 	return out
 }
 
-// SpaceAfter says whether a completion inserted at once is followed by a
-// space, as readline puts one after a completed word: not when it opens
-// something still to be typed — a literal (', datetime', X'), a group
-// "(" or a flag's "=".
-func SpaceAfter(text string) bool {
-	if strings.HasSuffix(text, "(") || strings.HasSuffix(text, "=") {
+// SpaceAfter says whether a completion inserted at once at the end of
+// line (the line up to the cursor) is followed by a space, as readline
+// puts one after a completed word: not when it opens something still to
+// be typed — a literal (', datetime', X': an odd count of quotes in the
+// word once its shell quoting is read, --filter 'RowKey gt '\'' as
+// --filter "RowKey gt '), a group "(" or a flag's "=".
+func SpaceAfter(line string) bool {
+	if strings.HasSuffix(line, "(") || strings.HasSuffix(line, "=") {
 		return false
 	}
-	return strings.Count(text, "'")%2 == 0
+	return strings.Count(splitPartial(line).current, "'")%2 == 0
 }

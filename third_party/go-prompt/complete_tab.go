@@ -22,7 +22,7 @@ func (p *Prompt) completeOnTab() {
 	case len(c.tmp) == 0:
 	case len(c.tmp) == 1 && !c.tmp[0].Placeholder:
 		p.replaceWord(c.tmp[0].Text)
-		p.spaceAfter(c.tmp[0].Text)
+		p.spaceAfter()
 		c.tabShown = false
 		c.Reset()
 	case !c.tabShown:
@@ -78,10 +78,10 @@ func extends(prefix, word string) bool {
 }
 
 // spaceAfter puts a space after a completion inserted at once, as
-// readline does, when OptionCompletionSpace says so for its text and no
-// space follows already.
-func (p *Prompt) spaceAfter(text string) {
-	if p.completionSpace == nil || !p.completionSpace(text) {
+// readline does, when OptionCompletionSpace says so for the line it ends
+// and no space follows already.
+func (p *Prompt) spaceAfter() {
+	if p.completionSpace == nil || !p.completionSpace(p.buf.Document().TextBeforeCursor()) {
 		return
 	}
 	if after := p.buf.Document().TextAfterCursor(); strings.HasPrefix(after, " ") {
