@@ -14,8 +14,15 @@ import (
 //go:embed completion_quoted.bash
 var quotedBashCompletion string
 
+// plainBashCompletion lets cobra's bash script run without the
+// bash-completion package: its own reading of the words typed, and of
+// file names, where that package's functions are missing.
+//
+//go:embed completion_plain.bash
+var plainBashCompletion string
+
 // completeInQuotes makes `completion bash` write cobra's script and then
-// quotedBashCompletion.
+// quotedBashCompletion and plainBashCompletion.
 func completeInQuotes(completion *cobra.Command) {
 	for _, sh := range completion.Commands() {
 		if sh.Name() != "bash" {
@@ -27,7 +34,7 @@ func completeInQuotes(completion *cobra.Command) {
 			if err := c.Root().GenBashCompletionV2(out, !noDesc); err != nil {
 				return err
 			}
-			_, err := io.WriteString(out, "\n"+quotedBashCompletion)
+			_, err := io.WriteString(out, "\n"+quotedBashCompletion+plainBashCompletion)
 			return err
 		}
 		sh.Run = nil

@@ -126,7 +126,11 @@ func (r *lessonRun) command(s lessons.Step) error {
 	}
 	if r.pause {
 		r.p.Prompt("(Enter runs it) ")
-		if _, err := r.f.IO.ReadTerminalLine(ctx); errors.Is(err, io.EOF) {
+		_, err := r.f.IO.ReadTerminalLine(ctx)
+		if err == nil || errors.Is(err, io.EOF) {
+			r.p.ClearPrompt(err == nil) // the command's output takes its place
+		}
+		if errors.Is(err, io.EOF) {
 			r.pause = false // input ended: replay the rest
 		} else if err != nil {
 			return err // Ctrl-C

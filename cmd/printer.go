@@ -247,6 +247,22 @@ func (p *Printer) Prompt(text string) error {
 	return p.out.Flush()
 }
 
+// ClearPrompt takes the question Prompt wrote off the screen once it is
+// answered, so that it does not stay among the output that follows: on a
+// terminal, its row is erased (the row above the cursor when lineTyped,
+// the answer's Enter having moved the cursor down). Elsewhere it does
+// nothing.
+func (p *Printer) ClearPrompt(lineTyped bool) error {
+	if !p.io.OutTTY {
+		return nil
+	}
+	if lineTyped {
+		p.out.WriteString("\x1b[1A") // up a row
+	}
+	p.out.WriteString("\r\x1b[2K") // to its start, and erase it
+	return p.out.Flush()
+}
+
 // Note writes a line to standard error: counts, continuation tokens,
 // rejects, explanations — what is not the data. A progress bar on the
 // screen is cleared first; it is drawn again at its next change.
@@ -587,7 +603,22 @@ func (t *tableList) write(e *odata.Entity) error {
 	return nil
 }
 
+// draw writes the chunk, fitted to the terminal's width; or, when it goes
+// to a pager (which scrolls sideways), as a table is laid out off a
+// terminal, its columns not cut to the width.
 func (t *tableList) draw() {
+	if t.view.width > 0 && t.p.io.MayPage() {
+		t.p.out.Flush()
+		var b bytes.Buffer
+		uncut := t.view
+		uncut.width = 0
+		renderTable(&b, t.rows, uncut)
+		if t.p.io.Paged(b.Bytes()) {
+			t.p.out.Write(b.Bytes())
+			t.rows, t.drawn = t.rows[:0], true
+			return
+		}
+	}
 	renderTable(t.p.out, t.rows, t.view)
 	t.rows, t.drawn = t.rows[:0], true
 }
@@ -598,7 +629,8 @@ func (t *tableList) end(x ListEnd) error {
 	}
 	switch {
 	case x.Footer != "":
-		t.p.out.WriteString(x.Footer + "\n")
+		t.p.out.Flush()
+		t.p.io.WriteTrailer([]byte(x.Footer + "\n"))
 	case x.Summary != "":
 		t.p.out.WriteString(x.Summary + "\n")
 	}

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -53,6 +54,37 @@ func TestDefaultOutputFollowsTheTerminal(t *testing.T) {
 	got := mustRun(t, db, "", "query", "People", "--filter", "RowKey eq '00010'")
 	if !strings.HasPrefix(got, `{"odata.etag":`) || strings.Count(got, "\n") != 1 {
 		t.Errorf("not JSONL: %q", got)
+	}
+}
+
+// pagedOut is a terminal's output that says it is read in a pager (as
+// the shell's pager does when the output is longer than the screen).
+type pagedOut struct {
+	bytes.Buffer
+	paged bool
+}
+
+func (o *pagedOut) Paged([]byte) bool { return o.paged }
+
+// A table read in a pager, which scrolls sideways, is laid out whole, not
+// cut to the terminal's width; one that is not is cut as on a terminal.
+func TestPagedTableIsNotCutToTheWidth(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "t.db")
+	seed(t, db)
+	for _, paged := range []bool{false, true} {
+		ios, _, _, _ := iostreams.Test()
+		out := &pagedOut{paged: paged}
+		ios.Out, ios.OutTTY, ios.Width = out, true, 80
+		if status := Execute(context.Background(), NewRoot(ios), []string{"--db", db, "query", "People", "--filter", "RowKey eq '00010'"}, ios); status != 0 {
+			t.Fatalf("exit %d", status)
+		}
+		widest := 0
+		for _, l := range strings.Split(out.String(), "\n") {
+			widest = max(widest, len([]rune(l)))
+		}
+		if !strings.HasPrefix(out.String(), "+---") || (widest > 80) != paged {
+			t.Errorf("paged %v: the widest line is %d columns on an 80-column terminal:\n%s", paged, widest, out)
+		}
 	}
 }
 

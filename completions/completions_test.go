@@ -157,6 +157,13 @@ func TestLineCompletion(t *testing.T) {
 		{name: "partition keys", line: `query Employees --filter "PartitionKey eq 'Sa`, want: []string{"'Sales'", "'Sales East'"}},
 		{name: "partition keys no quote yet", line: `query Employees --filter "PartitionKey eq `, has: []string{"'Marketing'", "'Sales'"}},
 		{name: "inside a literal nothing", line: `query Employees --filter "LastName eq 'Jo`, want: []string{}},
+		{name: "single quotes: properties", line: `query Employees --filter 'La`, want: []string{`'LastName`}},
+		{name: "single quotes: operators", line: `query Employees --filter 'Age g`, want: []string{"gt", "ge"}},
+		{name: "single quotes: a literal's form", line: `query Employees --filter 'RowKey gt `, want: []string{`'\''`}},
+		{name: "single quotes: partition keys", line: `query Employees --filter 'PartitionKey eq `, has: []string{`'\''Marketing'\''`, `'\''Sales'\''`}},
+		{name: "single quotes: partition key prefix", line: `query Employees --filter 'PartitionKey eq '\''Sa`, want: []string{`'\''Sales'\''`, `'\''Sales East'\''`}},
+		{name: "single quotes: partition key over a space", line: `query Employees --filter 'PartitionKey eq '\''Sales E`, want: []string{`East'\''`}},
+		{name: "single quotes: connectives", line: `query Employees --filter 'PartitionKey eq '\''Sales'\'' `, want: []string{"and", "or", ")"}},
 		{name: "select", line: "query Employees --select Age,Fi", want: []string{"Age,FirstName"}},
 		{name: "select skips chosen", line: "query Employees --select Age,", hasNot: []string{"Age,Age"}, has: []string{"Age,LastName"}},
 		{name: "use: filter needs no table", table: "Employees", line: `query --filter "Fi`, want: []string{`"FirstName`}},
@@ -307,6 +314,31 @@ func TestFilterSpaceAfterLiteral(t *testing.T) {
 	}
 }
 
+// The literal forms offered for a number are placeholders, which the shell
+// shows without inserting; values and a literal's opening quote are not.
+func TestPlaceholders(t *testing.T) {
+	ctx := context.Background()
+	for line, want := range map[string]bool{
+		`query Employees --filter "Age gt `:    true,
+		`query Employees --filter "Salary gt `: true,
+		`query Employees --filter 'Age gt `:    true,
+		`query Employees --filter "RowKey gt `: false,
+		`query Employees --filter "Hired ge `:  false,
+		`get Employees Sales 000`:              false,
+	} {
+		l := &Line{Root: testTree(), Source: testSource(), Table: func() string { return "" }}
+		sugg := l.Complete(ctx, line)
+		if len(sugg) == 0 {
+			t.Errorf("%s: no suggestions", line)
+		}
+		for _, s := range sugg {
+			if Placeholder(s) != want {
+				t.Errorf("%s: %q is a placeholder: %v, want %v", line, s.Text, Placeholder(s), want)
+			}
+		}
+	}
+}
+
 // The shell's own `explain` and the command of that name are offered once.
 func TestCommandsOfferedOnce(t *testing.T) {
 	tree := testTree()
@@ -333,12 +365,27 @@ func containsText(s []Suggestion, text string) bool {
 }
 
 func TestSpaceAfter(t *testing.T) {
-	for text, want := range map[string]bool{
-		"use": true, "Employees": true, `"LastName`: true, "eq": true, "'Sales'": true, "'O''Brien'": true,
-		"'": false, "datetime'": false, "X'": false, "guid'": false, "(": false, "--filter=": false, "'Sal": false,
+	for line, want := range map[string]bool{
+		"use":                                 true,
+		"query Employees":                     true,
+		`query --filter "LastName`:            true,
+		`query --filter 'LastName`:            true,
+		`query --filter "Age eq`:              true,
+		`query --filter "PK eq 'Sales'`:       true,
+		`query --filter "PK eq 'O''Brien'`:    true,
+		`query --filter "PK eq 'Sales East'`:  true,
+		`query --filter 'PK eq '\''Sales'\''`: true,
+		`query --filter "RowKey gt '`:         false,
+		`query --filter 'RowKey gt '\''`:      false,
+		`query --filter "Hired ge datetime'`:  false,
+		`query --filter "Bin eq X'`:           false,
+		`query --filter "Id eq guid'`:         false,
+		`query --filter "(`:                   false,
+		`query --filter=`:                     false,
+		`query --filter "PK eq 'Sal`:          false,
 	} {
-		if got := SpaceAfter(text); got != want {
-			t.Errorf("SpaceAfter(%q) = %v", text, got)
+		if got := SpaceAfter(line); got != want {
+			t.Errorf("SpaceAfter(%q) = %v", line, got)
 		}
 	}
 }

@@ -196,6 +196,20 @@ func literalForms(t odata.EdmType) []Suggestion {
 	return nil
 }
 
+// Placeholder reports whether s shows the form of a literal to type (0
+// for a number, 0L for an Int64) rather than a value to take: the shell
+// shows it, and never inserts it unless it is chosen.
+func Placeholder(s Suggestion) bool {
+	for _, t := range []odata.EdmType{odata.EdmInt32, odata.EdmInt64} {
+		for _, f := range literalForms(t) {
+			if s.Text == f.Text && s.Description == f.Description {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // propertyTypes returns the types seen for prop (system properties have
 // theirs fixed).
 func propertyTypes(ctx context.Context, src Source, table, prop string) []odata.EdmType {

@@ -80,11 +80,11 @@ func (l *Line) Complete(ctx context.Context, line string) []Suggestion {
 
 	switch {
 	case pending != nil:
-		return l.flagValue(ctx, cmd, pending, table, line, p.current)
+		return l.flagValue(ctx, cmd, pending, table, line, p.current, p.quote)
 	case strings.HasPrefix(p.current, "-"):
 		if name, value, ok := strings.Cut(p.current, "="); ok {
 			if f := cmdspec.LookupFlag(cmd, name); f != nil {
-				return l.flagValue(ctx, cmd, f, table, line, value)
+				return l.flagValue(ctx, cmd, f, table, line, value, p.quote)
 			}
 			return nil
 		}
@@ -251,11 +251,15 @@ func (l *Line) tableSuggestions(ctx context.Context) []Suggestion {
 	return out
 }
 
-// flagValue completes the value of flag f (value is what is typed of it).
-func (l *Line) flagValue(ctx context.Context, cmd *cobra.Command, f *pflag.Flag, table, line, value string) []Suggestion {
+// flagValue completes the value of flag f (value is what is typed of it,
+// unquoted; quote the shell quote still open in it).
+func (l *Line) flagValue(ctx context.Context, cmd *cobra.Command, f *pflag.Flag, table, line, value string, quote rune) []Suggestion {
 	switch f.Name {
 	case "filter":
 		sugg, partial := Filter(ctx, l.Source, table, value)
+		if quote == '\'' {
+			return replaced(line, inSingleQuotes(partial), singleQuoted(sugg))
+		}
 		return replaced(line, partial, sugg)
 	case "select":
 		sugg, partial := Select(ctx, l.Source, table, value)

@@ -136,13 +136,36 @@ func replacement(line, partial, candidate string) string {
 	return candidate[cut:]
 }
 
-// SpaceAfter says whether a completion inserted at once is followed by a
-// space, as readline puts one after a completed word: not when it opens
-// something still to be typed — a literal (', datetime', X'), a group
-// "(" or a flag's "=".
-func SpaceAfter(text string) bool {
-	if strings.HasSuffix(text, "(") || strings.HasSuffix(text, "=") {
+// inSingleQuotes is text as it is typed inside a shell word's single
+// quotes, where a quote is written '\'' (the quotes closed, an escaped
+// quote, the quotes opened again; '"'"' where a backslash escapes
+// nothing): the filter PartitionKey eq 'Sales' is
+// --filter 'PartitionKey eq '\''Sales'\'''.
+func inSingleQuotes(text string) string {
+	if BackslashEscapes {
+		return strings.ReplaceAll(text, "'", `'\''`)
+	}
+	return strings.ReplaceAll(text, "'", `'"'"'`)
+}
+
+// singleQuoted is suggestions as they are typed inside single quotes.
+func singleQuoted(sugg []Suggestion) []Suggestion {
+	out := make([]Suggestion, len(sugg))
+	for i, s := range sugg {
+		out[i] = Suggestion{inSingleQuotes(s.Text), s.Description}
+	}
+	return out
+}
+
+// SpaceAfter says whether a completion inserted at once at the end of
+// line (the line up to the cursor) is followed by a space, as readline
+// puts one after a completed word: not when it opens something still to
+// be typed — a literal (', datetime', X': an odd count of quotes in the
+// word once its shell quoting is read, --filter 'RowKey gt '\'' as
+// --filter "RowKey gt '), a group "(" or a flag's "=".
+func SpaceAfter(line string) bool {
+	if strings.HasSuffix(line, "(") || strings.HasSuffix(line, "=") {
 		return false
 	}
-	return strings.Count(text, "'")%2 == 0
+	return strings.Count(splitPartial(line).current, "'")%2 == 0
 }

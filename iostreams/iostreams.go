@@ -40,6 +40,41 @@ func (s *IOStreams) TermWidth() int {
 	return s.Width
 }
 
+// trailerWriter is an output that keeps a command's closing summary
+// apart from the rest (a Pager's: after the pager is left).
+type trailerWriter interface {
+	WriteTrailer(b []byte) (int, error)
+}
+
+// WriteTrailer writes b, a command's closing summary (a query's footer),
+// to Out after what was written before it. Through a pager it comes
+// after the pager is left, so that it stays on the screen, as standard
+// error does.
+func (s *IOStreams) WriteTrailer(b []byte) (int, error) {
+	if t, ok := s.Out.(trailerWriter); ok {
+		return t.WriteTrailer(b)
+	}
+	return s.Out.Write(b)
+}
+
+// pagedWriter is an output that may go through a pager.
+type pagedWriter interface {
+	Paged(b []byte) bool
+}
+
+// MayPage reports whether Out may go through a pager (see Paged).
+func (s *IOStreams) MayPage() bool {
+	_, ok := s.Out.(pagedWriter)
+	return ok
+}
+
+// Paged reports whether b, written to Out next, would be read in a pager,
+// which scrolls sideways: a table need not then fit the terminal's width.
+func (s *IOStreams) Paged(b []byte) bool {
+	p, ok := s.Out.(pagedWriter)
+	return ok && p.Paged(b)
+}
+
 // System returns the process's own streams, with terminals detected.
 func System() *IOStreams {
 	s := &IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr}

@@ -33,7 +33,8 @@ func PagerCommand() string {
 // the two stay in order; before that it goes to the terminal at once (a
 // progress bar, "waiting for …"); while the pager runs it is held, and
 // written after the pager is left (a continuation token, an error), where
-// it stays on the screen. When the command reads the terminal
+// it stays on the screen. A command's closing summary (WriteTrailer: a
+// query's footer) is held with it, and is not what starts the pager. When the command reads the terminal
 // (BeforeTerminalRead), what is held is written out and the pager is not
 // used for that command (a lesson waiting for Enter, an entity typed on
 // the terminal). When the pager is left before the end (q), the rest of
@@ -85,6 +86,38 @@ type pagerOut struct{ p *Pager }
 func (o pagerOut) Write(b []byte) (int, error) { return o.p.write(b, false) }
 func (o pagerOut) Fd() uintptr                 { return o.p.term.Fd() }
 
+// WriteTrailer takes a command's closing summary: after the pager is
+// left when it runs (on the screen, as standard error is), else in its
+// place after the output, never starting the pager by itself.
+func (o pagerOut) WriteTrailer(b []byte) (int, error) {
+	p := o.p
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch {
+	case p.pipe != nil:
+		return p.errHeld.Write(b)
+	case p.direct:
+		return p.term.Write(b)
+	}
+	return p.held.Write(b)
+}
+
+// Paged reports whether b, written next, would be read in the pager:
+// the pager runs, or b would start it.
+func (o pagerOut) Paged(b []byte) bool {
+	p := o.p
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch {
+	case p.pipe != nil:
+		return !p.quit
+	case p.direct:
+		return false
+	}
+	filled, _ := screenRows(p.filled, p.col, p.cols, b)
+	return filled > p.rows
+}
+
 type pagerErr struct{ p *Pager }
 
 func (e pagerErr) Write(b []byte) (int, error) { return e.p.write(b, true) }
@@ -124,24 +157,29 @@ func (p *Pager) write(b []byte, isErr bool) (int, error) {
 
 // count adds the screen rows b fills, its lines wrapped at the terminal's
 // width.
-func (p *Pager) count(b []byte) {
+func (p *Pager) count(b []byte) { p.filled, p.col = screenRows(p.filled, p.col, p.cols, b) }
+
+// screenRows is the rows filled and the column reached after b, from
+// filled rows and column col, on a screen cols wide.
+func screenRows(filled, col, cols int, b []byte) (int, int) {
 	for len(b) > 0 {
 		r, n := utf8.DecodeRune(b)
 		b = b[n:]
 		switch {
 		case r == '\n':
-			p.filled++
-			p.col = 0
+			filled++
+			col = 0
 		case r == '\r':
-			p.col = 0
+			col = 0
 		case r >= ' ':
-			if p.col == p.cols {
-				p.filled++
-				p.col = 0
+			if col == cols {
+				filled++
+				col = 0
 			}
-			p.col++
+			col++
 		}
 	}
+	return filled, col
 }
 
 // toPager writes b to the pager; when the pager has ended, what is left

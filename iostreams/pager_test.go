@@ -1,6 +1,7 @@
 package iostreams
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -110,5 +111,68 @@ func TestPagerLeftEarly(t *testing.T) {
 	case <-quit:
 	case <-time.After(5 * time.Second):
 		t.Error("onQuit was not called")
+	}
+}
+
+// A command's closing summary (a query's footer) comes after the pager is
+// left, with standard error, so that it stays on the screen; without the
+// pager it comes in its place after the output, and never starts the
+// pager by itself.
+func TestPagerTrailer(t *testing.T) {
+	p, s, path := pagedTo(t, "cat", nil)
+	fmt.Fprint(s.Out, lines(30, "row"))
+	s.WriteTrailer([]byte("30 entities · table scan\n"))
+	fmt.Fprint(s.ErrOut, "continuation: TOKEN\n")
+	if !p.Close() {
+		t.Fatal("the pager did not run for 30 lines")
+	}
+	want := lines(30, "row") + "30 entities · table scan\ncontinuation: TOKEN\n"
+	if got := read(t, path); got != want {
+		t.Errorf("paged:\n%s\nwant:\n%s", got, want)
+	}
+
+	p, s, path = pagedTo(t, "cat", nil)
+	fmt.Fprint(s.Out, lines(23, "row")) // the screen less the prompt's row
+	s.WriteTrailer([]byte("23 entities\n"))
+	if p.Close() {
+		t.Error("the footer started the pager")
+	}
+	if got := read(t, path); got != lines(23, "row")+"23 entities\n" {
+		t.Errorf("not paged: %q", got)
+	}
+
+	var plain bytes.Buffer
+	(&IOStreams{Out: &plain}).WriteTrailer([]byte("1 entity\n"))
+	if plain.String() != "1 entity\n" {
+		t.Errorf("without a pager: %q", plain.String())
+	}
+}
+
+// Paged tells whether output written next would be read in the pager: it
+// would start it (its rows wrapped at the width), or the pager runs; not
+// once the command read the terminal, nor without a pager.
+func TestPagerPaged(t *testing.T) {
+	p, s, _ := pagedTo(t, "cat", nil)
+	fmt.Fprint(s.Out, lines(20, "row"))
+	if s.Paged([]byte(lines(3, "row"))) {
+		t.Error("23 rows would page")
+	}
+	if !s.Paged([]byte(lines(4, "row"))) || !s.Paged([]byte(strings.Repeat("x", 250)+"\n")) {
+		t.Error("24 rows would not page")
+	}
+	fmt.Fprint(s.Out, lines(10, "row"))
+	if !s.Paged([]byte("x\n")) {
+		t.Error("the pager runs, but output is not paged")
+	}
+	p.Close()
+
+	p, s, _ = pagedTo(t, "cat", nil)
+	s.BeforeTerminalRead()
+	if s.Paged([]byte(lines(40, "row"))) {
+		t.Error("paged after the command read the terminal")
+	}
+	p.Close()
+	if (&IOStreams{Out: &bytes.Buffer{}}).Paged([]byte(lines(40, "row"))) {
+		t.Error("paged without a pager")
 	}
 }

@@ -187,7 +187,7 @@ func (s *shell) complete(ctx context.Context, before string, tab bool) []complet
 func toPrompt(in []completions.Suggestion) []prompt.Suggest {
 	out := make([]prompt.Suggest, len(in))
 	for i, x := range in {
-		out[i] = prompt.Suggest{Text: x.Text, Description: x.Description}
+		out[i] = prompt.Suggest{Text: x.Text, Description: x.Description, Placeholder: completions.Placeholder(x)}
 	}
 	return out
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -476,6 +477,38 @@ func TestPagerOnlyOnATerminal(t *testing.T) {
 		done()
 		if paged := got != ios; paged != tc.paged {
 			t.Errorf("pager %v, stdin a terminal %v, stdout a terminal %v: paged %v", tc.on, tc.inTTY, tc.outTTY, paged)
+		}
+	}
+}
+
+// help, and help NAME of the shell's commands, fit the terminal's width:
+// every line wrapped at spaces (a list's text under its name), no word
+// lost or cut.
+func TestHelpFitsTheWidth(t *testing.T) {
+	ctx := context.Background()
+	for _, line := range []string{"help", "help explain", "help pager"} {
+		var wide string
+		for _, width := range []int{1000, 80, 60, 40} {
+			s, _, ios := testShell(t)
+			ios.Width = width
+			s.execLine(ctx, line)
+			out := ios.Out.(interface{ String() string }).String()
+			for _, l := range strings.Split(out, "\n") {
+				if n := len([]rune(l)); n > width {
+					t.Errorf("%s at %d columns: a line of %d: %q", line, width, n, l)
+				}
+			}
+			if width == 1000 {
+				wide = strings.Join(strings.Fields(out), " ")
+			} else if got := strings.Join(strings.Fields(out), " "); got != wide {
+				t.Errorf("%s at %d columns says other words:\n%s\nwant:\n%s", line, width, got, wide)
+			}
+			if strings.HasPrefix(line, "help ") {
+				continue
+			}
+			if !regexp.MustCompile(`(?m)^  explain   query class and counts`).MatchString(out) || regexp.MustCompile(`(?m)^[a-z]`).MatchString(strings.SplitN(out, "\n\n", 3)[0][len("Shell commands:"):]) {
+				t.Errorf("help at %d columns: the list's rows are not under their text:\n%s", width, out)
+			}
 		}
 	}
 }

@@ -46,6 +46,42 @@ func TestTmuxBashCompletesInsideQuotes(t *testing.T) {
 	}
 }
 
+// In a bash without the bash-completion package (a bare bash that loads
+// no rc), the script completes as well: a command, a table, a property and
+// a PartitionKey inside an open quote, a flag's values; and Tab never says
+// "command not found".
+func TestTmuxBashCompletesWithoutBashCompletion(t *testing.T) {
+	needTmux(t)
+	bin := buildTstable(t)
+	dir := t.TempDir()
+	db := newDB(t, bin, dir)
+	script, err := exec.Command(bin, "completion", "bash").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "tstable.bash"), script, 0o644)
+	s := startShell(t, []string{"HOME=" + dir, "HISTFILE=/dev/null", "PATH=" + filepath.Dir(bin) + ":/usr/bin:/bin"}, "bash --norc --noprofile -i")
+	s.send("PS1='$ '; source "+filepath.Join(dir, "tstable.bash")+"; declare -F _get_comp_words_by_ref || echo no-bash-completion", keyEnter)
+	s.waitFor(`(?m)^no-bash-completion\n\$ $`)
+	s.send("tstable --db "+db+" qu", keyTab)
+	s.waitFor(`(?m)tstable --db \S+ query $`)
+	s.send("Emp", keyTab)
+	s.waitFor(`(?m)query Employees $`)
+	s.send(`--filter "LastN`, keyTab)
+	s.waitFor(`--filter "LastName\s*$`)
+	s.send(` eq 'Jones' and PartitionKey eq 'Sa`, keyTab)
+	s.waitFor(`--filter "LastName eq 'Jones' and PartitionKey eq 'Sales'\s*$`)
+	s.send(`" --select Age -o `, keyTab, keyTab)
+	s.waitFor(`(?m)^csv +\(comma-separated`)
+	s.send("cs", keyTab)
+	s.waitFor(`(?m)--select Age -o csv $`)
+	s.send(keyEnter)
+	sc := s.waitFor(`(?m)^Sales,empid_\d+,.*\n\$ $`)
+	if strings.Contains(sc, "command not found") || strings.Contains(sc, "Marketing,") {
+		t.Errorf("completion without bash-completion:\n%s", sc)
+	}
+}
+
 // Keys that readline and the other shells have.
 const (
 	keyAltB      = "\x1bb"
@@ -255,13 +291,33 @@ func TestTmuxPager(t *testing.T) {
 		return strings.HasPrefix(v, "+--------------+") && regexp.MustCompile(`(?m)^:\s*$`).MatchString(v)
 	})
 	_ = vis
-	s.send("G") // the end: the footer is in the pager
-	s.waitUntil(`402 entities`, func(string) bool { return strings.Contains(s.visible(false), "402 entities · table scan") })
+	s.send("G") // the end of the rows; the footer waits for the pager to be left
+	s.waitUntil(`Sales`, func(string) bool { return regexp.MustCompile(`(?m)^\(END\)`).MatchString(s.visible(false)) })
+	if strings.Contains(s.visible(false), "402 entities") {
+		t.Errorf("the footer is in the pager, where q takes it off the screen:\n%s", s.visible(false))
+	}
 	s.send("q")
-	sc := s.idle(`> query Employees --select Age\n`)
+	sc := s.idle(`> query Employees --select Age\n402 entities · table scan · scanned 402 · [\d.]+ ms\n`)
 	if strings.Contains(sc[strings.LastIndex(sc, "> query Employees"):], "| Marketing") {
 		t.Errorf("the rows were written to the terminal, not to the pager:\n%s", sc)
 	}
+
+	// A table wider than the terminal goes to the pager whole, a table
+	// and not one property per line, and the pager scrolls sideways to
+	// its last columns; after q the footer is on the screen.
+	s.send("query Employees --all", keyEnter)
+	s.waitUntil(`(?m)^:\s*$`, func(string) bool {
+		return strings.HasPrefix(s.visible(false), "+--------------+------------------------------+")
+	})
+	if v := s.visible(false); strings.Contains(v, "-[ 1 ]") || strings.Contains(v, "Salary") {
+		t.Errorf("the pager shows the table fitted to the terminal's width:\n%s", v)
+	}
+	s.press("Right", "Right", "Right") // as the terminal sends it in the pager's keypad mode
+	s.waitUntil(`(?m)^:\s*$`, func(string) bool {
+		return regexp.MustCompile(`(?m)\| Salary +\|$`).MatchString(s.visible(false))
+	})
+	s.send("q")
+	s.idle(`> query Employees --all\n402 entities · table scan · scanned 402 · [\d.]+ ms\n`)
 
 	s.send("pager off", keyEnter)
 	s.idle(`pager is off \(less -S; \$PAGER sets another\)`)
@@ -311,6 +367,17 @@ func TestTmuxOtherShellsWords(t *testing.T) {
 	s2 := openShell(t, bin, dir, db)
 	s2.send(`\q`, keyEnter)
 	saneTerminal(t, s2.waitFor(`(?s)EXITED 0.*END`))
+}
+
+// press sends keys by tmux's names for them (Right, PageDown), each as
+// the terminal sends it in the mode the program set (a pager's keypad
+// mode sends ESC O C for Right).
+func (s *tmuxShell) press(names ...string) {
+	s.t.Helper()
+	args := append([]string{"send-keys", "-t", s.session}, names...)
+	if out, err := exec.Command("tmux", args...).CombinedOutput(); err != nil {
+		s.t.Fatalf("send-keys %q: %v\n%s", names, err, out)
+	}
 }
 
 // rows is the pane as it is shown, a line a row (a wrapped line is not

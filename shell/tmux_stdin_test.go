@@ -52,7 +52,7 @@ func TestTmuxLessonStopsOnCtrlC(t *testing.T) {
 	s := startShell(t, []string{"HOME=" + dir, "XDG_STATE_HOME=" + filepath.Join(dir, "state")}, bin+" learn query-classes")
 	s.waitFor(`\(Enter runs it\)`)
 	s.send(keyEnter)
-	s.waitFor(`(?s)\(Enter runs it\).*\(Enter runs it\)`)
+	s.waitFor(`(?m)^tstable> explain Employees .*\n\(Enter runs it\)`) // the second step's pause
 	s.send(keyCtrlC)
 	sc := s.waitFor(`(?s)EXITED \d+.*END`)
 	if !strings.Contains(sc, "EXITED 130") || strings.Contains(sc, "End of lesson") {

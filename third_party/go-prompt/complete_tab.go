@@ -7,9 +7,10 @@ import (
 
 // completeOnTab handles Tab (Ctrl-I). While a suggestion is selected, Tab
 // selects the next one. Otherwise the completer is asked again, with Tab as
-// the last key: a single suggestion is inserted at once; several are shown
-// first (and what they all begin with is inserted when that is longer than
-// the word typed), and the next Tab selects the first of them.
+// the last key: a single suggestion is inserted at once, unless it is a
+// placeholder; several (or a placeholder) are shown first (and what they
+// all begin with is inserted when that is longer than the word typed and
+// none is a placeholder), and the next Tab selects the first of them.
 func (p *Prompt) completeOnTab() {
 	c := p.completion
 	if c.Completing() {
@@ -19,20 +20,30 @@ func (p *Prompt) completeOnTab() {
 	c.Update(*p.buf.Document())
 	switch {
 	case len(c.tmp) == 0:
-	case len(c.tmp) == 1:
+	case len(c.tmp) == 1 && !c.tmp[0].Placeholder:
 		p.replaceWord(c.tmp[0].Text)
-		p.spaceAfter(c.tmp[0].Text)
+		p.spaceAfter()
 		c.tabShown = false
 		c.Reset()
 	case !c.tabShown:
 		c.tabShown = true
 		word := p.buf.Document().GetWordBeforeCursorUntilSeparator(c.wordSeparator)
-		if prefix := commonPrefix(c.tmp); extends(prefix, word) {
+		if prefix := commonPrefix(c.tmp); extends(prefix, word) && !anyPlaceholder(c.tmp) {
 			p.replaceWord(prefix)
 		}
 	default:
 		c.Next()
 	}
+}
+
+// anyPlaceholder reports whether one of s is a placeholder.
+func anyPlaceholder(s []Suggest) bool {
+	for _, x := range s {
+		if x.Placeholder {
+			return true
+		}
+	}
+	return false
 }
 
 // replaceWord replaces the word before the cursor (up to the completion's
@@ -67,10 +78,10 @@ func extends(prefix, word string) bool {
 }
 
 // spaceAfter puts a space after a completion inserted at once, as
-// readline does, when OptionCompletionSpace says so for its text and no
-// space follows already.
-func (p *Prompt) spaceAfter(text string) {
-	if p.completionSpace == nil || !p.completionSpace(text) {
+// readline does, when OptionCompletionSpace says so for the line it ends
+// and no space follows already.
+func (p *Prompt) spaceAfter() {
+	if p.completionSpace == nil || !p.completionSpace(p.buf.Document().TextBeforeCursor()) {
 		return
 	}
 	if after := p.buf.Document().TextAfterCursor(); strings.HasPrefix(after, " ") {

@@ -27,6 +27,10 @@ const (
 type Suggest struct {
 	Text        string
 	Description string
+	// Placeholder marks a suggestion that shows the form of what may be
+	// typed (0 for a number) rather than a value to take: Tab shows it,
+	// and never inserts it when it is the only one; selecting it does.
+	Placeholder bool
 }
 
 // CompletionManager manages which suggestion is now selected.

@@ -84,7 +84,7 @@ func TestBracketedPaste(t *testing.T) {
 // OptionCompletionSpace puts a space after a completion inserted at once,
 // when it says so; what several completions begin with gets none.
 func TestCompletionSpace(t *testing.T) {
-	space := OptionCompletionSpace(func(text string) bool { return !strings.HasSuffix(text, "'") })
+	space := OptionCompletionSpace(func(line string) bool { return !strings.HasSuffix(line, "'") })
 	cases := []struct{ in, want string }{
 		{"q\tE\r", "query E"},
 		{"d\t\r", "datetime'"},

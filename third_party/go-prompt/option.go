@@ -63,10 +63,12 @@ func OptionBracketedPaste() Option {
 	}
 }
 
-// OptionCompletionSpace says, for the text of a completion inserted at
-// once (the only suggestion), whether a space follows it, as readline
-// puts one after a completed word; without it, none does.
-func OptionCompletionSpace(f func(text string) bool) Option {
+// OptionCompletionSpace says, after a completion inserted at once (the
+// only suggestion), whether a space follows it, as readline puts one
+// after a completed word; f is given the line up to the cursor, which
+// ends with the completion (what the completion is inside of, a quote
+// say, may decide). Without it, no space follows.
+func OptionCompletionSpace(f func(line string) bool) Option {
 	return func(p *Prompt) error {
 		p.completionSpace = f
 		return nil

@@ -46,8 +46,9 @@ type Prompt struct {
 	bracketedPaste bool
 	pasting        bool
 	// completionSpace says whether a single completion inserted at once is
-	// followed by a space (OptionCompletionSpace); nil: never.
-	completionSpace func(text string) bool
+	// followed by a space (OptionCompletionSpace), given the line up to
+	// the cursor; nil: never.
+	completionSpace func(line string) bool
 	sizeChecked     time.Time // when the terminal's size was last read
 	// interruptReturns makes ReadLine return ErrInterrupted on Ctrl-C
 	// (OptionInterruptReturns); manualHistory leaves the history to the

@@ -213,6 +213,43 @@ func TestTab(t *testing.T) {
 	}
 }
 
+// A placeholder (the form of a literal, such as 0) is shown by Tab, never
+// inserted by it alone, nor is what placeholders begin with; a second
+// Tab selects it.
+func TestTabShowsAPlaceholder(t *testing.T) {
+	placeholders := func(texts ...string) Completer {
+		return func(d Document) []Suggest {
+			if !strings.HasSuffix(d.TextBeforeCursor(), "gt ") {
+				return nil
+			}
+			var out []Suggest
+			for _, x := range texts {
+				out = append(out, Suggest{Text: x, Description: "a number", Placeholder: true})
+			}
+			return out
+		}
+	}
+	cases := []struct {
+		name, in, want string
+		texts          []string
+	}{
+		{"one placeholder: Tab shows it", "Age gt \t\r", "Age gt ", []string{"0"}},
+		{"one placeholder: the second Tab selects it", "Age gt \t\t\r", "Age gt 0", []string{"0"}},
+		{"placeholders: what they begin with is not inserted", "Age gt \t\r", "Age gt ", []string{"10", "12"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p, _, w := newTestPrompt(t, placeholders(c.texts...), []string{c.in})
+			if got := readLine(t, p); got != c.want {
+				t.Errorf("%q: got %q, want %q", c.in, got, c.want)
+			}
+			if !strings.Contains(w.out.String(), "a number") {
+				t.Errorf("%q: the placeholder was not shown: %q", c.in, w.out.String())
+			}
+		})
+	}
+}
+
 // Tab on an empty line lists the commands, without choosing one.
 func TestTabOnEmptyLineShowsTheList(t *testing.T) {
 	p, _, w := newTestPrompt(t, words("table", "tail", "query"), []string{"\t", "\r"})
