@@ -22,9 +22,10 @@ full pages, then print its size before and after.
 
 A file of an older format (tstable status and tstable check say so) is
 rewritten in the newest one (upgrade is another name for compact): file
-format 2 keeps keys in the service's order (UTF-16 code units: '😀' sorts
-before U+E000 to U+FFFF) and the property names once per table, not in
-every entity. Every table, entity, property and Timestamp (so every ETag)
+format 3 keeps keys in the service's order (UTF-16 code units: '😀' sorts
+before U+E000 to U+FFFF), the property names once per table, not in
+every entity, and a copy of them in the file's header, so that recover
+reads every page that survives. Every table, entity, property and Timestamp (so every ETag)
 is kept. A tstable older than the format cannot read the file afterwards.
 
 It is safe: the copy is written beside the database, synced, and renamed

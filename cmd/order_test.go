@@ -74,7 +74,7 @@ func TestKeysInTheServicesOrder(t *testing.T) {
 
 // A file of format 1 answers as it did (its keys in code point order,
 // its filters too) and says it is of an older format; tstable upgrade
-// (compact) rewrites it in format 2, and from then on it answers in the
+// (compact) rewrites it in format 3, and from then on it answers in the
 // service's order.
 func TestUpgradeAFileOfFormat1(t *testing.T) {
 	src, err := os.ReadFile("../store/testdata/format1.db")
@@ -89,14 +89,14 @@ func TestUpgradeAFileOfFormat1(t *testing.T) {
 	if got := rowKeysOf(t, mustRun(t, db, "", gt...)); !slices.Equal(got, []string{"😀"}) {
 		t.Errorf("format 1: RowKey gt U+FFFD: %+q, want 😀 (as before)", got)
 	}
-	if out := mustRun(t, db, "", "status", "-o", "table"); !strings.Contains(out, "format   1") || !strings.Contains(out, "tstable compact rewrites it in format 2") {
+	if out := mustRun(t, db, "", "status", "-o", "table"); !strings.Contains(out, "format   1") || !strings.Contains(out, "tstable compact rewrites it in format 3") {
 		t.Errorf("status of a format-1 file:\n%s", out)
 	}
 	if out := mustRun(t, db, "", "check", "-o", "table"); !strings.Contains(out, "note: the file is in format 1") || !strings.Contains(out, "no problems") {
 		t.Errorf("check of a format-1 file:\n%s", out)
 	}
 	before := mustRun(t, db, "", "export", "Types", "-o", "jsonl")
-	if out := mustRun(t, db, "", "upgrade", "-o", "table"); !strings.Contains(out, "file format 1 → 2") {
+	if out := mustRun(t, db, "", "upgrade", "-o", "table"); !strings.Contains(out, "file format 1 → 3") {
 		t.Errorf("upgrade says %q", out)
 	}
 	if got := rowKeysOf(t, mustRun(t, db, "", gt...)); len(got) != 0 {
@@ -107,7 +107,7 @@ func TestUpgradeAFileOfFormat1(t *testing.T) {
 	if !slices.Equal(sorted(after), sorted(before)) || after == before {
 		t.Errorf("the export after the upgrade is not the same lines in the new order:\n%s\nbefore:\n%s", after, before)
 	}
-	if out := mustRun(t, db, "", "status", "-o", "json"); !strings.Contains(out, `"format":2`) || strings.Contains(out, "note") {
+	if out := mustRun(t, db, "", "status", "-o", "json"); !strings.Contains(out, `"format":3`) || strings.Contains(out, "note") {
 		t.Errorf("status after the upgrade: %s", out)
 	}
 }

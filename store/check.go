@@ -336,15 +336,19 @@ func (w *walker) survey() *survey {
 	w.orphanDictionaries(sv)
 	if sv.rootLost {
 		w.olderTables(sv, catalogue)
+		w.tablesFromCopies(sv)
 	} else if !sawMeta {
 		w.problem(Problem{Page: int64(w.meta().Root), What: "the file's own records (catalogue and clock) are missing: the tables' names as created are lost", Lost: true})
 	}
+	w.dictionariesFromCopies(sv)
+	w.namesFromCopies(catalogue)
 	sv.guessFormat()
 	w.l = layout(sv.format)
 	for i, t := range sv.tables {
 		if name, ok := catalogue[t.name]; ok {
 			sv.tables[i].name = name
 			delete(catalogue, t.name)
+			delete(w.copiedNames, t.name)
 		} else if sawCatalogue {
 			w.problem(Problem{Table: t.name, Page: int64(t.at), What: "the table is not in the catalogue, so its name as created is lost; it goes by its lower-case name", Lost: true})
 		}
@@ -354,8 +358,10 @@ func (w *walker) survey() *survey {
 		}
 	}
 	var orphans []string
-	for _, name := range catalogue {
-		orphans = append(orphans, name)
+	for lower, name := range catalogue {
+		if _, copied := w.copiedNames[lower]; !copied { // a table deleted since the copy was written
+			orphans = append(orphans, name)
+		}
 	}
 	sort.Strings(orphans)
 	for _, name := range orphans {

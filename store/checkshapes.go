@@ -2,11 +2,14 @@ package store
 
 import (
 	"bytes"
-	"encoding/binary"
 	"fmt"
 	"slices"
 
+	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store/internal/boltfile"
+	"github.com/tstable/tstable/store/internal/dictcopy"
+	"io"
+	"strings"
 )
 
 // What Check and Recover read of the tables' dictionaries (format 2; see
@@ -55,7 +58,7 @@ func (d *dictReader) add(e boltfile.Elem) string {
 	if e.Bucket || len(e.Key) != 12 {
 		return fmt.Sprintf("the tables' dictionaries hold %q, which tstable never writes", printable(e.Key))
 	}
-	inc, id := binary.BigEndian.Uint64(e.Key), uint64(binary.BigEndian.Uint32(e.Key[8:]))
+	inc, id := incarnationOf(e.Key)
 	if d.broken[inc] {
 		return ""
 	}
@@ -129,4 +132,100 @@ func (c *tableCodec) why(val []byte) string {
 		}
 	}
 	return ""
+}
+
+// readCopies reads the copies of the tables and their dictionaries that
+// the pages of the header hold (format 3; spare.go), those that read.
+func (w *walker) readCopies(f io.ReaderAt, size int64) {
+	ps := w.H.PageSize
+	if !boltfile.PossiblePageSize(ps) {
+		ps = boltfile.GuessPageSize(f, size)
+	}
+	for i := range 2 {
+		if c, err := dictcopy.Parse(boltfile.Spare(f, size, ps, i)); err == nil {
+			w.copies = append(w.copies, c)
+		}
+	}
+}
+
+// copiedShapes is the dictionary of inc as copy c holds it: shapes 1 to
+// n, up to the first one it lacks.
+func copiedShapes(c dictcopy.Copy, inc uint64) []*shape {
+	defs := map[uint64]string{}
+	for _, s := range c.Shapes {
+		if s.Inc == inc {
+			defs[s.ID] = s.Def
+		}
+	}
+	var list []*shape
+	for id := uint64(1); ; id++ {
+		def, ok := defs[id]
+		if !ok {
+			return list
+		}
+		sh, err := parseShape([]byte(def))
+		if err != nil {
+			return list
+		}
+		list = append(list, sh)
+	}
+}
+
+// dictionariesFromCopies completes the dictionaries the file's tree gave
+// (sv.shapes) with the copies in the header: a dictionary whose pages
+// are lost, or that reads only in part, is read from a copy that holds
+// more of it and agrees with what was read. The copies say the format
+// too, when the file's records cannot.
+func (w *walker) dictionariesFromCopies(sv *survey) {
+	for _, c := range w.copies {
+		if !sv.formatRead && c.Format >= 3 && c.Format <= formatVersion {
+			sv.format, sv.formatRead = c.Format, true
+		}
+		incs := map[uint64]bool{}
+		for _, s := range c.Shapes {
+			incs[s.Inc] = true
+		}
+		for inc := range incs {
+			list := copiedShapes(c, inc)
+			have := sv.shapes[inc]
+			if have != nil && len(have.list) >= len(list) {
+				continue
+			}
+			if have != nil && !slices.EqualFunc(have.list, list[:len(have.list)], func(a, b *shape) bool { return a.def == b.def }) {
+				continue
+			}
+			sv.shapes[inc] = emptyShapes.with(list...)
+		}
+	}
+}
+
+// namesFromCopies adds to the catalogue read the tables' names as
+// created that the copies in the header hold and it lacks (its page is
+// lost).
+func (w *walker) namesFromCopies(catalogue map[string]string) {
+	w.copiedNames = map[string]string{}
+	for _, c := range w.copies {
+		for _, t := range c.Tables {
+			lower := strings.ToLower(t.Name)
+			if _, ok := catalogue[lower]; !ok && odata.ValidateTableName(t.Name) == nil {
+				catalogue[lower], w.copiedNames[lower] = t.Name, t.Name
+			}
+		}
+	}
+}
+
+// tablesFromCopies adds the tables the copies in the header name and
+// the file's lists of tables (the newest, partly lost, and the one
+// before) do not, as tables whose tree is lost: their entities can be
+// found on pages no longer linked.
+func (w *walker) tablesFromCopies(sv *survey) {
+	for _, c := range w.copies {
+		for _, t := range c.Tables {
+			lower := strings.ToLower(t.Name)
+			if odata.ValidateTableName(t.Name) != nil || slices.ContainsFunc(sv.tables, func(n fileTable) bool { return n.name == lower }) {
+				continue
+			}
+			sv.tables = append(sv.tables, fileTable{name: lower, missing: true, gapAt: -1, inc: t.Inc})
+		}
+	}
 }

@@ -9,6 +9,8 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/store/internal/boltfile"
+	"github.com/tstable/tstable/store/internal/dictcopy"
 )
 
 // compactTxBytes is how much one transaction of a compaction copies.
@@ -110,7 +112,46 @@ func (db *DB) copyWhole(tmp string, mode os.FileMode) error {
 		dst.Close()
 		return err
 	}
-	return dst.Close()
+	if err := dst.Close(); err != nil {
+		return err
+	}
+	return db.writeSpareInto(tmp)
+}
+
+// writeSpareInto writes the copy in the header (spare.go) of db's file
+// into its compacted copy at path, which the engine's compaction wrote
+// without one: the copy holds every bucket as db does, so the same
+// tables and dictionaries.
+func (db *DB) writeSpareInto(path string) error {
+	if db.fileLayout() < 3 {
+		return nil
+	}
+	var c *dictcopy.Copy
+	if err := db.do(false, func(o *op) error {
+		return o.view(func(t *gtx) (err error) {
+			c, err = buildSpare(t, uint64(db.fileLayout()))
+			return err
+		})
+	}); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	h := boltfile.ReadHeader(f, st.Size())
+	if h.Use < 0 {
+		return fmt.Errorf("the compacted copy %s has no readable header", path)
+	}
+	if err := putSpare(f, h.PageSize, *c, h.Meta().TxID+1); err != nil {
+		return err
+	}
+	return f.Sync()
 }
 
 // vetWhole checks the whole file (see Check) before it is rewritten: a

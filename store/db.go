@@ -98,6 +98,7 @@ type DB struct {
 	commits   committer                   // writers sharing a commit
 	layoutNow atomic.Uint64               // the file's format, a layout (set by open; read by fileLayout)
 	shapes    shapeCache                  // the tables' shapes read so far (format 2)
+	spare     spareCopy                   // the copy in the header (format 3; spare.go)
 
 	mapAtLeast int // bytes of the file the engine maps from the start (see reserveMap)
 
@@ -195,6 +196,10 @@ func (db *DB) ready() error {
 			db.Close()
 			return err
 		}
+		if err := db.writeSpareNow(); err != nil {
+			db.Close()
+			return err
+		}
 		removeLeftTemps(db.path)
 	}
 	if testOpened != nil {
@@ -287,6 +292,7 @@ func (db *DB) openWithin(ctx context.Context, wait time.Duration) error {
 	b.AllocSize = allocStep
 	db.layoutNow.Store(db.fileFormat())
 	db.shapes.reset()
+	db.spare.reset()
 	if elsewhere != "" {
 		db.found(elsewhere) // read afresh before the engine had the file: confirmed
 	}

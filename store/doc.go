@@ -20,6 +20,12 @@
 // whatever the file's format, and become stored values as they are
 // written.
 //
+// A new file is written in format 3: format 2, and a copy of its tables
+// and their dictionaries in the spare bytes of its header (spare.go), so
+// that the loss of no single page, and no cut, keeps the entities of the
+// pages that survive from being read. A file of format 2 is read and
+// written as format 2 until Compact rewrites it in format 3.
+//
 // # Sharing the file
 //
 // A DB opened for writing holds the file exclusively, one opened read-only

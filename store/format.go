@@ -36,7 +36,14 @@ import (
 // sequence. A file of format 1 stays in format 1, read and written as
 // ever (its tables in code point order, which its filters follow too);
 // tstable compact rewrites it in format 2 (Compact, upgrade.go).
-const formatVersion = 2
+//
+// Format 3 keeps all of format 2 and adds a copy of the tables and their
+// dictionaries in the spare bytes of the file's header (spare.go), so
+// that no single page holds what the entities of other pages need to be
+// read. Its keys and values are format 2's; a file of format 2 stays in
+// format 2, written as ever (without the copy), until compact rewrites
+// it in format 3.
+const formatVersion = 3
 
 // FormatVersion is the format this tstable writes (see DB.Format).
 const FormatVersion = formatVersion
@@ -46,6 +53,9 @@ const FormatVersion = formatVersion
 func FormatNote(v uint64) string {
 	if v >= formatVersion {
 		return ""
+	}
+	if v >= 2 {
+		return fmt.Sprintf("the file is in format %d (each table's property names kept on pages of their own, whose loss loses the names of all its entities); tstable compact rewrites it in format %d (with a copy of the names in the file's header, so that recover reads every page that survives)", v, formatVersion)
 	}
 	return fmt.Sprintf("the file is in format %d (keys in code point order, property names in every entity); tstable compact rewrites it in format %d (keys in the service's order, UTF-16 code units, and a smaller file)", v, formatVersion)
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"io"
 	"maps"
 	"math"
@@ -291,7 +292,7 @@ func TestLoadStopsWhenTheFileIsUpgradedUnderIt(t *testing.T) {
 	close(proceed)
 	err = <-done
 	wantCode(t, err, odata.CodeServerBusy, 503)
-	if !strings.Contains(err.Error(), "rewritten in file format 2") {
+	if !strings.Contains(err.Error(), fmt.Sprintf("rewritten in file format %d", formatVersion)) {
 		t.Fatalf("the load says %v", err)
 	}
 	if _, err := db.Get(ctx, "Types", "z", "1"); !odata.IsCode(err, odata.CodeResourceNotFound) {

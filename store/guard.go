@@ -172,9 +172,18 @@ func (db *DB) commit(tx *bolt.Tx, from int64) error {
 			return &CommitError{Path: db.path, Err: err, From: from}
 		}
 	}
+	built, err := db.writeSpare((&op{db: db}).wrap(tx))
+	if err != nil {
+		tx.Rollback()
+		if errors.Is(err, ErrDamaged) {
+			return err
+		}
+		return &CommitError{Path: db.path, Err: err, From: from}
+	}
 	if err := tx.Commit(); err != nil {
 		return &CommitError{Path: db.path, Err: err, From: from}
 	}
+	db.committedSpare(built)
 	db.guard.Forget()
 	db.shapes.committedWrite()
 	return nil

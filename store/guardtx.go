@@ -106,6 +106,7 @@ func (t *gtx) moveTop(key []byte, parent *gbucket) error {
 	if err := parent.guardKey(key); err != nil {
 		return err
 	}
+	t.touchSpare()
 	return t.tx.MoveBucket(key, parent.b, nil)
 }
 

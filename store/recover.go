@@ -345,6 +345,7 @@ func (w *walker) gatherEvidence(sv *survey) *evidence {
 			addRoot(t.root, strings.ToLower(t.name))
 		}
 	}
+	ev.noteCopies(w.copies)
 	for id := uint64(2); id < uint64(w.Total()); id++ {
 		h, b, err := w.R.Page(id, boltfile.FlagLeaf, boltfile.FlagBranch)
 		if err != nil {
@@ -520,6 +521,9 @@ func (pl *placement) place(ctx context.Context, p unlinkedPage) error {
 		if homes, home, err = pl.olderTable(ctx, owners); err != nil {
 			return err
 		}
+	}
+	if len(homes) > 1 {
+		homes, home = pl.readableBy(p, homes, home)
 	}
 	if !pl.decode(&p, homes, owners) {
 		return nil

@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"encoding/binary"
 
+	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store/internal/boltfile"
+	"github.com/tstable/tstable/store/internal/dictcopy"
+	"strings"
 )
 
 // What Recover gathers, from every page of a file of format 2, that the
@@ -106,7 +109,7 @@ func dictionaryPage(es []boltfile.Elem) bool {
 // written by a commit that failed, beside the one that took its place)
 // leave it unknown.
 func (ev *evidence) noteShape(e boltfile.Elem) {
-	inc, id := binary.BigEndian.Uint64(e.Key), uint64(binary.BigEndian.Uint32(e.Key[8:]))
+	inc, id := incarnationOf(e.Key)
 	d := ev.dicts[inc]
 	if d == nil {
 		d = map[uint64]string{}
@@ -187,4 +190,69 @@ func (ev *evidence) shapes(inc uint64) *shapeSet {
 		list = append(list, sh)
 	}
 	return emptyShapes.with(list...)
+}
+
+// noteCopies takes what the copies in the header's pages hold (format 3;
+// spare.go): the tables with their incarnations and names, the shapes
+// of their dictionaries and the format.
+func (ev *evidence) noteCopies(cs []dictcopy.Copy) {
+	for _, c := range cs {
+		if c.Format >= 3 && c.Format <= formatVersion {
+			ev.format = max(ev.format, c.Format)
+		}
+		for _, t := range c.Tables {
+			lower := strings.ToLower(t.Name)
+			ev.noteIncarnation(lower, t.Inc)
+			if _, ok := ev.names[lower]; !ok && odata.ValidateTableName(t.Name) == nil {
+				ev.names[lower] = t.Name
+			}
+		}
+		for _, s := range c.Shapes {
+			if s.ID > 0 && s.ID <= maxShapes {
+				ev.noteShape(boltfile.Elem{Key: shapeKey(s.Inc, s.ID), Value: []byte(s.Def)})
+			}
+		}
+	}
+}
+
+// readableBy narrows the tables a page of format 2 or 3 could belong to
+// (homes, the last one's gap home) to the one whose dictionary reads
+// every entity on it, when only one does: a value names a shape of its
+// own table's dictionary, so the page's values tell its table unless two
+// tables have shapes of the same types at those numbers.
+func (pl *placement) readableBy(p unlinkedPage, homes []int, home *gap) ([]int, *gap) {
+	if p.entities != nil || len(p.elems) == 0 {
+		return homes, home
+	}
+	var fit []int
+	for _, i := range homes {
+		t := pl.sv.tables[i]
+		for _, inc := range append([]uint64{t.inc}, pl.ev.incs[strings.ToLower(t.name)]...) {
+			if s := pl.dictionary(inc); s != nil && readsAll(pl.w.l, inc, s, p.elems) {
+				fit = append(fit, i)
+				break
+			}
+		}
+	}
+	if len(fit) != 1 {
+		return homes, home
+	}
+	for _, g := range pl.gaps[fit[0]] {
+		if g.holds(p.lo, p.hi) {
+			return fit, g
+		}
+	}
+	return homes, home
+}
+
+// readsAll reports whether the dictionary s of inc decodes every entity
+// of es.
+func readsAll(l layout, inc uint64, s *shapeSet, es []boltfile.Elem) bool {
+	c := &tableCodec{l: l, shapes: staticShapes(inc, s)}
+	for _, e := range es {
+		if _, err := c.decode(e.Key, e.Value); err != nil {
+			return false
+		}
+	}
+	return true
 }

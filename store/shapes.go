@@ -396,6 +396,7 @@ func (v *shapeView) add(def []byte) (uint64, error) {
 	}
 	v.set.Store(s.with(sh))
 	v.t.o.db.shapes.added(v.inc, id, sh)
+	v.t.touchSpare()
 	return id, nil
 }
 
@@ -443,6 +444,12 @@ func shapeKey(inc, id uint64) []byte {
 	return binary.BigEndian.AppendUint32(incarnationKey(inc), uint32(id))
 }
 
+// incarnationOf reads a shape's key (12 bytes): its table's incarnation
+// and its number.
+func incarnationOf(k []byte) (inc, id uint64) {
+	return binary.BigEndian.Uint64(k), uint64(binary.BigEndian.Uint32(k[8:]))
+}
+
 // newIncarnation gives a table's bucket, just made in t, its incarnation:
 // a Timestamp issued by t (see nextTicks), so that it is unique in the
 // file, as the file's clock only goes forward, and no dictionary of the
@@ -465,6 +472,7 @@ func newIncarnation(t *gtx, b *gbucket) error {
 				continue
 			}
 		}
+		t.touchSpare()
 		return b.setSequence(uint64(inc))
 	}
 }
@@ -472,6 +480,7 @@ func newIncarnation(t *gtx, b *gbucket) error {
 // dropDictionary deletes the dictionary of the table whose bucket is b
 // (being deleted, or replaced), when it has one.
 func dropDictionary(t *gtx, b *gbucket) error {
+	t.touchSpare()
 	inc := b.sequence()
 	if inc == 0 {
 		return nil

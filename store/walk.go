@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/tstable/tstable/store/internal/boltfile"
+	"github.com/tstable/tstable/store/internal/dictcopy"
 )
 
 // walker is a boltfile.Walker that keeps what it finds as Problems, each
@@ -18,7 +19,10 @@ type walker struct {
 	table    string // the table being walked, "" for the file's own records
 	l        layout // of the file's keys, once its own records are read
 	problems []Problem
-	notes    []string // see note
+	notes    []string        // see note
+	copies   []dictcopy.Copy // the copies of the dictionaries in the header's pages (spare.go)
+	// copiedNames are the names as created that only the copies gave.
+	copiedNames map[string]string
 }
 
 // newWalker reads the file's header and free-page list (see
@@ -34,6 +38,7 @@ func newWalker(ctx context.Context, f io.ReaderAt, size int64, progress func(don
 	case h.Use >= 0 && h.Metas[1-h.Use].Fault != "":
 		w.besideADamagedHeader(ctx, f, size, progress)
 	}
+	w.readCopies(f, size)
 	return w
 }
 

@@ -66,6 +66,12 @@
 //   - Size and pages: a transaction's size is its meta's page count (the
 //     high-water mark) times the page size; every page in use lies below
 //     that mark, and the file is at least that long.
+//   - A meta page is written whole at each commit (tx.writeMeta: a buffer
+//     of one page, the meta at its start, zeros after it), and only the
+//     meta is ever read from it (its first 80 bytes). So the bytes of a
+//     meta page past SpareOffset are the store's to use: what is written
+//     there into the page that the running transaction will not write
+//     (page txid%2 is the one it writes) stays until the commit after it.
 //   - A bucket's value is its root page and sequence (16 bytes), followed,
 //     when the root is 0, by its one leaf page inline.
 //   - The free-page list written at a commit holds every free page and

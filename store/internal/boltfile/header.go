@@ -77,3 +77,29 @@ func ReadHeader(f io.ReaderAt, size int64) *Header {
 func (h *Header) Reader(f io.ReaderAt) *Reader {
 	return &Reader{F: f, Size: h.Size, PageSize: h.PageSize, HWM: h.Meta().Pgid}
 }
+
+// SpareOffset is where the spare bytes of a meta page (pages 0 and 1)
+// begin: past its page header and the meta (80 bytes), with room to
+// spare. The engine reads nothing of a meta page past the meta, and
+// writes the whole page, the rest zeros, each time it writes a meta (see
+// the engine's rules in the package doc), so the spare bytes of the copy
+// it is not writing keep what is written there until its next commit.
+const SpareOffset = 256
+
+// Spare returns the spare bytes of meta page i (0 or 1) of a file of
+// size bytes with pages of pageSize; nil when the file does not hold
+// them.
+func Spare(f io.ReaderAt, size, pageSize int64, i int) []byte {
+	if !PossiblePageSize(pageSize) || i < 0 || i > 1 {
+		return nil
+	}
+	off := int64(i)*pageSize + SpareOffset
+	if off+pageSize-SpareOffset > size {
+		return nil
+	}
+	b := make([]byte, pageSize-SpareOffset)
+	if _, err := f.ReadAt(b, off); err != nil {
+		return nil
+	}
+	return b
+}
