@@ -32,10 +32,6 @@ export BENCH_N
 
 .PHONY: build run test vet crosscheck docs man completions install dist bench bench-peer fuzz fuzz-keys test-shell test-remote clean
 
-# The fork of go-prompt the shell is built on (third_party/go-prompt, its
-# own module) is vetted and tested with the rest.
-PROMPT := github.com/c-bata/go-prompt/...
-
 # The version tstable --version states: the tag, or the commit and its date
 # (scripts/version.sh); the go command records no commit in a worktree.
 VERSION ?= $(shell scripts/version.sh)
@@ -54,7 +50,7 @@ STATICCHECK_VERSION := v0.8.2
 STATICCHECK ?= $(shell command -v staticcheck 2>/dev/null || echo "$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)")
 
 vet:
-	$(GO) vet ./... $(PROMPT)
+	$(GO) vet ./...
 	$(STATICCHECK) ./...
 
 # The shell's terminal tests (tmux) run when tmux is installed.
@@ -72,7 +68,7 @@ endif
 ifeq ($(wildcard /usr/share/bash-completion/bash_completion),)
 	@echo "note: bash-completion is not installed, so the test of bash's completion is skipped (apt-get install bash-completion)"
 endif
-	TSTABLE_TMUX_TEST=$(HAVE_TMUX) $(GO) test -count=1 ./... $(PROMPT)
+	TSTABLE_TMUX_TEST=$(HAVE_TMUX) $(GO) test -count=1 ./...
 	FUZZTIME=1000x scripts/fuzz.sh
 
 bench:
@@ -81,9 +77,9 @@ bench:
 fuzz:
 	FUZZTIME=$(FUZZTIME) scripts/fuzz.sh
 
-# (in the fork's own module: go test fuzzes only packages of the main module)
+# (the fork of go-prompt the shell is built on, internal/prompt)
 fuzz-keys:
-	cd third_party/go-prompt && $(GO) test -run '^$$' -fuzz FuzzScanKeys -fuzztime $(FUZZTIME) .
+	$(GO) test -run '^$$' -fuzz FuzzScanKeys -fuzztime $(FUZZTIME) ./internal/prompt/
 
 test-shell:
 	TSTABLE_TMUX_TEST=1 $(GO) test -count=1 -run TestTmux ./shell/...
