@@ -15,6 +15,9 @@
 #   make docs         regenerate the command reference (docs/reference/) and the man pages (bin/man/); make man is the same
 #   make install      the binary, man pages and bash/zsh/fish completions under PREFIX (default /usr/local), DESTDIR staged
 #   make dist         the release archives and checksums for every target, in dist/ (goreleaser, pinned)
+#   make npm          the npm packages (tstable and tstable-OS-ARCH for every target) as tarballs in dist/npm/
+#   make test-npm     the npm packages of this platform installed offline into an empty project: npx tstable
+#                     --version, and the Azure SDK for JavaScript against npx tstable serve --inMemoryPersistence
 #   make test-serve-js  the Azure SDK for JavaScript end to end against tstable serve, with a connection string
 #                     over HTTP and with a TokenCredential over HTTPS (installs it with npm)
 #   make bench-serve  tstable serve and Azurite side by side through the Go SDK, then at the server with raw
@@ -172,6 +175,21 @@ $(GORELEASER):
 	mv bin/tools/goreleaser $@
 dist: $(GORELEASER)
 	TSTABLE_VERSION="$(VERSION)" scripts/dist.sh $(GORELEASER)
+
+# The npm packages (scripts/npm.sh): tstable, a launcher whose optional
+# dependencies are tstable-OS-ARCH, each with the binary of its platform,
+# cross-compiled without cgo; npm pack's tarballs in dist/npm/.
+.PHONY: npm test-npm
+npm:
+	TSTABLE_VERSION="$(VERSION)" scripts/npm.sh
+
+# The packages as a JavaScript project gets them (scripts/test-npm.sh):
+# this platform's and the launcher, built into bin/npm-test, installed
+# offline into an empty project (installs node and npm with apt-get when
+# missing, and the Azure SDK for JavaScript with npm).
+test-npm:
+	NPM_TARGETS="$$($(GO) env GOOS)/$$($(GO) env GOARCH)" NPM_OUT=bin/npm-test TSTABLE_VERSION="$(VERSION)" scripts/npm.sh
+	NPM_OUT=bin/npm-test scripts/test-npm.sh
 
 # Why tstable draws its own tables: tablewriter (streaming) against
 # query --all -o table and -o csv, in ns/row. A module of its own

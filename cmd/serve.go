@@ -128,6 +128,12 @@ func runServe(c *cobra.Command, f *Factory, fl serveFlags) error {
 		return err
 	}
 	fl.addr = addr
+	// Ctrl-C and SIGTERM stop the server from here on, and stay caught
+	// until the file of --inMemoryPersistence is removed: a second one
+	// (from a launcher passing on what its process group got too) cannot
+	// end the process before that.
+	ctx, stopSignals := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
+	defer stopSignals()
 	path, cleanup, err := fl.az.dbPath(c)
 	if err != nil {
 		return err
@@ -190,7 +196,7 @@ func runServe(c *cobra.Command, f *Factory, fl serveFlags) error {
 		return err
 	}
 	fl.printStart(f, path, run, tlsInfo)
-	return waitAndStop(c.Context(), f, run)
+	return waitAndStop(ctx, f, run)
 }
 
 // servedPath is the database file of --db (or the environment's) that
