@@ -185,11 +185,12 @@ npm:
 
 # The packages as a JavaScript project gets them (scripts/test-npm.sh):
 # this platform's and the launcher, built into bin/npm-test, installed
-# offline into an empty project (installs node and npm with apt-get when
+# offline, by path, into an empty project (a tarball of another platform
+# is refused by path, EBADPLATFORM; from a registry npm skips it) (installs node and npm with apt-get when
 # missing, and the Azure SDK for JavaScript with npm).
 test-npm:
 	NPM_TARGETS="$$($(GO) env GOOS)/$$($(GO) env GOARCH)" NPM_OUT=bin/npm-test TSTABLE_VERSION="$(VERSION)" scripts/npm.sh
-	NPM_OUT=bin/npm-test scripts/test-npm.sh
+	NPM_OUT=bin/npm-test TSTABLE_VERSION="$(VERSION)" scripts/test-npm.sh
 
 # Why tstable draws its own tables: tablewriter (streaming) against
 # query --all -o table and -o csv, in ns/row. A module of its own

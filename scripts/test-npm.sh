@@ -11,7 +11,7 @@
 # each stopped with SIGTERM to its process group (npx does not pass a
 # signal on; the launcher does), after which its in-memory file must be
 # gone.
-# Usage: NPM_OUT=dir scripts/test-npm.sh
+# Usage: NPM_OUT=dir [TSTABLE_VERSION=the version built] scripts/test-npm.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -29,7 +29,7 @@ platform=$(ls "$out"/tstable-"$os-$cpu"-*.tgz)
 npm install --offline --no-audit --no-fund --save-dev "$main" "$platform" >/dev/null
 version=$(npx --no-install tstable --version)
 echo "npx tstable --version: $version"
-want=$(cd "$root" && scripts/version.sh)
+want=${TSTABLE_VERSION:-$(cd "$root" && scripts/version.sh)} # what the packages were built with
 case "$version" in *"${want%% (*}"*) ;; *) echo "FAIL: npx tstable --version says $version, not $want" >&2; exit 1 ;; esac
 
 npm install --no-audit --no-fund "@azure/data-tables@$sdk" >/dev/null
