@@ -10,9 +10,9 @@ import (
 	"strings"
 	"syscall"
 
-	prompt "github.com/tstable/tstable/internal/prompt"
 	"github.com/tstable/tstable/cmdspec"
 	"github.com/tstable/tstable/completions"
+	prompt "github.com/tstable/tstable/internal/prompt"
 )
 
 // interactive runs the go-prompt shell (the fork in internal/prompt).
