@@ -16,6 +16,9 @@
 #   make docs         regenerate the command reference (docs/reference/) and the man pages (bin/man/); make man is the same
 #   make install      the binary, man pages and bash/zsh/fish completions under PREFIX (default /usr/local), DESTDIR staged
 #   make dist         the release archives and checksums for every target, in dist/ (goreleaser, pinned)
+#   make npm          the npm packages (tstable and tstable-OS-ARCH for every target) as tarballs in dist/npm/
+#   make test-npm     the npm packages of this platform installed offline into an empty project: npx tstable
+#                     --version, and the Azure SDK for JavaScript against npx tstable serve --inMemoryPersistence
 #   make test-serve-js  the Azure SDK for JavaScript end to end against tstable serve, with a connection string
 #                     over HTTP and with a TokenCredential over HTTPS (installs it with npm)
 #   make bench-serve  tstable serve and Azurite side by side through the Go SDK, then at the server with raw
@@ -32,10 +35,6 @@ TABLE_ROWS ?= 100000
 export BENCH_N
 
 .PHONY: build run test vet crosscheck docs man completions install dist bench bench-peer fuzz fuzz-keys test-shell test-remote clean
-
-# The fork of go-prompt the shell is built on (third_party/go-prompt, its
-# own module) is vetted and tested with the rest.
-PROMPT := github.com/c-bata/go-prompt/...
 
 # The version tstable --version states: the tag, or the commit and its date
 # (scripts/version.sh); the go command records no commit in a worktree.
@@ -55,7 +54,7 @@ STATICCHECK_VERSION := v0.8.2
 STATICCHECK ?= $(shell command -v staticcheck 2>/dev/null || echo "$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)")
 
 vet:
-	$(GO) vet ./... $(PROMPT)
+	$(GO) vet ./...
 	$(STATICCHECK) ./...
 
 # The shell's terminal tests (tmux) run when tmux is installed.
@@ -76,7 +75,7 @@ endif
 ifeq ($(wildcard /usr/share/bash-completion/bash_completion),)
 	@echo "note: bash-completion is not installed, so the test of bash's completion is skipped (apt-get install bash-completion)"
 endif
-	TSTABLE_TMUX_TEST=$(HAVE_TMUX) $(GO) test -count=1 ./... $(PROMPT)
+	TSTABLE_TMUX_TEST=$(HAVE_TMUX) $(GO) test -count=1 ./...
 
 # Every fuzz target for a thousand inputs (the seeds alone run in make test).
 .PHONY: fuzz-smoke
@@ -89,9 +88,9 @@ bench:
 fuzz:
 	FUZZTIME=$(FUZZTIME) scripts/fuzz.sh
 
-# (in the fork's own module: go test fuzzes only packages of the main module)
+# (the fork of go-prompt the shell is built on, internal/prompt)
 fuzz-keys:
-	cd third_party/go-prompt && $(GO) test -run '^$$' -fuzz FuzzScanKeys -fuzztime $(FUZZTIME) .
+	$(GO) test -run '^$$' -fuzz FuzzScanKeys -fuzztime $(FUZZTIME) ./internal/prompt/
 
 test-shell:
 	TSTABLE_TMUX_TEST=1 $(GO) test -count=1 -run TestTmux ./shell/...
@@ -184,6 +183,22 @@ $(GORELEASER):
 	mv bin/tools/goreleaser $@
 dist: $(GORELEASER)
 	TSTABLE_VERSION="$(VERSION)" scripts/dist.sh $(GORELEASER)
+
+# The npm packages (scripts/npm.sh): tstable, a launcher whose optional
+# dependencies are tstable-OS-ARCH, each with the binary of its platform,
+# cross-compiled without cgo; npm pack's tarballs in dist/npm/.
+.PHONY: npm test-npm
+npm:
+	TSTABLE_VERSION="$(VERSION)" scripts/npm.sh
+
+# The packages as a JavaScript project gets them (scripts/test-npm.sh):
+# this platform's and the launcher, built into bin/npm-test, installed
+# offline, by path, into an empty project (a tarball of another platform
+# is refused by path, EBADPLATFORM; from a registry npm skips it) (installs node and npm with apt-get when
+# missing, and the Azure SDK for JavaScript with npm).
+test-npm:
+	NPM_TARGETS="$$($(GO) env GOOS)/$$($(GO) env GOARCH)" NPM_OUT=bin/npm-test TSTABLE_VERSION="$(VERSION)" scripts/npm.sh
+	NPM_OUT=bin/npm-test TSTABLE_VERSION="$(VERSION)" scripts/test-npm.sh
 
 # Why tstable draws its own tables: tablewriter (streaming) against
 # query --all -o table and -o csv, in ns/row. A module of its own

@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -23,6 +24,7 @@ type serveFlags struct {
 	tls                                bool   // a self-signed certificate kept with tstable's state
 	certFile, keyFile                  string // a certificate of the user's
 	oauth                              string // "" or "basic"
+	az                                 azuriteFlags
 }
 
 func newServeCmd(f *Factory) *cobra.Command {
@@ -80,12 +82,27 @@ tenant, scopes or roles: any such token grants the whole account, so this
 is for running code written for Entra ID, not for security. Refused tokens
 get the service's answers: 403 AuthenticationFailed, or from version
 2019-12-12 on 401 InvalidAuthenticationInfo with a WWW-Authenticate bearer
-challenge; a bearer token over plain HTTP is refused.`,
+challenge; a bearer token over plain HTTP is refused.
+
+Azurite's table options are taken with their meaning, so that a script or
+CI step starting azurite-table starts tstable unchanged: --tableHost and
+--tablePort (for --addr), -l/--location DIR (the file DIR/tstable.db, for
+--db), --inMemoryPersistence (a file in memory, removed when the server
+stops, also on Ctrl-C or SIGTERM), -s/--silent (no line per query),
+-d/--debug FILE (those lines also to FILE), --cert with --key or a PFX
+with --pwd, --oauth basic, --skipApiVersionCheck (any x-ms-version);
+--loose, --disableProductStyleUrl and --disableTelemetry are accepted
+and said to mean nothing here. AZURITE_ACCOUNTS=name:key1[:key2];… serves
+those accounts instead of devstoreaccount1, each with its keys and its own
+tables in the one file: the first account's tables keep their names, the
+others' are stored as xNNnameTABLE (NN the length of the account's name),
+which is what tstable table list on the file shows.`,
 		Example: `  tstable serve
   tstable serve --db orders.db --addr 127.0.0.1:10002 --log queries.jsonl
   tstable serve --tls --oauth basic        # https, for apps using a TokenCredential
   tstable serve --cert cert.pem --key key.pem
-  tstable advise Orders --db orders.db --queries queries.jsonl`,
+  tstable advise Orders --db orders.db --queries queries.jsonl
+  tstable serve --tableHost 127.0.0.1 --tablePort 10002 --inMemoryPersistence -s   # as azurite-table`,
 		RunE: func(c *cobra.Command, args []string) error { return runServe(c, f, fl) },
 	}
 	c.Flags().StringVar(&fl.addr, "addr", "127.0.0.1:10002", "`host:port` to listen on (port 0 picks a free one)")
@@ -95,9 +112,10 @@ challenge; a bearer token over plain HTTP is refused.`,
 	c.Flags().BoolVar(&fl.corsAnyOrigin, "cors-any-origin", false, "answer CORS for any origin, method and header, whatever the account's CORS rules (for a browser app on a local dev server)")
 	c.Flags().StringVar(&fl.logFile, "log", "", "also write each query as a JSON line to `FILE` (for tstable advise --queries)")
 	c.Flags().BoolVar(&fl.tls, "tls", false, "serve HTTPS with tstable's self-signed certificate for localhost, 127.0.0.1 and ::1")
-	c.Flags().StringVar(&fl.certFile, "cert", "", "serve HTTPS with the PEM certificate in `FILE` (with --key)")
+	c.Flags().StringVar(&fl.certFile, "cert", "", "serve HTTPS with the PEM certificate in `FILE` (with --key), or a PFX (with --pwd)")
 	c.Flags().StringVar(&fl.keyFile, "key", "", "the PEM private key of --cert, in `FILE`")
 	c.Flags().StringVar(&fl.oauth, "oauth", "", "take Microsoft Entra ID bearer tokens: `basic` (HTTPS only; signatures are not checked)")
+	fl.az.bind(c)
 	cmdspec.NotInShell(c) // it runs until stopped
 	cmdspec.Args(c)
 	return c
@@ -105,25 +123,60 @@ challenge; a bearer token over plain HTTP is refused.`,
 
 // runServe serves the target database until it is stopped.
 func runServe(c *cobra.Command, f *Factory, fl serveFlags) error {
-	t, err := f.Target()
+	addr, err := fl.az.addr(c, fl.addr)
 	if err != nil {
 		return err
 	}
-	if t.Served != "" {
-		return odata.Errorf(odata.CodeDatabaseLocked, "database %s is already served at %s; use that server, or stop it first", t.Path, t.Served)
+	fl.addr = addr
+	// Ctrl-C and SIGTERM stop the server from here on, and stay caught
+	// until the file of --inMemoryPersistence is removed: a second one
+	// (from a launcher passing on what its process group got too) cannot
+	// end the process before that.
+	ctx, stopSignals := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
+	defer stopSignals()
+	path, cleanup, err := fl.az.dbPath(c)
+	if err != nil {
+		return err
 	}
-	if t.IsRemote() {
-		return usageErrorf(c, "%s serves a local database file: choose it with --db, not a remote account", c.CommandPath())
+	defer cleanup()
+	if path == "" {
+		if path, err = servedPath(c, f); err != nil {
+			return err
+		}
 	}
-	cfg := server.Config{Addr: fl.addr, DBPath: t.Path, CORSAnyOrigin: fl.corsAnyOrigin}
-	if cfg.Account, cfg.Key, cfg.Authorizer, err = fl.authorizer(c); err != nil {
+	cfg := server.Config{Addr: fl.addr, DBPath: path, CORSAnyOrigin: fl.corsAnyOrigin, AnyVersion: fl.az.skipAPIVersionCheck}
+	if env := os.Getenv(envAzuriteAccounts); env != "" {
+		err = fl.serveAccounts(c, env, &cfg)
+	} else {
+		cfg.Account, cfg.Key, cfg.Authorizer, err = fl.authorizer(c)
+	}
+	if err != nil {
 		return err
 	}
 	tlsInfo, err := fl.serveTLS(c, &cfg)
 	if err != nil {
 		return err
 	}
-	log := &server.ExplainLog{Text: f.printer.NoteWriter()}
+	if tlsInfo != nil && tlsInfo.temporary {
+		defer os.Remove(tlsInfo.file)
+	}
+	fl.az.notes(f.printer.NoteWriter())
+	log := &server.ExplainLog{}
+	if !fl.az.silent {
+		log.Text = f.printer.NoteWriter()
+	}
+	if fl.az.debugFile != "" {
+		df, err := os.OpenFile(fl.az.debugFile, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+		if err != nil {
+			return store.FileError(err, "cannot open the debug log %s", fl.az.debugFile)
+		}
+		defer df.Close()
+		if log.Text == nil {
+			log.Text = df
+		} else {
+			log.Text = io.MultiWriter(log.Text, df)
+		}
+	}
 	if fl.logFile != "" {
 		lf, err := os.OpenFile(fl.logFile, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 		if err != nil {
@@ -142,8 +195,24 @@ func runServe(c *cobra.Command, f *Factory, fl serveFlags) error {
 	if err != nil {
 		return err
 	}
-	fl.printStart(f, t.Path, run, tlsInfo)
-	return waitAndStop(c.Context(), f, run)
+	fl.printStart(f, path, run, tlsInfo)
+	return waitAndStop(ctx, f, run)
+}
+
+// servedPath is the database file of --db (or the environment's) that
+// serve serves.
+func servedPath(c *cobra.Command, f *Factory) (string, error) {
+	t, err := f.Target()
+	if err != nil {
+		return "", err
+	}
+	if t.Served != "" {
+		return "", odata.Errorf(odata.CodeDatabaseLocked, "database %s is already served at %s; use that server, or stop it first", t.Path, t.Served)
+	}
+	if t.IsRemote() {
+		return "", usageErrorf(c, "%s serves a local database file: choose it with --db, not a remote account", c.CommandPath())
+	}
+	return t.Path, nil
 }
 
 // authorizer checks the flags of authentication and returns the account,
@@ -159,28 +228,44 @@ func (fl serveFlags) authorizer(c *cobra.Command) (account, key string, a server
 		}
 		key = server.DevelopmentKey
 	}
-	keyBytes, err := auth.DecodeKey(key)
-	if err != nil {
-		return "", "", nil, usageErrorf(c, "--account-key: %v", err)
+	a, err = fl.accountAuthorizer(c, "--account-key", account, []string{key})
+	return account, key, a, err
+}
+
+// accountAuthorizer is who may call account, whose base64 keys are keys:
+// a request signed with any of them (or a token, with --oauth), or every
+// request with --no-auth; keyWhere names where the keys come from, for
+// errors.
+func (fl serveFlags) accountAuthorizer(c *cobra.Command, keyWhere, account string, keys []string) (server.Authorizer, error) {
+	var verifiers []server.Authorizer
+	for _, key := range keys {
+		keyBytes, err := auth.DecodeKey(key)
+		if err != nil {
+			return nil, usageErrorf(c, "%s: %v", keyWhere, err)
+		}
+		v := auth.New(account, keyBytes)
+		if fl.oauth != "" && !fl.noAuth {
+			level, err := auth.ParseOAuth(fl.oauth)
+			if err != nil {
+				return nil, usageErrorf(c, "--oauth: %v", err)
+			}
+			if !fl.tls && fl.certFile == "" {
+				return nil, usageErrorf(c, "--oauth %s needs HTTPS, as the SDKs send bearer tokens over HTTPS only: add --tls (or --cert and --key)", fl.oauth)
+			}
+			v.SetOAuth(level)
+		}
+		verifiers = append(verifiers, server.KeyAuthorizer(v))
 	}
 	if fl.noAuth {
 		if fl.oauth != "" {
-			return "", "", nil, usageErrorf(c, "--no-auth allows every request already; leave out --oauth")
+			return nil, usageErrorf(c, "--no-auth allows every request already; leave out --oauth")
 		}
-		return account, key, server.AllowAll{}, nil
+		return server.AllowAll{}, nil
 	}
-	v := auth.New(account, keyBytes)
-	if fl.oauth != "" {
-		level, err := auth.ParseOAuth(fl.oauth)
-		if err != nil {
-			return "", "", nil, usageErrorf(c, "--oauth: %v", err)
-		}
-		if !fl.tls && fl.certFile == "" {
-			return "", "", nil, usageErrorf(c, "--oauth %s needs HTTPS, as the SDKs send bearer tokens over HTTPS only: add --tls (or --cert and --key)", fl.oauth)
-		}
-		v.SetOAuth(level)
+	if len(verifiers) == 1 {
+		return verifiers[0], nil
 	}
-	return account, key, server.KeyAuthorizer(v), nil
+	return server.EitherKey(verifiers...), nil
 }
 
 // waitAndStop waits for Ctrl-C, SIGTERM or the server's end, then stops

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -18,10 +19,11 @@ import (
 // servedCert is the certificate a server over HTTPS serves, as the start
 // banner tells of it.
 type servedCert struct {
-	file  string    // the PEM file clients trust
-	made  bool      // made by this start (--tls)
-	local bool      // tstable's own self-signed certificate
-	until time.Time // its expiry
+	file      string    // the PEM file clients trust
+	made      bool      // made by this start (--tls)
+	local     bool      // tstable's own self-signed certificate
+	until     time.Time // its expiry
+	temporary bool      // a PEM copy of a PFX's certificates, removed at exit
 }
 
 // localCertDir is where tstable serve --tls keeps its certificate: with
@@ -34,6 +36,10 @@ func (fl serveFlags) serveTLS(c *cobra.Command, cfg *server.Config) (*servedCert
 	switch {
 	case fl.tls && (fl.certFile != "" || fl.keyFile != ""):
 		return nil, usageErrorf(c, "--tls serves tstable's own certificate, --cert and --key yours: give one or the other")
+	case fl.az.pwd != "" && (fl.certFile == "" || fl.keyFile != ""):
+		return nil, usageErrorf(c, "--pwd is the password of a PFX certificate: give it with --cert FILE.pfx and no --key")
+	case fl.az.pwd != "" || isPFX(fl.certFile):
+		return fl.servePFX(c, cfg)
 	case (fl.certFile == "") != (fl.keyFile == ""):
 		return nil, usageErrorf(c, "--cert FILE and --key FILE go together: the PEM certificate and its private key")
 	case fl.tls:
@@ -53,6 +59,34 @@ func (fl serveFlags) serveTLS(c *cobra.Command, cfg *server.Config) (*servedCert
 		return &servedCert{file: cfg.CertFile, until: certExpiry(fl.certFile)}, nil
 	}
 	return nil, nil
+}
+
+// isPFX tells whether file is named as a PFX (PKCS #12) file is.
+func isPFX(file string) bool {
+	ext := strings.ToLower(filepath.Ext(file))
+	return ext == ".pfx" || ext == ".p12"
+}
+
+// servePFX sets cfg's certificate from the PFX file of --cert and --pwd,
+// and writes its certificates as PEM to a file for clients to trust
+// (removed when the server stops: cfg.CertFile, named in the address
+// file).
+func (fl serveFlags) servePFX(c *cobra.Command, cfg *server.Config) (*servedCert, error) {
+	host, _, _ := net.SplitHostPort(fl.addr)
+	tc, pemCerts, err := server.LoadPFX(fl.certFile, fl.az.pwd, host)
+	if err != nil {
+		return nil, usageErrorf(c, "%v", err)
+	}
+	f, err := os.CreateTemp("", "tstable-cert-*.pem")
+	if err != nil {
+		return nil, fmt.Errorf("cannot write the PEM of %s for clients to trust: %w", fl.certFile, err)
+	}
+	defer f.Close()
+	if _, err := f.Write(pemCerts); err != nil {
+		return nil, fmt.Errorf("cannot write the PEM of %s for clients to trust: %w", fl.certFile, err)
+	}
+	cfg.TLS, cfg.CertFile = tc, f.Name()
+	return &servedCert{file: f.Name(), until: tc.Certificates[0].Leaf.NotAfter, temporary: true}, nil
 }
 
 // certExpiry is the expiry of the first certificate in a PEM file (zero
@@ -79,6 +113,13 @@ func (fl serveFlags) printStart(f *Factory, path string, run *server.Running, ce
 	w := f.printer.NoteWriter()
 	fmt.Fprintf(w, "serving %s at %s\naccount URL: %s\nconnection string: %s\n", path, run.URL(), run.URL(), run.ConnectionString())
 	fmt.Fprintf(w, "console: %s\n", run.ConsoleURL())
+	names, strs := run.Accounts(), run.ConnectionStrings()
+	for i := 1; i < len(names); i++ {
+		fmt.Fprintf(w, "connection string of %s: %s\n", names[i], strs[i])
+	}
+	if fl.az.inMemory {
+		fmt.Fprintln(w, "in memory (--inMemoryPersistence): the file is removed when the server stops")
+	}
 	if cert != nil {
 		printTrust(w, cert)
 	}

@@ -13,6 +13,6 @@ for t in $TARGETS; do
 	echo "crosscheck: $t"
 	$GO build -o /dev/null ./cmd/tstable
 	if [ "$t" != "$host" ]; then
-		$GO vet ./... github.com/c-bata/go-prompt/...
+		$GO vet ./...
 	fi
 done

@@ -44,6 +44,13 @@ done | sort -u | while IFS=$'\t' read -r mod dir; do
 	[ -n "$found" ] || echo "(no licence file in the module)"
 	echo
 done > "$notices"
+# The fork of go-prompt is a package of tstable's module (internal/prompt),
+# so go list does not name it: its licence is added here.
+{
+	printf '==== github.com/c-bata/go-prompt v0.2.6 (forked in internal/prompt) ====\n\n'
+	cat internal/prompt/LICENSE
+	echo
+} >> "$notices"
 
 mode=(--snapshot)
 if [[ $TSTABLE_VERSION =~ ^[0-9]+\.[0-9]+\.[0-9]+ ]]; then

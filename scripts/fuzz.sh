@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 T=${FUZZTIME:-10m}
-targets=$(grep -rl --include='*_test.go' '^func Fuzz' . | grep -v '^./third_party/' | sort)
+targets=$(grep -rl --include='*_test.go' '^func Fuzz' . | sort)
 for file in $targets; do
   pkg=./$(dirname "${file#./}")
   for name in $(sed -n 's/^func \(Fuzz[A-Za-z0-9_]*\)(.*/\1/p' "$file"); do
@@ -14,10 +14,4 @@ for file in $targets; do
     execs=$(echo "$out" | sed -n 's/.*execs: \([0-9]*\).*/\1/p' | tail -1)
     echo "ok   $name ($pkg): ${execs:-0} execs in $T"
   done
-done
-# The shell's key splitter, its editing keys and the Windows console's key
-# decoder live in the go-prompt fork, its own module.
-for name in FuzzScanKeys FuzzEditingKeys FuzzConsoleKeys; do
-  out=$(cd third_party/go-prompt && go test -run '^$' -fuzz "^${name}\$" -fuzztime "$T" . 2>&1) || { echo "$out"; echo "FAIL $name"; exit 1; }
-  echo "ok   $name (third_party/go-prompt): $(echo "$out" | sed -n 's/.*execs: \([0-9]*\).*/\1/p' | tail -1) execs in $T"
 done

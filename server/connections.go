@@ -45,14 +45,16 @@ var serviceBounds = connBounds{arrival: 30 * time.Second, idle: 2 * time.Minute,
 // text), before serve sees the request.
 const hardHeaderBytes = 8 << 20
 
-// newHTTPServer is the http.Server that serves handler, s in front,
-// within bounds (the service's when zero).
-func newHTTPServer(s *Server, handler http.Handler, bounds connBounds) *http.Server {
+// newHTTPServer is the http.Server that serves handler within bounds (the
+// service's when zero), for the servers behind it (one an account).
+func newHTTPServer(handler http.Handler, bounds connBounds, servers []*Server) *http.Server {
 	if bounds == (connBounds{}) {
 		bounds = serviceBounds
 	}
 	book := newConnBook(bounds)
-	s.conns = book
+	for _, s := range servers {
+		s.conns = book
+	}
 	return &http.Server{
 		Handler:           handler,
 		ReadHeaderTimeout: bounds.arrival,

@@ -43,6 +43,7 @@ const logSize = 200
 // heat of the partitions since the server started.
 type console struct {
 	s       *Server
+	next    http.Handler  // the Table API of every account served
 	raw     store.Backend // the store, its reads not counted as heat
 	started time.Time
 	noAuth  bool
@@ -54,10 +55,11 @@ type console struct {
 }
 
 // WithConsole is the server's handler with the console added at the
-// root. noAuth says the server allows every request, so the page opens
-// without asking for the key.
-func (s *Server) WithConsole(noAuth bool) http.Handler {
-	c := &console{s: s, started: time.Now(), noAuth: noAuth, heat: newHeat()}
+// root, every other request going to next (the Table API of every
+// account served). noAuth says the server allows every request, so the
+// page opens without asking for the key.
+func (s *Server) WithConsole(noAuth bool, next http.Handler) http.Handler {
+	c := &console{s: s, next: next, started: time.Now(), noAuth: noAuth, heat: newHeat()}
 	if s.log == nil {
 		s.log = &ExplainLog{}
 	}
@@ -78,7 +80,7 @@ func (c *console) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case strings.HasPrefix(r.URL.Path, "/"+c.s.account+ConsolePrefix+"api/"):
 		c.api(w, r, strings.TrimPrefix(r.URL.Path, "/"+c.s.account+ConsolePrefix+"api/"))
 	default:
-		c.s.ServeHTTP(w, r)
+		c.next.ServeHTTP(w, r)
 	}
 }
 

@@ -48,6 +48,12 @@ type Config struct {
 	// bounds are the connections' bounds (the service's when zero; tests
 	// set shorter ones).
 	bounds connBounds
+	// AnyVersion takes any x-ms-version (Options.AnyVersion).
+	AnyVersion bool
+	// Accounts are further accounts served from the same file, each with
+	// its own tables (see Account); the first account, Account, keeps
+	// the plain table names and the address file.
+	Accounts []Account
 }
 
 // Running is a started server: its address, and how to stop it.
@@ -91,9 +97,9 @@ func Start(cfg Config) (*Running, error) {
 		tc.NextProtos = []string{"http/1.1"} // as the service speaks
 		l, scheme = tls.NewListener(l, tc), "https"
 	}
-	h := New(db, Options{Account: cfg.Account, Authorizer: cfg.Authorizer, Log: cfg.Log, CORSAnyOrigin: cfg.CORSAnyOrigin})
+	h, servers, handler := newHandler(db, cfg)
 	r := &Running{
-		srv:     newHTTPServer(h, h.WithConsole(allowsAll(cfg.Authorizer)), cfg.bounds),
+		srv:     newHTTPServer(h.WithConsole(allowsAll(cfg.Authorizer), handler), cfg.bounds, servers),
 		db:      db,
 		l:       l,
 		cfg:     cfg,
@@ -116,6 +122,33 @@ func Start(cfg Config) (*Running, error) {
 	return r, nil
 }
 
+// newHandler is the first account's Server and what answers requests: that
+// Server alone, or with cfg.Accounts, a Server for each account over its
+// namespace of db.
+func newHandler(db store.Backend, cfg Config) (*Server, []*Server, http.Handler) {
+	opts := func(account string, a Authorizer) Options {
+		return Options{Account: account, Authorizer: a, Log: cfg.Log, CORSAnyOrigin: cfg.CORSAnyOrigin, AnyVersion: cfg.AnyVersion}
+	}
+	if len(cfg.Accounts) == 0 {
+		h := New(db, opts(cfg.Account, cfg.Authorizer))
+		return h, []*Server{h}, h
+	}
+	hide := make([]string, len(cfg.Accounts))
+	for i, a := range cfg.Accounts {
+		hide[i] = NamespacePrefix(a.Name)
+	}
+	first := New(namespace{Backend: db, hide: hide}, opts(cfg.Account, cfg.Authorizer))
+	m := accountMux{first: first, accounts: map[string]*Server{cfg.Account: first}}
+	servers := []*Server{first}
+	for i, a := range cfg.Accounts {
+		others := append(append([]string{}, hide[:i]...), hide[i+1:]...)
+		s := New(namespace{Backend: db, prefix: hide[i], hide: others}, opts(a.Name, a.Authorizer))
+		m.accounts[a.Name] = s
+		servers = append(servers, s)
+	}
+	return first, servers, m
+}
+
 // URL is the table endpoint: http://host:port/ACCOUNT, or https:// when
 // the server serves TLS.
 func (r *Running) URL() string { return r.url }
@@ -134,6 +167,27 @@ func connectionString(url, account, key string) string {
 	proto, _, _ := strings.Cut(url, "://")
 	return "DefaultEndpointsProtocol=" + proto + ";AccountName=" + account + ";AccountKey=" + key +
 		";TableEndpoint=" + url + ";"
+}
+
+// Accounts are the names of the accounts served, the first account's
+// first.
+func (r *Running) Accounts() []string {
+	names := []string{r.cfg.Account}
+	for _, a := range r.cfg.Accounts {
+		names = append(names, a.Name)
+	}
+	return names
+}
+
+// ConnectionStrings are the connection strings of every account served,
+// the first account's first.
+func (r *Running) ConnectionStrings() []string {
+	cs := []string{r.ConnectionString()}
+	base := strings.TrimSuffix(r.url, "/"+r.cfg.Account)
+	for _, a := range r.cfg.Accounts {
+		cs = append(cs, connectionString(base+"/"+a.Name, a.Name, a.Key))
+	}
+	return cs
 }
 
 // Done delivers the error that stopped the server (nil after Shutdown).

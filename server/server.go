@@ -36,6 +36,10 @@ type Options struct {
 	// whatever the CORS rules set (for browser apps on a local dev
 	// server); off, the rules decide, as the service applies them.
 	CORSAnyOrigin bool
+	// AnyVersion takes any x-ms-version a request names, as Azurite's
+	// --skipApiVersionCheck does; off, a version the service would refuse
+	// is refused (400 InvalidHeaderValue).
+	AnyVersion bool
 }
 
 // Server answers the Table service's REST API from a backend. It is safe
@@ -47,6 +51,8 @@ type Server struct {
 	log     *ExplainLog
 	// corsAnyOrigin is Options.CORSAnyOrigin.
 	corsAnyOrigin bool
+	// anyVersion is Options.AnyVersion.
+	anyVersion bool
 
 	mu       sync.Mutex
 	props    *serviceProperties            // service properties as set, nil for the defaults
@@ -61,7 +67,7 @@ type Server struct {
 
 // New returns a Server over b.
 func New(b store.Backend, opts Options) *Server {
-	s := &Server{b: b, account: opts.Account, auth: opts.Authorizer, log: opts.Log, acls: map[string][]signedIdentifier{}, corsAnyOrigin: opts.CORSAnyOrigin}
+	s := &Server{b: b, account: opts.Account, auth: opts.Authorizer, log: opts.Log, acls: map[string][]signedIdentifier{}, corsAnyOrigin: opts.CORSAnyOrigin, anyVersion: opts.AnyVersion}
 	if s.account == "" {
 		s.account = DefaultAccount
 	}
@@ -116,7 +122,10 @@ func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	if v == "" {
 		v = DefaultVersion
 	}
-	verr := checkVersion(r.Header.Get("X-Ms-Version"))
+	var verr error
+	if !s.anyVersion {
+		verr = checkVersion(r.Header.Get("X-Ms-Version"))
+	}
 	if verr != nil {
 		v = DefaultVersion
 	}

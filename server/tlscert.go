@@ -16,6 +16,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"time"
+
+	"software.sslmate.com/src/go-pkcs12"
 )
 
 // The self-signed certificate of tstable serve --tls: for the loopback
@@ -179,6 +181,36 @@ func LoadCertificate(certFile, keyFile, host string) (*tls.Config, error) {
 			return nil, fmt.Errorf("cannot read the certificate %s: %w", certFile, err)
 		}
 	}
+	return serveCertificate(pair, leaf, certFile, host)
+}
+
+// LoadPFX reads a PFX (PKCS #12) file holding a certificate, its chain and
+// its private key, encrypted with password, as Azurite's --cert and --pwd
+// take one; it returns the TLS configuration serving it for host and the
+// certificate and its chain as PEM, for clients to trust.
+func LoadPFX(file, password, host string) (*tls.Config, []byte, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, nil, fmt.Errorf("cannot read the PFX certificate %s: %w", file, err)
+	}
+	key, leaf, chain, err := pkcs12.DecodeChain(data, password)
+	if err != nil {
+		return nil, nil, fmt.Errorf("cannot read the PFX certificate %s with the password of --pwd: %w (a PEM certificate goes with --key instead)", file, err)
+	}
+	pair := tls.Certificate{Certificate: [][]byte{leaf.Raw}, PrivateKey: key, Leaf: leaf}
+	pemCerts := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: leaf.Raw})
+	for _, c := range chain {
+		pair.Certificate = append(pair.Certificate, c.Raw)
+		pemCerts = append(pemCerts, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: c.Raw})...)
+	}
+	tc, err := serveCertificate(pair, leaf, file, host)
+	return tc, pemCerts, err
+}
+
+// serveCertificate is the TLS configuration serving pair, whose
+// certificate is leaf (read from certFile), for host: refused when it has
+// expired or does not name host.
+func serveCertificate(pair tls.Certificate, leaf *x509.Certificate, certFile, host string) (*tls.Config, error) {
 	if time.Now().After(leaf.NotAfter) {
 		return nil, fmt.Errorf("the certificate %s expired on %s: use a current one, or --tls for tstable's own", certFile, leaf.NotAfter.Format(time.DateOnly))
 	}

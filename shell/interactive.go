@@ -10,12 +10,12 @@ import (
 	"strings"
 	"syscall"
 
-	prompt "github.com/c-bata/go-prompt"
 	"github.com/tstable/tstable/cmdspec"
 	"github.com/tstable/tstable/completions"
+	prompt "github.com/tstable/tstable/internal/prompt"
 )
 
-// interactive runs the go-prompt shell (the fork in third_party/go-prompt).
+// interactive runs the go-prompt shell (the fork in internal/prompt).
 // The loop is driven with Prompt.ReadLine, never Prompt.Run (which calls
 // os.Exit on a signal, so nothing would be cleaned up). ReadLine handles
 // keys one at a time however fast they arrive, and keeps what arrives after

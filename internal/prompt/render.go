@@ -3,8 +3,8 @@ package prompt
 import (
 	"runtime"
 
-	"github.com/c-bata/go-prompt/internal/debug"
 	runewidth "github.com/mattn/go-runewidth"
+	"github.com/tstable/tstable/internal/prompt/internal/debug"
 )
 
 // Render to render prompt information from state of Buffer.

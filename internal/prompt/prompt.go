@@ -7,7 +7,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/c-bata/go-prompt/internal/debug"
+	"github.com/tstable/tstable/internal/prompt/internal/debug"
 )
 
 // Executor is called when user input something text.

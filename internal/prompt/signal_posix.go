@@ -1,4 +1,4 @@
-// +build windows
+// +build !windows
 
 package prompt
 
@@ -7,16 +7,18 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/c-bata/go-prompt/internal/debug"
+	"github.com/tstable/tstable/internal/prompt/internal/debug"
 )
 
 func (p *Prompt) handleSignals(exitCh chan int, winSizeCh chan *WinSize, stop chan struct{}) {
+	in := p.in
 	sigCh := make(chan os.Signal, 1)
 	signal.Notify(
 		sigCh,
 		syscall.SIGINT,
 		syscall.SIGTERM,
 		syscall.SIGQUIT,
+		syscall.SIGWINCH,
 	)
 
 	for {
@@ -26,7 +28,6 @@ func (p *Prompt) handleSignals(exitCh chan int, winSizeCh chan *WinSize, stop ch
 			return
 		case s := <-sigCh:
 			switch s {
-
 			case syscall.SIGINT: // kill -SIGINT XXXX or Ctrl+c
 				debug.Log("Catch SIGINT")
 				exitCh <- 0
@@ -38,6 +39,10 @@ func (p *Prompt) handleSignals(exitCh chan int, winSizeCh chan *WinSize, stop ch
 			case syscall.SIGQUIT: // kill -SIGQUIT XXXX
 				debug.Log("Catch SIGQUIT")
 				exitCh <- 0
+
+			case syscall.SIGWINCH:
+				debug.Log("Catch SIGWINCH")
+				winSizeCh <- in.GetWinSize()
 			}
 		}
 	}

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/c-bata/go-prompt/internal/bisect"
-	istrings "github.com/c-bata/go-prompt/internal/strings"
+	"github.com/tstable/tstable/internal/prompt/internal/bisect"
+	istrings "github.com/tstable/tstable/internal/prompt/internal/strings"
 )
 
 // Document has text displayed in terminal and cursor position.
