@@ -128,6 +128,7 @@ bench-remote:
 .PHONY: test-serve-js
 test-serve-js:
 	TSTABLE_JS_TEST=1 $(GO) test -count=1 -run 'TestJavaScriptSDK' -v ./server/
+	TSTABLE_SDK_TEST=1 $(GO) test -count=1 -run 'TestSDKExamples' -v ./docs/
 
 # tstable serve and Azurite (in memory) side by side through the Go SDK:
 # batch insert, point gets, a partition query, a filtered scan; then at the

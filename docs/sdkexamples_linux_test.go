@@ -123,6 +123,9 @@ func sdkInstalled(t *testing.T, s *session, command string) bool {
 	switch runtimeOf(command) {
 	case "node":
 		if _, err := exec.LookPath("node"); err != nil {
+			if install {
+				t.Fatal("Node.js is not installed: the JavaScript example cannot run")
+			}
 			t.Skip("Node.js is not installed: the JavaScript example is not run")
 		}
 		mods := filepath.Join(storetest.AzuriteDir(), "node_modules")
@@ -151,7 +154,11 @@ func sdkInstalled(t *testing.T, s *session, command string) bool {
 				return true
 			}
 		}
-		t.Skip("no python3 with azure-data-tables (pip install azure-data-tables azure-identity, or apt-get install python3-azure): the Python example is not run")
+		const why = "no python3 with azure-data-tables (pip install azure-data-tables azure-identity, or apt-get install python3-azure): the Python example is not run"
+		if install { // make test-serve-js: the example must run
+			t.Fatal(why)
+		}
+		t.Skip(why)
 	}
 	t.Fatalf("%s: no runtime known for this command", command)
 	return false
