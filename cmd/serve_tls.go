@@ -112,11 +112,11 @@ func certExpiry(file string) time.Time {
 func (fl serveFlags) printStart(f *Factory, path string, run *server.Running, cert *servedCert) {
 	w := f.printer.NoteWriter()
 	fmt.Fprintf(w, "serving %s at %s\naccount URL: %s\nconnection string: %s\n", path, run.URL(), run.URL(), run.ConnectionString())
-	fmt.Fprintf(w, "console: %s\n", run.ConsoleURL())
 	names, strs := run.Accounts(), run.ConnectionStrings()
 	for i := 1; i < len(names); i++ {
 		fmt.Fprintf(w, "connection string of %s: %s\n", names[i], strs[i])
 	}
+	fmt.Fprintf(w, "console: %s\n", run.ConsoleURL())
 	if fl.az.inMemory {
 		fmt.Fprintln(w, "in memory (--inMemoryPersistence): the file is removed when the server stops")
 	}
