@@ -37,6 +37,9 @@ NEW confirms the new file is sound.`,
 			bar := f.printer.Progress("recovering "+args[0], -1, "pages")
 			rep, err := store.Recover(c.Context(), args[0], args[1], f.scanOptions(args[0], bar))
 			bar.Finish()
+			if c.Context().Err() != nil {
+				f.printer.Note("recover was interrupted: %s was removed (it held only part of what can be saved); %s is unchanged", args[1], args[0])
+			}
 			if rep != nil {
 				if perr := printRecover(f.printer, rep); perr != nil && err == nil {
 					err = perr

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -32,6 +33,12 @@ type CompactResult struct {
 // is held exclusively meanwhile (on Windows up to the rename: see
 // closeBeforeReplace), so no other process reads or writes it.
 func Compact(path string, opts *Options) (*CompactResult, error) {
+	return CompactContext(context.Background(), path, opts)
+}
+
+// CompactContext is Compact, stopping when ctx is done: then the copy is
+// removed, the database is as it was, and the error is ctx's.
+func CompactContext(ctx context.Context, path string, opts *Options) (*CompactResult, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, FileError(err, "cannot compact %s", path)
@@ -41,18 +48,24 @@ func Compact(path string, opts *Options) (*CompactResult, error) {
 		return nil, err
 	}
 	defer src.Close()
-	if err := src.vetWhole(); err != nil {
+	if err := src.vetWhole(ctx); err != nil {
 		return nil, err
 	}
 	tmp := compactCopy(path)
 	res := &CompactResult{Before: st.Size(), FormatBefore: uint64(src.fileLayout()), FormatAfter: formatVersion}
 	if src.fileLayout() < formatVersion {
-		err = upgrade(src, tmp)
+		err = upgrade(ctx, src, tmp)
 	} else {
-		err = src.copyWhole(tmp, st.Mode().Perm())
+		err = src.copyWhole(ctx, tmp, st.Mode().Perm())
+	}
+	if err == nil {
+		err = ctx.Err() // not renamed in place after an interrupt
 	}
 	if err != nil {
 		os.Remove(tmp)
+		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+			return nil, err
+		}
 		if odata.CodeOf(err) != "" { // damage found while copying, or the copy's own refusal
 			return nil, err
 		}
@@ -92,7 +105,7 @@ func compactCopy(path string) string {
 // copyWhole copies the file, of the current format, into a new file at
 // tmp with the engine's compaction: every bucket and key as it is, the
 // pages full.
-func (db *DB) copyWhole(tmp string, mode os.FileMode) error {
+func (db *DB) copyWhole(ctx context.Context, tmp string, mode os.FileMode) error {
 	os.Remove(tmp)
 	dst, err := bolt.Open(tmp, mode, nil)
 	if err != nil {
@@ -101,7 +114,7 @@ func (db *DB) copyWhole(tmp string, mode os.FileMode) error {
 	dst.AllocSize = allocStep
 	if err := db.do(false, func(o *op) error {
 		o.once = true // it writes the copy
-		return bolt.Compact(dst, db.bolt, compactTxBytes)
+		return compactInto(ctx, dst, db.bolt, compactTxBytes)
 	}); err != nil {
 		dst.Close()
 		return err
@@ -116,14 +129,14 @@ func (db *DB) copyWhole(tmp string, mode os.FileMode) error {
 // vetWhole checks the whole file (see Check) before it is rewritten: a
 // copy of a damaged file would keep its damage and lose what recover can
 // still read from the original.
-func (db *DB) vetWhole() error {
+func (db *DB) vetWhole(ctx context.Context) error {
 	db.mu.RLock()
 	defer db.mu.RUnlock()
 	st, err := db.file.Stat()
 	if err != nil {
 		return FileError(err, "cannot read database %s", db.path)
 	}
-	rep, err := checkFile(context.Background(), db.file, st.Size(), db.path, nil)
+	rep, err := checkFile(ctx, db.file, st.Size(), db.path, nil)
 	if err != nil {
 		return err
 	}
@@ -135,4 +148,90 @@ func (db *DB) vetWhole() error {
 		what += fmt.Sprintf(" (and %d more problems)", n)
 	}
 	return damagedError(db.path, what)
+}
+
+// compactInto copies every bucket and key of src into dst with full
+// pages, committing every txMaxSize bytes, as bbolt's Compact does, and
+// stops when ctx is done (bbolt's has no way to be stopped).
+func compactInto(ctx context.Context, dst, src *bolt.DB, txMaxSize int64) (err error) {
+	var size, keys int64
+	tx, err := dst.Begin(true)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if rerr := tx.Rollback(); err == nil && rerr != nil && !errors.Is(rerr, bolt.ErrTxClosed) {
+			err = rerr
+		}
+	}()
+	err = src.View(func(stx *bolt.Tx) error {
+		return stx.ForEach(func(name []byte, b *bolt.Bucket) error {
+			return compactBucket(b, nil, name, nil, b.Sequence(), func(path [][]byte, k, v []byte, seq uint64) error {
+				if keys++; keys&1023 == 0 {
+					if err := ctx.Err(); err != nil {
+						return err
+					}
+				}
+				if sz := int64(len(k) + len(v)); size+sz > txMaxSize {
+					if err := tx.Commit(); err != nil {
+						return err
+					}
+					if tx, err = dst.Begin(true); err != nil {
+						return err
+					}
+					size = 0
+				}
+				size += int64(len(k) + len(v))
+				return compactPut(tx, path, k, v, seq)
+			})
+		})
+	})
+	if err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// compactPut puts one key of a compaction into tx: a bucket (v nil) with
+// its sequence, or a value, in the bucket path names, with full pages.
+func compactPut(tx *bolt.Tx, path [][]byte, k, v []byte, seq uint64) error {
+	if len(path) == 0 {
+		bkt, err := tx.CreateBucket(k)
+		if err != nil {
+			return err
+		}
+		return bkt.SetSequence(seq)
+	}
+	b := tx.Bucket(path[0])
+	for _, name := range path[1:] {
+		b = b.Bucket(name)
+	}
+	b.FillPercent = 1.0
+	if v == nil {
+		bkt, err := b.CreateBucket(k)
+		if err != nil {
+			return err
+		}
+		return bkt.SetSequence(seq)
+	}
+	return b.Put(k, v)
+}
+
+// compactBucket calls fn for bucket b's own key k, then for every key
+// under it, depth first, with the bucket path to each.
+func compactBucket(b *bolt.Bucket, path [][]byte, k, v []byte, seq uint64, fn func(path [][]byte, k, v []byte, seq uint64) error) error {
+	if err := fn(path, k, v, seq); err != nil {
+		return err
+	}
+	if v != nil {
+		return nil
+	}
+	path = append(path, k)
+	return b.ForEach(func(k, v []byte) error {
+		if v == nil {
+			sub := b.Bucket(k)
+			return compactBucket(sub, path, k, nil, sub.Sequence(), fn)
+		}
+		return compactBucket(b, path, k, v, b.Sequence(), fn)
+	})
 }
