@@ -87,8 +87,11 @@ func runCopy(c *cobra.Command, f *Factory, table string, o *copyOptions) error {
 	out, err := transfer.Copy(c.Context(), req)
 	bar.Finish()
 	if err != nil {
-		if out.Resumable {
+		switch {
+		case out.Resumable:
 			f.printer.Note("copy stopped after %d entities; run the same command with --resume to continue", out.Total)
+		case c.Context().Err() != nil:
+			f.printer.Note("copy was interrupted before it committed any entity")
 		}
 		return err
 	}
