@@ -517,8 +517,20 @@ func (l *EntityList) SetColumns(cols []transfer.Column) error {
 func (l *EntityList) Count() int64 { return l.n }
 
 // Abandon ends a list that an error cut short: what was written of it so
-// far reaches standard output (a stream stays a prefix of the whole).
-func (l *EntityList) Abandon() { l.p.out.Flush() }
+// far reaches standard output (a stream stays a prefix of the whole), its
+// last line ended, so that the error line after it starts a line.
+func (l *EntityList) Abandon() {
+	if a, ok := l.w.(abandoner); ok {
+		a.abandon()
+	}
+	l.p.out.Flush()
+}
+
+// abandoner is an entityWriter that leaves a line open between two
+// entities, and ends it when the list is cut short.
+type abandoner interface {
+	abandon()
+}
 
 // ListEnd is what follows a list of entities.
 type ListEnd struct {
@@ -720,6 +732,13 @@ type jsonList struct {
 }
 
 func newJSONList(w *bufio.Writer) *jsonList { return &jsonList{w: w} }
+
+// abandon ends the line of the last item of a list cut short.
+func (j *jsonList) abandon() {
+	if j.n > 0 {
+		j.w.WriteByte('\n')
+	}
+}
 
 // open writes the list's start.
 func (j *jsonList) open() { j.w.WriteString("{\n  \"value\": [") }
