@@ -121,8 +121,8 @@ func (f *Factory) copyRequest(c *cobra.Command, table string, filter *odata.Filt
 	if src.Label() == to.Label() && strings.EqualFold(req.ToTable, table) {
 		return req, usageErrorf(c, "the source and the destination are the same table; give --to-table or another destination")
 	}
-	if !to.IsRemote() {
-		if err := makeFolderFor(to.Path); err != nil {
+	if _, err := os.Stat(to.Path); err != nil && !to.IsRemote() {
+		if err := folderExists(to.Path); err != nil {
 			return req, err
 		}
 	}

@@ -34,6 +34,9 @@ NEW confirms the new file is sound.`,
 			if err := databaseFile(args[0], "recover"); err != nil {
 				return err
 			}
+			if err := folderExists(args[1]); err != nil {
+				return err
+			}
 			bar := f.printer.Progress("recovering "+args[0], -1, "pages")
 			rep, err := store.Recover(c.Context(), args[0], args[1], f.scanOptions(args[0], bar))
 			bar.Finish()

@@ -115,6 +115,11 @@ func runServe(c *cobra.Command, f *Factory, fl serveFlags) error {
 	if t.IsRemote() {
 		return usageErrorf(c, "%s serves a local database file: choose it with --db, not a remote account", c.CommandPath())
 	}
+	if !exists(t.Path) {
+		if err := folderExists(t.Path); err != nil {
+			return err // the server makes the file, not a folder --db mistyped
+		}
+	}
 	cfg := server.Config{Addr: fl.addr, DBPath: t.Path, CORSAnyOrigin: fl.corsAnyOrigin}
 	if cfg.Account, cfg.Key, cfg.Authorizer, err = fl.authorizer(c); err != nil {
 		return err
