@@ -28,7 +28,8 @@ says how many it found.
 DAMAGED is only read, never written. recover prints the entities saved per
 table and every range of keys it had to skip, with its page; it exits 0
 when everything was saved and 1 when something was skipped. tstable check
-NEW confirms the new file is sound.`,
+NEW confirms the new file is sound. Interrupted (Ctrl-C), recover removes
+NEW, which would hold only part of what can be saved.`,
 		Example: "  tstable recover people.db people-recovered.db",
 		RunE: func(c *cobra.Command, args []string) error {
 			if err := databaseFile(args[0], "recover"); err != nil {
