@@ -41,6 +41,10 @@ func TestMistypedDatabaseIsNotAnEmptyOne(t *testing.T) {
 	if _, errOut, status := run(context.Background(), typo, "", "check"); status != ExitFailed || errOut != "error: ResourceNotFound: there is no database at "+typo+" to check (did you mean "+filepath.Join(dir, "people.db")+"?)\n" {
 		t.Errorf("check: exit %d, stderr %q", status, errOut)
 	}
+	// status says where it would be, and is not an error.
+	if out, _, status := run(context.Background(), typo, "", "status", "-o", "json"); status != 0 || !strings.Contains(out, `"note":"no database file at `+typo+` (did you mean `+filepath.Join(dir, "people.db")+`?): the first command that writes creates it"`) {
+		t.Errorf("status: exit %d, stdout %q", status, out)
+	}
 	// A folder without a database file: no hint.
 	alone := filepath.Join(t.TempDir(), "x.db")
 	if _, errOut, status := run(context.Background(), alone, "", "table", "list"); status != ExitFailed || errOut != "error: ResourceNotFound: there is no database at "+alone+"; a command that writes (tstable table create, import, sample load) creates one there\n" {
