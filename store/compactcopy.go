@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
 )
 
 // The copy compact makes: every bucket and key as bbolt's Compact copies
@@ -22,7 +23,7 @@ func compactInto(ctx context.Context, dst, src *bolt.DB, txMaxSize int64) (err e
 		return err
 	}
 	defer func() {
-		if rerr := tx.Rollback(); err == nil && rerr != nil && !errors.Is(rerr, bolt.ErrTxClosed) {
+		if rerr := tx.Rollback(); err == nil && rerr != nil && !errors.Is(rerr, berrors.ErrTxClosed) {
 			err = rerr
 		}
 	}()
