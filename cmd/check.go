@@ -84,7 +84,7 @@ func databaseFile(path, what string) error {
 	st, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return odata.Errorf(odata.CodeResourceNotFound, "there is no database at %s to %s", path, what)
+		return odata.Errorf(odata.CodeResourceNotFound, "there is no database at %s to %s%s", path, what, closestDatabase(path))
 	case err != nil:
 		return store.FileError(err, "cannot read database %s", path)
 	case st.IsDir():

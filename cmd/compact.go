@@ -47,8 +47,11 @@ compacting, so other commands wait or fail with DatabaseLocked meanwhile.`,
 			if err := databaseFile(t.Path, "compact"); err != nil {
 				return err
 			}
-			res, err := store.Compact(t.Path, nil)
+			res, err := store.CompactContext(c.Context(), t.Path, nil)
 			if err != nil {
+				if c.Context().Err() != nil {
+					f.printer.Note("compact was interrupted: %s is unchanged", t.Path)
+				}
 				return err
 			}
 			r := compactResult{After: res.After, Before: res.Before, Path: t.Path, FormatBefore: res.FormatBefore, FormatAfter: res.FormatAfter}

@@ -87,8 +87,11 @@ func runCopy(c *cobra.Command, f *Factory, table string, o *copyOptions) error {
 	out, err := transfer.Copy(c.Context(), req)
 	bar.Finish()
 	if err != nil {
-		if out.Resumable {
+		switch {
+		case out.Resumable:
 			f.printer.Note("copy stopped after %d entities; run the same command with --resume to continue", out.Total)
+		case c.Context().Err() != nil:
+			f.printer.Note("copy was interrupted before it committed any entity")
 		}
 		return err
 	}
@@ -118,8 +121,8 @@ func (f *Factory) copyRequest(c *cobra.Command, table string, filter *odata.Filt
 	if src.Label() == to.Label() && strings.EqualFold(req.ToTable, table) {
 		return req, usageErrorf(c, "the source and the destination are the same table; give --to-table or another destination")
 	}
-	if !to.IsRemote() {
-		if err := makeFolderFor(to.Path); err != nil {
+	if _, err := os.Stat(to.Path); err != nil && !to.IsRemote() {
+		if err := folderExists(to.Path); err != nil {
 			return req, err
 		}
 	}

@@ -122,8 +122,8 @@ func TestCopyUsage(t *testing.T) {
 	}
 }
 
-// A destination whose folder cannot be made is said to be so, before
-// anything is read.
+// A destination whose folder is not there (here a file stands in its
+// way) is said to be so, before anything is read; no folder is made.
 func TestCopyToAFolderThatCannotBeMade(t *testing.T) {
 	isolateState(t)
 	db := filepath.Join(t.TempDir(), "t.db")
@@ -131,7 +131,7 @@ func TestCopyToAFolderThatCannotBeMade(t *testing.T) {
 	notDir := filepath.Join(t.TempDir(), "file")
 	os.WriteFile(notDir, nil, 0o644)
 	_, errOut, status := run(context.Background(), db, "", "copy", "People", "--to-db", filepath.Join(notDir, "sub", "dst.db"))
-	if status != ExitFailed || !strings.Contains(errOut, "cannot create the folder for the database") {
+	if want := "error: ResourceNotFound: cannot create the database " + filepath.Join(notDir, "sub", "dst.db") + ": the folder " + filepath.Join(notDir, "sub") + " does not exist"; status != ExitFailed || !strings.HasPrefix(errOut, want) {
 		t.Fatalf("exit %d, stderr %q", status, errOut)
 	}
 }

@@ -7,8 +7,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
+	"syscall"
 	"time"
 
+	"github.com/tstable/tstable/design"
 	"github.com/tstable/tstable/iostreams"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/remote"
@@ -135,15 +138,57 @@ func (f *Factory) Read(ctx context.Context, table string, fn func(store.Backend)
 // needDatabase returns, when the local database file does not exist, the
 // error that a table cannot be there (with code, naming table; or
 // errNoDatabase when table is ""), without creating or opening anything.
+// A file --db or $TSTABLE_DB named that is not there is most likely a
+// mistyped name: then the error is ResourceNotFound, naming the closest
+// database in that folder (a *missingDatabase, which is errNoDatabase
+// too); only the default file is one not made yet.
 func (f *Factory) needDatabase(table string, code odata.Code) error {
 	t, err := f.Target()
 	if err != nil || t.IsRemote() || exists(t.Path) {
 		return err
 	}
+	if t.Named {
+		return &missingDatabase{odata.Errorf(odata.CodeResourceNotFound, "there is no database at %s%s; a command that writes (tstable table create, import, sample load) creates one there", t.Path, closestDatabase(t.Path))}
+	}
 	if table == "" {
 		return errNoDatabase
 	}
 	return odata.Errorf(code, "table %q does not exist: there is no database at %s yet (create the table with: tstable table create %s)", table, t.Path, table)
+}
+
+// missingDatabase is the error of a database file --db or $TSTABLE_DB
+// named that does not exist: reported as its coded error, and
+// errNoDatabase for those that take no file for no tables (the shell
+// opened on a file it is to create).
+type missingDatabase struct{ coded *odata.Error }
+
+func (e *missingDatabase) Error() string        { return e.coded.Error() }
+func (e *missingDatabase) Unwrap() error        { return e.coded }
+func (e *missingDatabase) Is(target error) bool { return target == errNoDatabase }
+
+// closestDatabase names, as a hint, the database file in path's folder
+// whose name is closest to path's (" (did you mean people.db?)"), or ""
+// when the folder holds none.
+func closestDatabase(path string) string {
+	dir, name := filepath.Split(path)
+	entries, err := os.ReadDir(filepath.Clean(dir + "."))
+	if err != nil {
+		return ""
+	}
+	best, bestD := "", 0
+	for _, e := range entries {
+		n := e.Name()
+		if !e.Type().IsRegular() || !strings.EqualFold(filepath.Ext(n), ".db") {
+			continue
+		}
+		if d := design.EditDistance(strings.ToLower(n), strings.ToLower(name)); best == "" || d < bestD {
+			best, bestD = n, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return " (did you mean " + filepath.Join(dir, best) + "?)"
 }
 
 // Write opens this run's storage for writing, runs fn and closes it. A
@@ -182,9 +227,16 @@ func (f *Factory) Load(ctx context.Context, fn func(store.Backend) error) error 
 	return runThenClose(b, fn)
 }
 
-// writeNew is Write for a local file that does not exist yet.
+// writeNew is Write for a local file that does not exist yet. The
+// default file's folder (tstable's own) is made when missing; a file --db
+// or $TSTABLE_DB named must be in a folder that exists, as sqlite3 wants
+// it: a mistyped folder is said, not made.
 func (f *Factory) writeNew(ctx context.Context, t Target, fn func(store.Backend) error) error {
-	if err := makeFolderFor(t.Path); err != nil {
+	if t.Named {
+		if err := folderExists(t.Path); err != nil {
+			return err
+		}
+	} else if err := makeFolderFor(t.Path); err != nil {
 		return err
 	}
 	err := f.withOwn(ctx, t, true, fn) // not kept: a failure removes the file
@@ -192,6 +244,22 @@ func (f *Factory) writeNew(ctx context.Context, t Target, fn func(store.Backend)
 		os.Remove(t.Path)
 	}
 	return err
+}
+
+// folderExists refuses a database file at path whose folder does not
+// exist, naming the folder.
+func folderExists(path string) error {
+	dir := filepath.Dir(path)
+	st, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
+		return odata.Errorf(odata.CodeResourceNotFound, "cannot create the database %s: the folder %s does not exist; create it first, or name a file in a folder that exists", path, dir)
+	case err != nil:
+		return store.FileError(err, "cannot create the database %s", path)
+	case !st.IsDir():
+		return odata.Errorf(odata.CodeInvalidInput, "cannot create the database %s: %s is not a folder", path, dir)
+	}
+	return nil
 }
 
 // makeFolderFor creates the folder of the database file at path, when

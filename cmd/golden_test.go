@@ -149,6 +149,7 @@ func TestGolden(t *testing.T) {
 		{name: "insert-exists", args: []string{"insert", "People", `{"PartitionKey":"Sales","RowKey":"00010"}`}},
 		{name: "insert-bad-json", args: []string{"insert", "People", `{"PartitionKey":"Sales","RowKey":"1","Age":}`}},
 		{name: "insert-unknown-type", args: []string{"insert", "People", `{"PartitionKey":"Sales","RowKey":"1","Age@odata.type":"Edm.Decimal","Age":"1"}`}},
+		{name: "insert-empty-type", args: []string{"insert", "People", `{"PartitionKey":"Sales","RowKey":"1","Age@odata.type":""}`}},
 		{name: "insert-no-entity", args: []string{"insert", "People"}},
 		{name: "insert-no-rowkey", args: []string{"insert", "People", `{"PartitionKey":"Sales","Age":1}`}},
 		{name: "insert-boolean-as-string", args: []string{"insert", "People", `{"PartitionKey":"Sales","RowKey":"00030","Active@odata.type":"Edm.Boolean","Active":"false"}`, "-o", "table"}},

@@ -3,6 +3,7 @@ package cmd
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -169,7 +170,7 @@ func newPrinter(c *cobra.Command, flag string, ios *iostreams.IOStreams) (*Print
 		}
 		name = allowed[0]
 	}
-	return &Printer{format: formatNamed(name), io: ios, out: outWriter(ios)}, nil
+	return &Printer{format: formatNamed(name), io: ios, out: outWriter(ios), ctx: c.Context()}, nil
 }
 
 // lastOut is the buffered writer of the last printer made, and the
@@ -214,6 +215,18 @@ type Printer struct {
 
 	mu  sync.Mutex // notes may come from another goroutine (a load's rejects, a server's log)
 	bar *Bar       // the bar on the screen, cleared before a note
+
+	// ctx is the command's: once it is done (Ctrl-C), a list of entities
+	// takes no more, whatever feeds it (nil before the command runs).
+	ctx context.Context
+}
+
+// interrupted is the command's interrupt, once it came.
+func (p *Printer) interrupted() error {
+	if p.ctx == nil {
+		return nil
+	}
+	return p.ctx.Err()
 }
 
 // ForPeople reports whether the output is for people (the table format).
@@ -237,7 +250,7 @@ func (p *Printer) Tell(text string) error {
 // alone read, whatever -o and the terminal chose (a lesson): its Tell
 // always writes.
 func (p *Printer) Transcript() *Printer {
-	return &Printer{format: tableFormat{}, io: p.io, out: p.out, expand: p.expand}
+	return &Printer{format: tableFormat{}, io: p.io, out: p.out, expand: p.expand, ctx: p.ctx}
 }
 
 // Prompt writes text for people and no newline: a question whose answer
@@ -469,8 +482,14 @@ type EntityList struct {
 	sel []string // --select's names, nil for all
 }
 
-// Write adds one entity.
+// Write adds one entity; after an interrupt it fails with it (checked
+// every 64 entities).
 func (l *EntityList) Write(e *odata.Entity) error {
+	if l.n&63 == 0 {
+		if err := l.p.interrupted(); err != nil {
+			return err
+		}
+	}
 	l.n++
 	return l.w.write(e)
 }
@@ -486,6 +505,9 @@ func (l *EntityList) TakesLines() bool {
 // WriteLines adds n entities already written as JSON lines; only when
 // TakesLines.
 func (l *EntityList) WriteLines(lines []byte, n int) error {
+	if err := l.p.interrupted(); err != nil {
+		return err
+	}
 	l.n += int64(n)
 	return l.w.(lineWriter).writeLines(lines, n)
 }
@@ -511,8 +533,20 @@ func (l *EntityList) SetColumns(cols []transfer.Column) error {
 func (l *EntityList) Count() int64 { return l.n }
 
 // Abandon ends a list that an error cut short: what was written of it so
-// far reaches standard output (a stream stays a prefix of the whole).
-func (l *EntityList) Abandon() { l.p.out.Flush() }
+// far reaches standard output (a stream stays a prefix of the whole), its
+// last line ended, so that the error line after it starts a line.
+func (l *EntityList) Abandon() {
+	if a, ok := l.w.(abandoner); ok {
+		a.abandon()
+	}
+	l.p.out.Flush()
+}
+
+// abandoner is an entityWriter that leaves a line open between two
+// entities, and ends it when the list is cut short.
+type abandoner interface {
+	abandon()
+}
 
 // ListEnd is what follows a list of entities.
 type ListEnd struct {
@@ -730,6 +764,13 @@ type jsonList struct {
 }
 
 func newJSONList(w *bufio.Writer) *jsonList { return &jsonList{w: w} }
+
+// abandon ends the line of the last item of a list cut short.
+func (j *jsonList) abandon() {
+	if j.n > 0 {
+		j.w.WriteByte('\n')
+	}
+}
 
 // open writes the list's start.
 func (j *jsonList) open() { j.w.WriteString("{\n  \"value\": [") }

@@ -28,15 +28,22 @@ says how many it found.
 DAMAGED is only read, never written. recover prints the entities saved per
 table and every range of keys it had to skip, with its page; it exits 0
 when everything was saved and 1 when something was skipped. tstable check
-NEW confirms the new file is sound.`,
+NEW confirms the new file is sound. Interrupted (Ctrl-C), recover removes
+NEW, which would hold only part of what can be saved.`,
 		Example: "  tstable recover people.db people-recovered.db",
 		RunE: func(c *cobra.Command, args []string) error {
 			if err := databaseFile(args[0], "recover"); err != nil {
 				return err
 			}
+			if err := folderExists(args[1]); err != nil {
+				return err
+			}
 			bar := f.printer.Progress("recovering "+args[0], -1, "pages")
 			rep, err := store.Recover(c.Context(), args[0], args[1], f.scanOptions(args[0], bar))
 			bar.Finish()
+			if c.Context().Err() != nil {
+				f.printer.Note("recover was interrupted: %s was removed (it held only part of what can be saved); %s is unchanged", args[1], args[0])
+			}
 			if rep != nil {
 				if perr := printRecover(f.printer, rep); perr != nil && err == nil {
 					err = perr

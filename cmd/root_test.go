@@ -138,7 +138,7 @@ func TestImportOnATerminal(t *testing.T) {
 // A command that fails leaves no database file behind; one that succeeds
 // creates it.
 func TestFailedCommandCreatesNoFile(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "new", "t.db")
+	db := filepath.Join(t.TempDir(), "t.db")
 	if _, _, st := run(context.Background(), db, "", "table", "create", "ab"); st != ExitFailed {
 		t.Fatalf("table create ab: exit %d", st)
 	}

@@ -98,11 +98,7 @@ their common stem (logs --table Audit loads AuditByDate and AuditSpread).`,
 					return usageErrorf(c, "--table: %s", err.(*odata.Error).Message)
 				}
 			}
-			type loaded struct {
-				Table    string `json:"table"`
-				Entities int64  `json:"entities"`
-			}
-			var done []loaded
+			var done []sampleLoaded
 			err := f.Write(c.Context(), func(b store.Backend) error {
 				tables := d.Tables(size, table)
 				for _, t := range tables {
@@ -127,13 +123,19 @@ their common stem (logs --table Audit loads AuditByDate and AuditSpread).`,
 					bar.Finish()
 					stop()
 					if err != nil {
+						if res != nil && res.Written > 0 {
+							done = append(done, sampleLoaded{t.Name, res.Written}) // committed before the load stopped
+						}
 						return err
 					}
-					done = append(done, loaded{t.Name, res.Written})
+					done = append(done, sampleLoaded{t.Name, res.Written})
 				}
 				return nil
 			})
 			if err != nil {
+				if c.Context().Err() != nil {
+					f.printer.Note("%s", sampleInterrupted(f, done))
+				}
 				return err
 			}
 			return f.printer.Print(done, func(w io.Writer) error {
@@ -150,6 +152,29 @@ their common stem (logs --table Audit loads AuditByDate and AuditSpread).`,
 	c.Flags().BoolVar(&intoExisting, "into-existing", false, "write into a table that already holds entities (Insert Or Replace)")
 	c.Flags().IntVar(&size, "size", 0, "dataset size `N` (default: the dataset's own)")
 	return c
+}
+
+// sampleLoaded is what sample load prints of one table.
+type sampleLoaded struct {
+	Table    string `json:"table"`
+	Entities int64  `json:"entities"`
+}
+
+// sampleInterrupted says what an interrupted sample load kept: the
+// entities committed into each table before the interrupt, or nothing
+// when the database it was creating was removed.
+func sampleInterrupted(f *Factory, done []sampleLoaded) string {
+	if t, err := f.Target(); err == nil && !t.IsRemote() && !exists(t.Path) {
+		return "sample load was interrupted: nothing was loaded (the new database " + t.Path + " was not kept)"
+	}
+	if len(done) == 0 {
+		return "sample load was interrupted before any of its entities was committed"
+	}
+	var parts []string
+	for _, l := range done {
+		parts = append(parts, countLine(l.Entities)+" into "+l.Table)
+	}
+	return "sample load was interrupted after loading " + strings.Join(parts, ", ") + "; nothing more was loaded"
 }
 
 // tableIsEmpty reports whether table holds no entity.

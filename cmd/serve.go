@@ -212,6 +212,11 @@ func servedPath(c *cobra.Command, f *Factory) (string, error) {
 	if t.IsRemote() {
 		return "", usageErrorf(c, "%s serves a local database file: choose it with --db, not a remote account", c.CommandPath())
 	}
+	if !exists(t.Path) {
+		if err := folderExists(t.Path); err != nil {
+			return "", err // the server makes the file, not a folder --db mistyped
+		}
+	}
 	return t.Path, nil
 }
 

@@ -56,6 +56,9 @@ a locked file). Keys and SAS tokens are never printed.`,
 			})
 			if errors.Is(err, errNoDatabase) {
 				r.Note = "no database file yet: the first command that writes creates it"
+				if t.Named {
+					r.Note = "no database file at " + t.Path + closestDatabase(t.Path) + ": the first command that writes creates it"
+				}
 			} else if err != nil {
 				return err
 			}

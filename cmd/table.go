@@ -57,8 +57,9 @@ func newTableListCmd(f *Factory) *cobra.Command {
 				names, err = b.ListTables(c.Context())
 				return err
 			})
-			if err != nil && !errors.Is(err, errNoDatabase) {
-				return err
+			var missing *missingDatabase
+			if err != nil && (!errors.Is(err, errNoDatabase) || errors.As(err, &missing)) {
+				return err // a file --db named that is not there is not an empty one
 			}
 			return printTableNames(f.printer, names)
 		},

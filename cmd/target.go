@@ -26,6 +26,10 @@ type Target struct {
 	// Served is the URL of the tstable serve that holds the local file
 	// Path; then Remote reaches the file through it.
 	Served string
+	// Named is set when --db or $TSTABLE_DB named Path, not the default:
+	// then a file that is not there is not taken for one not made yet
+	// (see Factory.needDatabase), nor is its folder made.
+	Named bool
 }
 
 // IsRemote reports whether the target is a remote account.
@@ -82,7 +86,7 @@ func (g *globalFlags) resolveTarget() (Target, error) {
 	case g.accountURL != "":
 		return Target{Remote: &remote.Config{AccountURL: g.accountURL}}, nil
 	case g.db != "":
-		return localTarget(g.db), nil
+		return namedTarget(g.db), nil
 	}
 	if cs := os.Getenv(envConnectionString); cs != "" {
 		if os.Getenv(envDB) != "" {
@@ -91,7 +95,7 @@ func (g *globalFlags) resolveTarget() (Target, error) {
 		return Target{Remote: &remote.Config{ConnectionString: cs}}, nil
 	}
 	if p := os.Getenv(envDB); p != "" {
-		return localTarget(p), nil
+		return namedTarget(p), nil
 	}
 	return localTarget(defaultDBPath()), nil
 }
@@ -104,6 +108,13 @@ func localTarget(path string) Target {
 		return Target{Path: path, Remote: &remote.Config{ConnectionString: s.ConnectionString, TrustCertFile: s.CertFile, Served: true}, Served: s.URL}
 	}
 	return Target{Path: path}
+}
+
+// namedTarget is localTarget for a path --db or $TSTABLE_DB named.
+func namedTarget(path string) Target {
+	t := localTarget(path)
+	t.Named = true
+	return t
 }
 
 // defaultDBPath is tstable.db in tstable's data folder (appdirs.Data), else

@@ -194,16 +194,16 @@ func (s *propertySeen) meant(name string) string {
 		if len(name) < 5 {
 			limit = 1
 		}
-		if d := editDistance(strings.ToLower(cand), strings.ToLower(name)); d <= limit && (d < bestD || (d == bestD && cand < best)) {
+		if d := EditDistance(strings.ToLower(cand), strings.ToLower(name)); d <= limit && (d < bestD || (d == bestD && cand < best)) {
 			best, bestD = cand, d
 		}
 	}
 	return best
 }
 
-// editDistance is the Levenshtein distance between a and b (in bytes:
-// property names are mostly ASCII).
-func editDistance(a, b string) int {
+// EditDistance is the Levenshtein distance between a and b (in bytes:
+// property names and file names are mostly ASCII).
+func EditDistance(a, b string) int {
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
 	for j := range prev {

@@ -157,6 +157,8 @@ func FuzzDecodeEntityJSON(f *testing.F) {
 		"{\"PartitionKey\":\"p\",\"RowKey\":\"r\",\"X\":\"a\xffb\"}",
 		`{"PartitionKey":"p","RowKey":"r","X":"\ud800"}`,
 		`{"PartitionKey":"p","RowKey":"r","X":01}`,
+		`{"PartitionKey":"p","RowKey":"r","X":"1","X@odata.type":""}`,
+		`{"PartitionKey":"p","RowKey":"r","X@odata.type":""}`,
 		`{"PartitionKey":"p","RowKey":"r"} {}`,
 		``,
 	} {

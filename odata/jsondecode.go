@@ -54,6 +54,11 @@ func (dec *EntityDecoder) Decode(data []byte) (*Entity, error) {
 					return nil, &JSONError{Property: base, Offset: m.off, Msg: "the @odata.type annotation is given twice"}
 				}
 			}
+			// A type no property can have is refused wherever it is: on a
+			// value, on a null, or alone ("" among them).
+			if _, ok := edmTypeByWireName(m.text); !ok && base != "" {
+				return nil, &JSONError{Property: base, Offset: m.off, Msg: unknownTypeMsg(m.text)}
+			}
 			types = append(types, rawMember{name: base, text: m.text, off: m.off})
 		}
 	}

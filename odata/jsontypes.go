@@ -40,9 +40,15 @@ func typeValue(m *rawMember, typeName string, typed bool) (Value, error) {
 	}
 	t, ok := edmTypeByWireName(typeName)
 	if !ok {
-		return Value{}, m.fail("unknown @odata.type " + strconv.Quote(typeName) + "; expected one of Edm.String, Edm.Int32, Edm.Int64, Edm.Double, Edm.Boolean, Edm.DateTime, Edm.Guid, Edm.Binary")
+		return Value{}, m.fail(unknownTypeMsg(typeName))
 	}
 	return annotatedValue(m, t)
+}
+
+// unknownTypeMsg says that typeName, an @odata.type's value, names no
+// type a property can have.
+func unknownTypeMsg(typeName string) string {
+	return "unknown @odata.type " + strconv.Quote(typeName) + "; expected one of Edm.String, Edm.Int32, Edm.Int64, Edm.Double, Edm.Boolean, Edm.DateTime, Edm.Guid, Edm.Binary"
 }
 
 // fail is the error of a member whose value cannot be taken.

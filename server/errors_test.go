@@ -74,6 +74,7 @@ func TestRefusedRequestsChangeNothing(t *testing.T) {
 	}{
 		{"malformed JSON", "POST", "/Orders", `{"PartitionKey":"p","RowKey":"2",`, nil, 400, "InvalidInput", "at byte"},
 		{"unknown odata.type", "POST", "/Orders", `{"PartitionKey":"p","RowKey":"2","A@odata.type":"Edm.Decimal","A":"1"}`, nil, 400, "InvalidInput", `"A"`},
+		{"empty odata.type", "POST", "/Orders", `{"PartitionKey":"p","RowKey":"2","A@odata.type":""}`, nil, 400, "InvalidInput", `unknown @odata.type ""`},
 		{"nested object", "POST", "/Orders", `{"PartitionKey":"p","RowKey":"2","A":{"b":1}}`, nil, 400, "InvalidInput", "nested"},
 		{"bad key", "POST", "/Orders", `{"PartitionKey":"p/q","RowKey":"2"}`, nil, 400, "OutOfRangeInput", "PartitionKey"},
 		{"bad $filter", "GET", "/Orders()?$filter=Status%20eq", "", nil, 400, "InvalidInput", "column 10"},

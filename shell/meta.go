@@ -109,8 +109,13 @@ func runNext(s *shell, ctx context.Context, _ string, args []string) (int, bool,
 	if len(args) > 0 {
 		return s.fail(cmdspec.Usagef("", "next takes no arguments; it continues the last query")), true, false
 	}
-	if s.sess.Continuation == "" {
-		return s.fail(errors.New("no more pages: the last query returned everything (or run a query first)")), true, false
+	switch {
+	case len(s.sess.LastQuery) == 0:
+		fmt.Fprintln(s.cfg.IO.ErrOut, "note: no query to continue: next shows the next page of the last query; run one first")
+		return cmdspec.ExitOK, true, false
+	case s.sess.Continuation == "":
+		fmt.Fprintln(s.cfg.IO.ErrOut, "note: no more pages: the last query returned everything")
+		return cmdspec.ExitOK, true, false
 	}
 	next := append(append([]string{}, s.sess.LastQuery...), "--continuation", s.sess.Continuation)
 	return s.execTimed(ctx, next), true, false

@@ -16,7 +16,7 @@ table keeps it (get Logs P1 reads Logs). use alone says which table is in
 use.`
 	helpNext = `Runs the last query again from where its page ended (its continuation
 token), as query --continuation does. The footer says "more: next" while
-there is a next page.`
+there is a next page; after the last page, next says so in a note.`
 	helpExplain = `explain on shows under every query result its class (point, range,
 partition scan, table scan), how many entities it scanned and, with timing
 on, how long it took; explain off hides it. On by default on a terminal.

@@ -156,8 +156,15 @@ func TestMetaCommands(t *testing.T) {
 	if s.sess.Table != "" {
 		t.Errorf("a failed use chose %q", s.sess.Table)
 	}
-	if st, _ := s.execLine(ctx, "next"); st != 1 || !strings.Contains(errOut.String(), "no more pages") {
-		t.Errorf("next with no query: status %d, stderr %q", st, errOut.String())
+	// next with nothing to continue is a plain note, never an error.
+	before := errOut.String()
+	if st, _ := s.execLine(ctx, "next"); st != 0 || strings.TrimPrefix(errOut.String(), before) != "note: no query to continue: next shows the next page of the last query; run one first\n" {
+		t.Errorf("next with no query: status %d, stderr %q", st, strings.TrimPrefix(errOut.String(), before))
+	}
+	s.sess.LastQuery, s.sess.Continuation = []string{"query", "Logs", "--page-size=2"}, ""
+	before = errOut.String()
+	if st, _ := s.execLine(ctx, "next"); st != 0 || strings.TrimPrefix(errOut.String(), before) != "note: no more pages: the last query returned everything\n" {
+		t.Errorf("next after the last page: status %d, stderr %q", st, strings.TrimPrefix(errOut.String(), before))
 	}
 	s.sess.LastQuery, s.sess.Continuation = []string{"query", "Logs", "--page-size=2"}, "TOKEN"
 	if st, _ := s.execLine(ctx, "next"); st != 0 || strings.Join((*ran)[len(*ran)-1], "|") != "query|Logs|--page-size=2|--continuation|TOKEN" {

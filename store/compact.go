@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -34,6 +35,12 @@ type CompactResult struct {
 // is held exclusively meanwhile (on Windows up to the rename: see
 // closeBeforeReplace), so no other process reads or writes it.
 func Compact(path string, opts *Options) (*CompactResult, error) {
+	return CompactContext(context.Background(), path, opts)
+}
+
+// CompactContext is Compact, stopping when ctx is done: then the copy is
+// removed, the database is as it was, and the error is ctx's.
+func CompactContext(ctx context.Context, path string, opts *Options) (*CompactResult, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, FileError(err, "cannot compact %s", path)
@@ -43,18 +50,24 @@ func Compact(path string, opts *Options) (*CompactResult, error) {
 		return nil, err
 	}
 	defer src.Close()
-	if err := src.vetWhole(); err != nil {
+	if err := src.vetWhole(ctx); err != nil {
 		return nil, err
 	}
 	tmp := compactCopy(path)
 	res := &CompactResult{Before: st.Size(), FormatBefore: uint64(src.fileLayout()), FormatAfter: formatVersion}
 	if src.fileLayout() < formatVersion {
-		err = upgrade(src, tmp)
+		err = upgrade(ctx, src, tmp)
 	} else {
-		err = src.copyWhole(tmp, st.Mode().Perm())
+		err = src.copyWhole(ctx, tmp, st.Mode().Perm())
+	}
+	if err == nil {
+		err = ctx.Err() // not renamed in place after an interrupt
 	}
 	if err != nil {
 		os.Remove(tmp)
+		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+			return nil, err
+		}
 		if odata.CodeOf(err) != "" { // damage found while copying, or the copy's own refusal
 			return nil, err
 		}
@@ -94,7 +107,7 @@ func compactCopy(path string) string {
 // copyWhole copies the file, of the current format, into a new file at
 // tmp with the engine's compaction: every bucket and key as it is, the
 // pages full.
-func (db *DB) copyWhole(tmp string, mode os.FileMode) error {
+func (db *DB) copyWhole(ctx context.Context, tmp string, mode os.FileMode) error {
 	os.Remove(tmp)
 	dst, err := bolt.Open(tmp, mode, nil)
 	if err != nil {
@@ -103,7 +116,7 @@ func (db *DB) copyWhole(tmp string, mode os.FileMode) error {
 	dst.AllocSize = allocStep
 	if err := db.do(false, func(o *op) error {
 		o.once = true // it writes the copy
-		return bolt.Compact(dst, db.bolt, compactTxBytes)
+		return compactInto(ctx, dst, db.bolt, compactTxBytes)
 	}); err != nil {
 		dst.Close()
 		return err
@@ -157,14 +170,14 @@ func (db *DB) writeSpareInto(path string) error {
 // vetWhole checks the whole file (see Check) before it is rewritten: a
 // copy of a damaged file would keep its damage and lose what recover can
 // still read from the original.
-func (db *DB) vetWhole() error {
+func (db *DB) vetWhole(ctx context.Context) error {
 	db.mu.RLock()
 	defer db.mu.RUnlock()
 	st, err := db.file.Stat()
 	if err != nil {
 		return FileError(err, "cannot read database %s", db.path)
 	}
-	rep, err := checkFile(context.Background(), db.file, st.Size(), db.path, nil)
+	rep, err := checkFile(ctx, db.file, st.Size(), db.path, nil)
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/tstable/tstable/odata"
+	bolt "go.etcd.io/bbolt"
 )
 
 // Compacting gives back the space of a deleted table and keeps every
@@ -89,4 +91,46 @@ func TestCompactRefusesADamagedFile(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(filepath.Dir(path), ".fixture.db.compact")); err == nil {
 		t.Fatal("the copy was left behind")
 	}
+}
+
+// An interrupted compaction leaves the database as it was and no copy
+// beside it, whether the interrupt comes before the copy or during it.
+func TestCompactStopsWhenCancelled(t *testing.T) {
+	path := fixture(t)
+	before := readAll(t, path)
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := CompactContext(cctx, path, nil); !errors.Is(err, context.Canceled) {
+		t.Fatalf("compact with the context cancelled: %v", err)
+	}
+	if !bytes.Equal(before, readAll(t, path)) {
+		t.Error("the database changed")
+	}
+	if _, err := os.Stat(compactCopy(path)); err == nil {
+		t.Error("the copy was left behind")
+	}
+
+	// During the copy: the context ends after its first check.
+	db, _ := benchTable(t, 5_000)
+	dst, err := bolt.Open(filepath.Join(t.TempDir(), "copy.db"), 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dst.Close()
+	if err := compactInto(&endsAfter{Context: ctx, checks: 1}, dst, db.bolt, compactTxBytes); !errors.Is(err, context.Canceled) {
+		t.Fatalf("the copy went on after the interrupt: %v", err)
+	}
+}
+
+// endsAfter is a context that ends after checks calls of Err.
+type endsAfter struct {
+	context.Context
+	checks int
+}
+
+func (c *endsAfter) Err() error {
+	if c.checks--; c.checks < 0 {
+		return context.Canceled
+	}
+	return nil
 }

@@ -267,6 +267,11 @@ func (l *loader) read(src EntitySource) error {
 		}
 		e, err := src()
 		if errors.Is(err, io.EOF) {
+			// An input cut short by the interrupt (a producer that the
+			// same Ctrl-C ended) is not taken for the whole of it.
+			if err := l.ctx.Err(); err != nil {
+				return err
+			}
 			break
 		}
 		if err != nil {

@@ -126,7 +126,7 @@ func (o *op) queryParallel(ctx context.Context, table string, req QueryRequest, 
 		}()
 	}
 	res = &QueryResult{Plan: plan, Requests: 1}
-	if err := o.collect(res, outs, free, d); err != nil {
+	if err := o.collect(ctx, res, outs, free, d); err != nil {
 		return nil, true, err
 	}
 	return res, true, nil
@@ -134,10 +134,15 @@ func (o *op) queryParallel(ctx context.Context, table string, req QueryRequest, 
 
 // collect delivers the chunks' batches in key order, through the caller's
 // code (see op.user), counting them into res, and gives their line
-// buffers back to free.
-func (o *op) collect(res *QueryResult, outs []chan scanOut, free chan<- []byte, d *delivery) error {
+// buffers back to free. It stops before a batch once ctx is done: the
+// workers run ahead of a slow caller (a terminal), and what they have
+// read already is not delivered after an interrupt.
+func (o *op) collect(ctx context.Context, res *QueryResult, outs []chan scanOut, free chan<- []byte, d *delivery) error {
 	for _, ch := range outs {
 		for out := range ch {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
 			res.Returned += int64(out.n)
 			if out.n > 0 {
 				if err := o.user(func() error { return d.deliver(&out.batch) }); err != nil {
@@ -194,12 +199,15 @@ func scanChunk(ctx context.Context, b *gbucket, c *boltfile.Checker, room *boltf
 		s.readLeaves(c, hi, room)
 	}
 	rec := &rawRecord{c: b.codec}
+	// keys counts every key this chunk read: o.scanned starts again at
+	// each batch sent, which may be fewer than 4096 keys.
+	var keys int
 	for s.next() {
 		if hi != nil && bytes.Compare(s.k, hi) >= 0 {
 			break
 		}
 		o.scanned++
-		if o.scanned&4095 == 0 {
+		if keys++; keys&4095 == 0 {
 			if err := ctx.Err(); err != nil {
 				o.err = err
 				break

@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"reflect"
@@ -144,5 +145,28 @@ func TestMidKey(t *testing.T) {
 	}
 	if midKey([]byte("a"), []byte("a")) != nil {
 		t.Error("midKey of equal keys")
+	}
+}
+
+// An interrupt stops a streaming query at once, even when the workers
+// read ahead of a slow caller: after the batch being delivered, no other
+// is, and the query returns the context's error. (The workers checked it
+// only every 4096 keys of a batch, which a batch of lines never holds,
+// so export ran to its end.)
+func TestParallelScanStopsWhenCancelled(t *testing.T) {
+	withWorkers(t, 2)
+	db, _ := benchTable(t, 20_000)
+	for _, filter := range []string{"", "Age ge 0"} {
+		cctx, cancel := context.WithCancel(ctx)
+		calls := 0
+		_, err := db.QueryJSONL(cctx, "Bench", QueryRequest{Query: odata.Query{Filter: filterOf(t, filter)}}, func([]byte, int) error {
+			calls++
+			cancel()
+			return nil
+		})
+		cancel()
+		if !errors.Is(err, context.Canceled) || calls != 1 {
+			t.Errorf("filter %q: %v after %d batches; want context.Canceled after 1", filter, err, calls)
+		}
 	}
 }

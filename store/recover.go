@@ -100,9 +100,11 @@ func (g *gap) holds(lo, hi []byte) bool {
 // ETags), and are written through Load, so the new file holds only what
 // passes the service's rules, and Check passes on it.
 //
-// An error (the new file cannot be written, ctx ends) comes with the
-// report so far; the new file then holds the tables saved until then.
-func Recover(ctx context.Context, damaged, newPath string, opts *ScanOptions) (*RecoverReport, error) {
+// An error (the new file cannot be written) comes with the report so far;
+// the new file then holds the tables saved until then. When ctx ends, the
+// new file is removed (it would hold part of a table as if that were all
+// of it) and the error is ctx's alone, without a report.
+func Recover(ctx context.Context, damaged, newPath string, opts *ScanOptions) (rep *RecoverReport, err error) {
 	if _, err := os.Stat(newPath); err == nil {
 		return nil, odata.Errorf(odata.CodeInvalidInput, "%s already exists: recover writes a new file, so name one that does not exist", newPath)
 	} else if !errors.Is(err, fs.ErrNotExist) {
@@ -127,7 +129,14 @@ func Recover(ctx context.Context, damaged, newPath string, opts *ScanOptions) (*
 		return nil, err
 	}
 	defer out.Close()
-	rep := &RecoverReport{Source: damaged, Target: newPath, Unfinished: sv.unfinished, Notes: w.notes}
+	defer func() {
+		if ctx.Err() != nil { // the walk may have stopped for it without an error
+			out.Close()
+			os.Remove(newPath)
+			rep, err = nil, ctx.Err()
+		}
+	}()
+	rep = &RecoverReport{Source: damaged, Target: newPath, Unfinished: sv.unfinished, Notes: w.notes}
 	gaps := make([][]*gap, len(sv.tables))
 	for i, t := range sv.tables {
 		tr, err := w.recoverTable(ctx, out, t, sv.codec(t), &gaps[i])
@@ -200,7 +209,7 @@ func (w *walker) recoverTable(ctx context.Context, out *DB, t fileTable, c *tabl
 			w.lostEntities(pg, lo, hi, why)
 		})
 	}
-	src, stop := pull(entities)
+	src, stop := pull(ctx, entities)
 	defer stop()
 	res, err := out.load(ctx, t.name, OpInsert, src, LoadOptions{
 		OnReject: func(n int64, e *odata.Entity, err error) error {
@@ -218,13 +227,20 @@ func (w *walker) recoverTable(ctx context.Context, out *DB, t fileTable, c *tabl
 	return tr, err
 }
 
-// pull turns a sequence of entities into a Load source; stop ends the
-// sequence early.
-func pull(seq iter.Seq[*odata.Entity]) (src EntitySource, stop func()) {
+// pull turns a sequence of entities into a Load source, which fails with
+// ctx's error once ctx is done (the load then writes nothing more); stop
+// ends the sequence early.
+func pull(ctx context.Context, seq iter.Seq[*odata.Entity]) (src EntitySource, stop func()) {
 	next, stop := iter.Pull(seq)
 	return func() (*odata.Entity, error) {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		if e, ok := next(); ok {
 			return e, nil
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err // the walk stopped for it
 		}
 		return nil, io.EOF
 	}, stop

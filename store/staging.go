@@ -228,6 +228,11 @@ func (l *loader) writeStage(batch []loadRec, mem *arena) error {
 		// entity is appended as it is.
 		w := &chunkWriter{t: t, b: b, kind: l.kind, mem: mem, keep: l.keep, ticks: ticks, latest: ticks, appending: true}
 		for i := range batch {
+			if i&1023 == 1023 {
+				if err := l.ctx.Err(); err != nil {
+					return err // the batch is rolled back, and the load drops the stage
+				}
+			}
 			if err := w.put(&batch[i]); err != nil {
 				var ref *refusal
 				if errors.As(err, &ref) {

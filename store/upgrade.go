@@ -125,13 +125,13 @@ func (db *DB) putAll(table string, es []*odata.Entity) error {
 
 // upgrade writes the database src, of an older format, into a new file
 // at tmp, in the current format.
-func upgrade(src *DB, tmp string) error {
+func upgrade(ctx context.Context, src *DB, tmp string) error {
 	os.Remove(tmp)
 	dst, err := Open(tmp, &Options{Wait: -1})
 	if err != nil {
 		return err
 	}
-	if err := src.upgradeInto(context.Background(), dst); err != nil {
+	if err := src.upgradeInto(ctx, dst); err != nil {
 		dst.Close()
 		return err
 	}
