@@ -28,7 +28,8 @@ func TestTmuxHelpFitsTheScreen(t *testing.T) {
 
 // Tab inside a --filter's single quotes completes as inside double
 // quotes: properties, operators, PartitionKeys written as they must be
-// inside single quotes ('\''Sales'\''). Tab after `Age gt ` shows the
+// inside single quotes (quote, backslash, quote, quote: 'Sales' closes
+// and reopens the shell's quotes around it). Tab after `Age gt ` shows the
 // literal's form and inserts nothing; the line runs as typed, and the
 // history holds it.
 func TestTmuxTabInsideSingleQuotes(t *testing.T) {

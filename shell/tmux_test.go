@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -26,17 +28,45 @@ type tmuxShell struct {
 	session string
 }
 
-func buildTstable(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "tstable")
-	cmd := exec.Command("go", "build", "-o", bin, "./cmd/tstable")
-	cmd.Dir = ".."
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+// TestMain removes the binary the tests built (buildTstable).
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
 	}
-	return bin
+	os.Exit(code)
 }
 
+// built is tstable as buildTstable built it, once for every test.
+var built struct {
+	once sync.Once
+	dir  string
+	bin  string
+	out  []byte
+	err  error
+}
+
+// buildTstable builds tstable the first time a test asks, and returns it.
+func buildTstable(t *testing.T) string {
+	t.Helper()
+	built.once.Do(func() {
+		if built.dir, built.err = os.MkdirTemp("", "tstable-tmux"); built.err != nil {
+			return
+		}
+		built.bin = filepath.Join(built.dir, "tstable")
+		cmd := exec.Command("go", "build", "-o", built.bin, "./cmd/tstable")
+		cmd.Dir = ".."
+		built.out, built.err = cmd.CombinedOutput()
+	})
+	if built.err != nil {
+		t.Fatalf("go build: %v\n%s", built.err, built.out)
+	}
+	return built.bin
+}
+
+// needTmux skips a terminal test unless TSTABLE_TMUX_TEST is set, and
+// runs it in parallel with the others: each has its own tmux session,
+// database and files, and most of its time is spent waiting for a screen.
 func needTmux(t *testing.T) {
 	t.Helper()
 	if os.Getenv("TSTABLE_TMUX_TEST") == "" {
@@ -45,13 +75,17 @@ func needTmux(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Fatal("tmux is not installed (apt-get install tmux)")
 	}
+	t.Parallel()
 }
+
+// sessions numbers the tests' tmux sessions.
+var sessions atomic.Int64
 
 // startShell runs command in a new tmux session, followed by a report of
 // its exit status and the terminal's settings.
 func startShell(t *testing.T, env []string, command string) *tmuxShell {
 	t.Helper()
-	s := &tmuxShell{t: t, session: fmt.Sprintf("tstable-test-%d", time.Now().UnixNano())}
+	s := &tmuxShell{t: t, session: fmt.Sprintf("tstable-test-%d-%d", os.Getpid(), sessions.Add(1))}
 	// The wrapper traps interrupts so that a Ctrl-C sent to the shell's
 	// process group does not end the wrapper too (a login shell's job
 	// control keeps it out of the group; this sh has none).
