@@ -14,11 +14,12 @@ import (
 	"github.com/tstable/tstable/server"
 	"github.com/tstable/tstable/server/auth"
 	"github.com/tstable/tstable/store"
+	"github.com/tstable/tstable/storetest"
 )
 
 // The console as people see it, in headless Chromium (make test-browser):
 // each view of the page over the sample orders, a query an application
-// makes over HTTP appearing in the log, and, with authentication on, no
+// makes through the Azure SDK for JavaScript appearing in the log, and, with authentication on, no
 // entity for a browser without the key. With TSTABLE_SCREENSHOTS=DIR it
 // also writes the screenshots the docs show into DIR.
 func TestConsoleInChromium(t *testing.T) {
@@ -32,8 +33,7 @@ func TestConsoleInChromium(t *testing.T) {
 		t.Fatal(err)
 	}
 	root := r.ConsoleURL()
-	c := &client{t: t, url: r.URL()}
-	c.mustDo(200, "GET", "/Orders()?$filter=Status%20eq%20'shipped'&$top=5", nil)
+	sdkQuery(t, r.ConnectionString(), "Orders", "Status eq 'shipped'")
 
 	views := []struct {
 		name, query string
@@ -149,4 +149,30 @@ func ordersDB(t *testing.T) string {
 		}
 	}
 	return path
+}
+
+// sdkQuery reads the first page of filter's entities of table through the
+// Azure SDK for JavaScript, as an application does (node and the SDK, as
+// make test-serve-js installs them).
+func sdkQuery(t *testing.T, conn, table, filter string) {
+	t.Helper()
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Fatal("node is not installed: the console's log is checked with a query from the JavaScript SDK (apt-get install nodejs npm)")
+	}
+	mods := storetest.NodeModules(t)
+	script := `const { TableClient } = require("@azure/data-tables");
+(async () => {
+  const client = TableClient.fromConnectionString(process.env.CONN, process.env.TABLE, { allowInsecureConnection: true });
+  for await (const page of client.listEntities({ queryOptions: { filter: process.env.FILTER } }).byPage({ maxPageSize: 5 })) {
+    console.log("entities " + page.length);
+    break;
+  }
+})().catch((e) => { console.error(e); process.exit(1); });
+`
+	node := exec.Command("node", "-e", script)
+	node.Env = append(os.Environ(), "NODE_PATH="+mods, "CONN="+conn, "TABLE="+table, "FILTER="+filter)
+	out, err := node.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "entities 5") {
+		t.Fatalf("a query through the JavaScript SDK: %v\n%s", err, out)
+	}
 }
