@@ -11,9 +11,9 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/cmdspec"
 	"github.com/tstable/tstable/odata"
-	"github.com/tstable/tstable/store"
 )
 
 // batchLine is one operation of a batch file.
@@ -58,7 +58,7 @@ counts) with exit status 1.`,
 				return odata.Errorf(odata.CodeInvalidInput, "%s holds no operations; a batch needs 1 to 100", name)
 			}
 			var results []*odata.Entity
-			err = f.Write(c.Context(), func(b store.Backend) error {
+			err = f.Write(c.Context(), func(b backend.Backend) error {
 				results, err = b.Batch(c.Context(), args[0], ops)
 				return err
 			})
@@ -82,10 +82,10 @@ counts) with exit status 1.`,
 }
 
 // readBatch parses a batch file into operations.
-func readBatch(r io.Reader, name string) ([]store.Operation, error) {
+func readBatch(r io.Reader, name string) ([]backend.Operation, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), maxEntityInput)
-	var ops []store.Operation
+	var ops []backend.Operation
 	line := 0
 	for sc.Scan() {
 		line++
@@ -109,29 +109,29 @@ func readBatch(r io.Reader, name string) ([]store.Operation, error) {
 		if err != nil {
 			return nil, bad("entity: %v", err)
 		}
-		op := store.Operation{Entity: e}
+		op := backend.Operation{Entity: e}
 		ifMatch := "*"
 		if bl.IfMatch != nil {
 			ifMatch = *bl.IfMatch
 		}
 		switch strings.ToLower(bl.Op) {
 		case "insert":
-			op.Kind = store.OpInsert
+			op.Kind = backend.OpInsert
 		case "upsert":
-			op.Kind = store.OpInsertOrMerge
+			op.Kind = backend.OpInsertOrMerge
 			if bl.Replace {
-				op.Kind = store.OpInsertOrReplace
+				op.Kind = backend.OpInsertOrReplace
 			}
 		case "merge":
-			op.Kind, op.IfMatch = store.OpMerge, ifMatch
+			op.Kind, op.IfMatch = backend.OpMerge, ifMatch
 		case "replace":
-			op.Kind, op.IfMatch = store.OpReplace, ifMatch
+			op.Kind, op.IfMatch = backend.OpReplace, ifMatch
 		case "delete":
-			op.Kind, op.IfMatch = store.OpDelete, ifMatch
+			op.Kind, op.IfMatch = backend.OpDelete, ifMatch
 		default:
 			return nil, bad("unknown op %q; expected insert, upsert, merge, replace or delete", bl.Op)
 		}
-		if bl.IfMatch != nil && (op.Kind == store.OpInsert || op.Kind == store.OpInsertOrMerge || op.Kind == store.OpInsertOrReplace) {
+		if bl.IfMatch != nil && (op.Kind == backend.OpInsert || op.Kind == backend.OpInsertOrMerge || op.Kind == backend.OpInsertOrReplace) {
 			return nil, bad("%q takes no ifMatch (only merge, replace and delete do)", bl.Op)
 		}
 		ops = append(ops, op)
@@ -139,7 +139,7 @@ func readBatch(r io.Reader, name string) ([]store.Operation, error) {
 	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
 		return nil, odata.Errorf(odata.CodeRequestBodyTooLarge, "%s line %d is longer than %d bytes; an operation's entity is at most 1 MiB", name, line+1, maxEntityInput)
 	} else if err != nil {
-		return nil, store.FileError(err, "cannot read %s", name)
+		return nil, backend.FileError(err, "cannot read %s", name)
 	}
 	return ops, nil
 }
@@ -154,7 +154,7 @@ func (f *Factory) openInput(c *cobra.Command, args []string, i int, what string)
 	}
 	fh, err := os.Open(args[i])
 	if err != nil {
-		return nil, "", nil, store.FileError(err, "cannot read %s", args[i])
+		return nil, "", nil, backend.FileError(err, "cannot read %s", args[i])
 	}
 	return fh, args[i], func() { fh.Close() }, nil
 }

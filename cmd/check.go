@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/spf13/cobra"
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/cmdspec"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store"
@@ -86,7 +87,7 @@ func databaseFile(path, what string) error {
 	case errors.Is(err, fs.ErrNotExist):
 		return odata.Errorf(odata.CodeResourceNotFound, "there is no database at %s to %s", path, what)
 	case err != nil:
-		return store.FileError(err, "cannot read database %s", path)
+		return backend.FileError(err, "cannot read database %s", path)
 	case st.IsDir():
 		return odata.Errorf(odata.CodeInvalidInput, "%s is a folder, not a database file: name the file to %s", path, what)
 	}

@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/cmdspec"
 	"github.com/tstable/tstable/odata"
-	"github.com/tstable/tstable/store"
 	"github.com/tstable/tstable/transfer"
 )
 
@@ -111,7 +111,7 @@ func runImport(c *cobra.Command, f *Factory, args []string, o *importOptions) er
 	began := time.Now()
 	defer collectLess(200)() // about 15% off a large import's time, for a heap about half again as large
 	var out *transfer.ImportOutcome
-	err = f.Load(c.Context(), func(b store.Backend) error {
+	err = f.Load(c.Context(), func(b backend.Backend) error {
 		out, err = im.Into(c.Context(), b, table, kind)
 		return err
 	})
@@ -133,10 +133,10 @@ func runImport(c *cobra.Command, f *Factory, args []string, o *importOptions) er
 }
 
 // importKinds are the store's operations for --mode.
-var importKinds = map[string]store.OpKind{"upsert": store.OpInsertOrMerge, "insert": store.OpInsert, "merge": store.OpMerge, "replace": store.OpReplace}
+var importKinds = map[string]backend.OpKind{"upsert": backend.OpInsertOrMerge, "insert": backend.OpInsert, "merge": backend.OpMerge, "replace": backend.OpReplace}
 
 // importKind is the store's operation for --mode (and --replace).
-func importKind(c *cobra.Command, o *importOptions) (store.OpKind, error) {
+func importKind(c *cobra.Command, o *importOptions) (backend.OpKind, error) {
 	kind, ok := importKinds[o.mode]
 	switch {
 	case !ok:
@@ -144,7 +144,7 @@ func importKind(c *cobra.Command, o *importOptions) (store.OpKind, error) {
 	case o.replace && o.mode != "upsert":
 		return 0, usageErrorf(c, "--replace goes with --mode upsert (Insert Or Replace); --mode %s has no replacing form", o.mode)
 	case o.replace:
-		return store.OpInsertOrReplace, nil
+		return backend.OpInsertOrReplace, nil
 	}
 	return kind, nil
 }

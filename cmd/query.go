@@ -9,10 +9,10 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/cmdspec"
 	"github.com/tstable/tstable/design"
 	"github.com/tstable/tstable/odata"
-	"github.com/tstable/tstable/store"
 	"github.com/tstable/tstable/transfer"
 )
 
@@ -157,10 +157,10 @@ func runQuery(c *cobra.Command, f *Factory, args []string, o *queryOptions) erro
 		return err
 	}
 	list := f.printer.Entities(p.cols)
-	var res *store.QueryResult
+	var res *backend.QueryResult
 	var notes []design.FilterNote
-	err = f.Read(ctx, p.table, func(b store.Backend) error {
-		req := store.QueryRequest{Query: p.query, PageSize: min(o.pageSize, topOr(p.query.Top, odata.MaxTop)), Start: p.start}
+	err = f.Read(ctx, p.table, func(b backend.Backend) error {
+		req := backend.QueryRequest{Query: p.query, PageSize: min(o.pageSize, topOr(p.query.Top, odata.MaxTop)), Start: p.start}
 		if o.all {
 			req.PageSize = 0 // no page: stream every match (up to --top) as it comes
 		}
@@ -214,7 +214,7 @@ func runQuery(c *cobra.Command, f *Factory, args []string, o *queryOptions) erro
 // the stored bytes when the backend keeps them so (a local file) and the
 // list takes them, else entity by entity. A stream (no page) to a list
 // that needs its columns first is read once for them, then again.
-func queryInto(ctx context.Context, b store.Backend, table string, req store.QueryRequest, list *EntityList) (*store.QueryResult, error) {
+func queryInto(ctx context.Context, b backend.Backend, table string, req backend.QueryRequest, list *EntityList) (*backend.QueryResult, error) {
 	if req.PageSize == 0 && list.NeedsColumns() {
 		cols, err := scanColumns(ctx, b, table, req)
 		if err != nil {
@@ -222,7 +222,7 @@ func queryInto(ctx context.Context, b store.Backend, table string, req store.Que
 		}
 		list.SetColumns(cols)
 	}
-	if jq, ok := b.(store.JSONLQuerier); ok && list.TakesLines() {
+	if jq, ok := b.(backend.JSONLQuerier); ok && list.TakesLines() {
 		return jq.QueryJSONL(ctx, table, req, list.WriteLines)
 	}
 	return b.Query(ctx, table, req, list.Write)
@@ -248,7 +248,7 @@ func topOr(top, def int) int {
 
 // scanColumns reads a query's entities once for their typed CSV columns,
 // so that the rows can then stream under a complete header.
-func scanColumns(ctx context.Context, b store.Backend, table string, req store.QueryRequest) ([]transfer.Column, error) {
+func scanColumns(ctx context.Context, b backend.Backend, table string, req backend.QueryRequest) ([]transfer.Column, error) {
 	var cols transfer.ColumnSet
 	_, err := b.Query(ctx, table, req, func(e *odata.Entity) error {
 		cols.Add(e)
@@ -260,7 +260,7 @@ func scanColumns(ctx context.Context, b store.Backend, table string, req store.Q
 // footerText is the shell's one-line summary under a query's result:
 // "5 entities · range query · scanned 5 · 2.1 ms · more: next" (the time
 // only when took is not negative: the shell's timing is on).
-func footerText(res *store.QueryResult, x *odata.Explanation, took time.Duration) string {
+func footerText(res *backend.QueryResult, x *odata.Explanation, took time.Duration) string {
 	parts := []string{countLine(res.Returned), x.Class.Text()}
 	if res.Scanned >= 0 {
 		parts = append(parts, "scanned "+strconv.FormatInt(res.Scanned, 10))
@@ -291,7 +291,7 @@ func queryArgs(c *cobra.Command, args []string) []string {
 // finds: the comparisons that can never be true on the data (a property no
 // entity has, a literal of a type the property never holds). A failure to
 // read them is no failure of the query: then there are none.
-func neverTrue(ctx context.Context, b store.Backend, table string, flt *odata.Filter) []design.FilterNote {
+func neverTrue(ctx context.Context, b backend.Backend, table string, flt *odata.Filter) []design.FilterNote {
 	if flt == nil {
 		return nil
 	}

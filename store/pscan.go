@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 	"sync"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store/internal/boltfile"
 )
@@ -40,7 +41,7 @@ type scanOut struct {
 // damaged page is DatabaseDamaged), and fn runs outside it. ok is false when
 // it did not run (one core, too few keys to split, the table missing or
 // small enough to live inside its parent) and the serial scan must answer.
-func (o *op) queryParallel(ctx context.Context, table string, req QueryRequest, plan *odata.Plan, d *delivery) (res *QueryResult, ok bool, err error) {
+func (o *op) queryParallel(ctx context.Context, table string, req backend.QueryRequest, plan *odata.Plan, d *delivery) (res *backend.QueryResult, ok bool, err error) {
 	workers := parallelScanWorkers()
 	if workers < 2 {
 		return nil, false, nil
@@ -125,7 +126,7 @@ func (o *op) queryParallel(ctx context.Context, table string, req QueryRequest, 
 			}
 		}()
 	}
-	res = &QueryResult{Plan: plan, Requests: 1}
+	res = &backend.QueryResult{Plan: plan, Requests: 1}
 	if err := o.collect(res, outs, free, d); err != nil {
 		return nil, true, err
 	}
@@ -135,7 +136,7 @@ func (o *op) queryParallel(ctx context.Context, table string, req QueryRequest, 
 // collect delivers the chunks' batches in key order, through the caller's
 // code (see op.user), counting them into res, and gives their line
 // buffers back to free.
-func (o *op) collect(res *QueryResult, outs []chan scanOut, free chan<- []byte, d *delivery) error {
+func (o *op) collect(res *backend.QueryResult, outs []chan scanOut, free chan<- []byte, d *delivery) error {
 	for _, ch := range outs {
 		for out := range ch {
 			res.Returned += int64(out.n)
