@@ -319,7 +319,7 @@ func adviseOne(ctx context.Context, b backend.Backend, table string, q QueryLine
 		plan = odata.PlanQuery(q.Filter)
 	}
 	qa := &QueryAdvice{Line: q.Line, Filter: q.Filter.String(), Class: plan.Class, Ranges: []string{},
-		Scanned: res.Scanned, Returned: res.Returned, Reason: plan.Reason}
+		Scanned: res.Scanned, Returned: res.Returned, Reason: plan.Reason()}
 	for _, r := range plan.Ranges {
 		qa.Ranges = append(qa.Ranges, r.String())
 	}
