@@ -38,15 +38,3 @@ null); the table still shows the keys.`,
 	c.Flags().StringVar(&sel, "select", "", "properties to return, comma-separated (`a,b`)")
 	return c
 }
-
-// parseSelectFlag parses --select; a syntax error is a usage error.
-func parseSelectFlag(s string) ([]string, error) {
-	names, err := odata.ParseSelect(s)
-	if err != nil {
-		if se, ok := err.(*odata.SyntaxError); ok {
-			return nil, &syntaxError{flag: "--select", err: se}
-		}
-		return nil, err
-	}
-	return names, nil
-}

@@ -304,6 +304,15 @@ type result struct {
 // csv (lint's findings, check's problems), while json writes it whole.
 type itemized interface{ items() []any }
 
+// anys is a list as a list of any.
+func anys[T any](list []T) []any {
+	out := make([]any, len(list))
+	for i, x := range list {
+		out[i] = x
+	}
+	return out
+}
+
 // Print writes a command's result v: for people with text (when nil, v's
 // rows as a grid); otherwise derived from v itself — json its JSON (a list
 // as {"value":[…]}, an item a line), jsonl an item (or v) a line, csv a
