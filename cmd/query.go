@@ -135,17 +135,6 @@ func queryInto(ctx context.Context, b backend.Backend, table string, req backend
 	return b.Query(ctx, table, req, list.Write)
 }
 
-// without returns names less name.
-func without(names []string, name string) []string {
-	var out []string
-	for _, n := range names {
-		if n != name {
-			out = append(out, n)
-		}
-	}
-	return out
-}
-
 func topOr(top, def int) int {
 	if top > 0 {
 		return top

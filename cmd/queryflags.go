@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"errors"
+	"slices"
 
 	"github.com/spf13/cobra"
 	"github.com/tstable/tstable/odata"
@@ -109,4 +110,14 @@ func parseSelectFlag(s string) ([]string, error) {
 		return nil, err
 	}
 	return names, nil
+}
+
+// without returns names less name, names itself unchanged; nil when none
+// is left, since a nil --select selects every property.
+func without(names []string, name string) []string {
+	out := slices.DeleteFunc(slices.Clone(names), func(n string) bool { return n == name })
+	if len(out) == 0 {
+		return nil
+	}
+	return out
 }
