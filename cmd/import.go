@@ -201,7 +201,7 @@ func importStopped(out *transfer.ImportOutcome, table string) string {
 	case out.Stop == transfer.StopCommit:
 		return fmt.Sprintf("imported %s into %s; storing the rest failed", n, table)
 	case out.Stop == transfer.StopLocked && out.Written > 0:
-		return fmt.Sprintf("imported %s into %s before the file could not be had back; the rest was not imported (run the import again when it is free)", n, table)
+		return fmt.Sprintf("imported %s into %s before another process took the file and did not give it back in time; the rest was not imported (run the import again when it is free)", n, table)
 	case out.Stop == transfer.StopBadRow && out.Written == 0:
 		return fmt.Sprintf("nothing was imported into %s: a bad row stops the import before anything is written", table)
 	case out.Stop == transfer.StopBadRow:

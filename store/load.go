@@ -56,8 +56,8 @@ const (
 //     a *backend.CommitError whose FromKey is the first key not stored: the file
 //     holds every entity of the source with a smaller key (but the refused
 //     ones) and none from it on, and the result's Written counts them.
-//     The same holds for a cancelled ctx, for DatabaseLocked when the file
-//     cannot be had back after stepping aside, and for a refusal that
+//     The same holds for a cancelled ctx, for DatabaseLocked when Load
+//     steps aside and the process it let in keeps the file too long, and for a refusal that
 //     appears only while writing (another process wrote the key between
 //     the check and the write): the chunk being written is rolled back,
 //     and Written is what the earlier chunks committed.
@@ -92,8 +92,8 @@ const (
 // to check and write), and while it checks, and between two chunks, when
 // another process waits for the file, it closes it, lets that process in,
 // and opens it again (waiting, as Open does, up to Options.Wait). That process sees the chunks committed so far: the
-// entities of the source up to some key. When the file cannot be had back
-// in time, Load returns DatabaseLocked with the count committed, and the
+// entities of the source up to some key. When that process keeps the file
+// longer than the wait, Load returns DatabaseLocked with the count committed, and the
 // DB stays closed.
 func (db *DB) Load(ctx context.Context, table string, kind backend.OpKind, src backend.EntitySource, opts backend.LoadOptions) (*backend.LoadResult, error) {
 	return db.load(ctx, table, kind, src, opts, false)

@@ -86,7 +86,7 @@ const (
 	Finished        Stop = iota // the whole input was read and written
 	StopBadRow                  // at a row that does not parse or that the backend refused
 	StopCommit                  // a commit failed once writing had begun (a full disk)
-	StopLocked                  // the file could not be had back after letting another process in
+	StopLocked                  // another process, let in, took the file and did not give it back in time
 	StopInterrupted             // the context was cancelled
 	StopFailed                  // another failure (reading the input, say)
 )
