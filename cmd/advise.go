@@ -6,10 +6,10 @@ import (
 	"strconv"
 
 	"github.com/spf13/cobra"
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/cmdspec"
 	"github.com/tstable/tstable/design"
 	"github.com/tstable/tstable/odata"
-	"github.com/tstable/tstable/store"
 )
 
 func newAdviseCmd(f *Factory) *cobra.Command {
@@ -58,7 +58,7 @@ skipped, and the report's read line counts each.
 				return usageErrorf(c, "%s holds no queries (%s): write one $filter a line, or give the file tstable serve --log writes", name, w.Read.Text(""))
 			}
 			var a *design.Advice
-			err = f.Read(c.Context(), args[0], func(b store.Backend) error {
+			err = f.Read(c.Context(), args[0], func(b backend.Backend) error {
 				a, err = design.Advise(c.Context(), b, args[0], w)
 				return err
 			})

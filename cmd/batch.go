@@ -7,14 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/cmdspec"
-	"github.com/tstable/tstable/iostreams"
 	"github.com/tstable/tstable/odata"
-	"github.com/tstable/tstable/store"
 )
 
 // batchLine is one operation of a batch file.
@@ -59,7 +57,7 @@ counts) with exit status 1.`,
 				return odata.Errorf(odata.CodeInvalidInput, "%s holds no operations; a batch needs 1 to 100", name)
 			}
 			var results []*odata.Entity
-			err = f.Write(c.Context(), func(b store.Backend) error {
+			err = f.Write(c.Context(), func(b backend.Backend) error {
 				results, err = b.Batch(c.Context(), args[0], ops)
 				return err
 			})
@@ -83,10 +81,10 @@ counts) with exit status 1.`,
 }
 
 // readBatch parses a batch file into operations.
-func readBatch(r io.Reader, name string) ([]store.Operation, error) {
+func readBatch(r io.Reader, name string) ([]backend.Operation, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), maxEntityInput)
-	var ops []store.Operation
+	var ops []backend.Operation
 	line := 0
 	for sc.Scan() {
 		line++
@@ -110,29 +108,29 @@ func readBatch(r io.Reader, name string) ([]store.Operation, error) {
 		if err != nil {
 			return nil, bad("entity: %v", err)
 		}
-		op := store.Operation{Entity: e}
+		op := backend.Operation{Entity: e}
 		ifMatch := "*"
 		if bl.IfMatch != nil {
 			ifMatch = *bl.IfMatch
 		}
 		switch strings.ToLower(bl.Op) {
 		case "insert":
-			op.Kind = store.OpInsert
+			op.Kind = backend.OpInsert
 		case "upsert":
-			op.Kind = store.OpInsertOrMerge
+			op.Kind = backend.OpInsertOrMerge
 			if bl.Replace {
-				op.Kind = store.OpInsertOrReplace
+				op.Kind = backend.OpInsertOrReplace
 			}
 		case "merge":
-			op.Kind, op.IfMatch = store.OpMerge, ifMatch
+			op.Kind, op.IfMatch = backend.OpMerge, ifMatch
 		case "replace":
-			op.Kind, op.IfMatch = store.OpReplace, ifMatch
+			op.Kind, op.IfMatch = backend.OpReplace, ifMatch
 		case "delete":
-			op.Kind, op.IfMatch = store.OpDelete, ifMatch
+			op.Kind, op.IfMatch = backend.OpDelete, ifMatch
 		default:
 			return nil, bad("unknown op %q; expected insert, upsert, merge, replace or delete", bl.Op)
 		}
-		if bl.IfMatch != nil && (op.Kind == store.OpInsert || op.Kind == store.OpInsertOrMerge || op.Kind == store.OpInsertOrReplace) {
+		if bl.IfMatch != nil && (op.Kind == backend.OpInsert || op.Kind == backend.OpInsertOrMerge || op.Kind == backend.OpInsertOrReplace) {
 			return nil, bad("%q takes no ifMatch (only merge, replace and delete do)", bl.Op)
 		}
 		ops = append(ops, op)
@@ -140,32 +138,7 @@ func readBatch(r io.Reader, name string) ([]store.Operation, error) {
 	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
 		return nil, odata.Errorf(odata.CodeRequestBodyTooLarge, "%s line %d is longer than %d bytes; an operation's entity is at most 1 MiB", name, line+1, maxEntityInput)
 	} else if err != nil {
-		return nil, store.FileError(err, "cannot read %s", name)
+		return nil, backend.FileError(err, "cannot read %s", name)
 	}
 	return ops, nil
-}
-
-// openInput opens the file named by args[i], or standard input when it is
-// "-" or absent (what names what it holds, for the hint on a terminal).
-// It returns the reader, a name for messages and a closer.
-func (f *Factory) openInput(c *cobra.Command, args []string, i int, what string) (io.Reader, string, func(), error) {
-	if len(args) <= i || args[i] == "-" {
-		r, err := f.stdin(c, what, 1<<40)
-		return untilInterrupted(c, r), "standard input", func() {}, err
-	}
-	fh, err := os.Open(args[i])
-	if err != nil {
-		return nil, "", nil, store.FileError(err, "cannot read %s", args[i])
-	}
-	return untilInterrupted(c, fh), args[i], func() { fh.Close() }, nil
-}
-
-// untilInterrupted is r, read so that Ctrl-C stops a read that waits for
-// input (a pipe, a FIFO: see iostreams.ReadUntil); a regular file, which
-// never waits, is read as it is (its size makes the progress bar's total).
-func untilInterrupted(c *cobra.Command, r io.Reader) io.Reader {
-	if fh, ok := r.(*os.File); ok && regularSize(fh) < 0 {
-		return iostreams.ReadUntil(c.Context(), fh)
-	}
-	return r
 }

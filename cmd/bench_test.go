@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tstable/tstable/store"
+	"github.com/tstable/tstable/backend"
 )
 
 // benchN is the entity count of the command-line benchmarks: $BENCH_N,
@@ -111,12 +111,12 @@ func BenchmarkCLIPointQuery(b *testing.B) {
 // discardLoad is a backend whose Load only drains the source: it measures
 // the command's own share of an import (reading, decoding, line tracking).
 // Import calls nothing else of it but Close.
-type discardLoad struct{ store.Backend }
+type discardLoad struct{ backend.Backend }
 
 func (*discardLoad) Close() error { return nil }
 
-func (*discardLoad) Load(ctx context.Context, table string, kind store.OpKind, src store.EntitySource, opts store.LoadOptions) (*store.LoadResult, error) {
-	res := &store.LoadResult{}
+func (*discardLoad) Load(ctx context.Context, table string, kind backend.OpKind, src backend.EntitySource, opts backend.LoadOptions) (*backend.LoadResult, error) {
+	res := &backend.LoadResult{}
 	for {
 		_, err := src()
 		if errors.Is(err, io.EOF) {
@@ -142,7 +142,7 @@ func BenchmarkImportCommandOverhead(b *testing.B) {
 	writeBenchRows(b, rows, n)
 	db := filepath.Join(dir, "t.db")
 	os.WriteFile(db, nil, 0o644)
-	discard := func(context.Context, Target, bool) (store.Backend, error) { return &discardLoad{}, nil }
+	discard := func(context.Context, Target, bool) (backend.Backend, error) { return &discardLoad{}, nil }
 	for b.Loop() {
 		start := time.Now()
 		if _, errOut, status := runWith(context.Background(), &Factory{Opener: discard}, db, "", "import", "Bench", rows); status != 0 {

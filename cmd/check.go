@@ -1,12 +1,8 @@
 package cmd
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
-	"strconv"
 
 	"github.com/spf13/cobra"
 	"github.com/tstable/tstable/cmdspec"
@@ -57,40 +53,6 @@ be read into a new file.`,
 	}
 	cmdspec.Args(c, "[FILE]")
 	return c
-}
-
-// localFile is the database file a check or recover reads: the argument,
-// else this run's local target.
-func (f *Factory) localFile(c *cobra.Command, args []string) (string, error) {
-	if len(args) > 0 {
-		return args[0], databaseFile(args[0], c.Name())
-	}
-	t, err := f.Target()
-	if err != nil {
-		return "", err
-	}
-	if t.Served != "" {
-		return "", odata.Errorf(odata.CodeDatabaseLocked, "database %s is held by tstable serve at %s: stop the server, then %s it", t.Path, t.Served, c.Name())
-	}
-	if t.IsRemote() {
-		return "", usageErrorf(c, "%s reads a local database file; the service keeps its own storage", c.Name())
-	}
-	return t.Path, databaseFile(t.Path, c.Name())
-}
-
-// databaseFile refuses, for a command that reads a database file itself
-// (what: check, recover, compact), a path where there is none.
-func databaseFile(path, what string) error {
-	st, err := os.Stat(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return odata.Errorf(odata.CodeResourceNotFound, "there is no database at %s to %s%s", path, what, closestDatabase(path))
-	case err != nil:
-		return store.FileError(err, "cannot read database %s", path)
-	case st.IsDir():
-		return odata.Errorf(odata.CodeInvalidInput, "%s is a folder, not a database file: name the file to %s", path, what)
-	}
-	return nil
 }
 
 // scanOptions waits for the file as every command does (--wait), and
@@ -158,15 +120,6 @@ type tableCount struct {
 
 func (r checkResult) items() []any { return append(anys(r.Problems), anys(r.Unfinished)...) }
 
-// anys is a list as a list of any.
-func anys[T any](list []T) []any {
-	out := make([]any, len(list))
-	for i, x := range list {
-		out[i] = x
-	}
-	return out
-}
-
 // printCheck prints what check found.
 func printCheck(p *Printer, r *store.CheckReport) error {
 	res := checkResult{OK: r.OK(), Format: r.Format, PageSize: r.PageSize, Pages: r.Pages, Path: r.Path, Problems: problemsJSON(r.Problems), Tables: []tableCount{}}
@@ -214,18 +167,4 @@ func keyOfJSON(k *odata.Key) *keyJSON {
 		return nil
 	}
 	return &keyJSON{PartitionKey: k.PartitionKey, RowKey: k.RowKey}
-}
-
-// plural writes a count with its noun: "1 page", "3 pages", "2 entities".
-func plural(n int64, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	switch {
-	case noun[len(noun)-1] == 'y':
-		noun = noun[:len(noun)-1] + "ies"
-	default:
-		noun += "s"
-	}
-	return strconv.FormatInt(n, 10) + " " + noun
 }

@@ -5,9 +5,9 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/cmdspec"
 	"github.com/tstable/tstable/completions"
-	"github.com/tstable/tstable/store"
 )
 
 // addDynamicCompletion gives the command line's shell completion (bash,
@@ -16,7 +16,7 @@ import (
 // after a table and RowKeys after a PartitionKey, property names for
 // --select, and the $filter language for --filter.
 func addDynamicCompletion(root *cobra.Command, f *Factory) {
-	src := completions.NewCache(func(ctx context.Context, fn func(store.Backend) error) error {
+	src := completions.NewCache(func(ctx context.Context, fn func(backend.Backend) error) error {
 		return f.Read(ctx, "", fn)
 	})
 	root.RegisterFlagCompletionFunc("output", cobra.FixedCompletions(formatCompletions(), cobra.ShellCompDirectiveNoFileComp))

@@ -10,10 +10,10 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/tstable/tstable/appdirs"
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/cmdspec"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/remote"
-	"github.com/tstable/tstable/store"
 	"github.com/tstable/tstable/transfer"
 )
 
@@ -127,8 +127,8 @@ func (f *Factory) copyRequest(c *cobra.Command, table string, filter *odata.Filt
 		}
 	}
 	req.Checkpoint = transfer.CheckpointPath(filepath.Join(stateDir(), "copy"), src.Label(), table, to.Label(), req.ToTable, filter.String())
-	req.Read = func(ctx context.Context, fn func(store.Backend) error) error { return f.Read(ctx, table, fn) }
-	req.Open = func(ctx context.Context) (store.Backend, error) { return f.Open(ctx, to, true) }
+	req.Read = func(ctx context.Context, fn func(backend.Backend) error) error { return f.Read(ctx, table, fn) }
+	req.Open = func(ctx context.Context) (backend.Backend, error) { return f.Open(ctx, to, true) }
 	req.HoldOpen = to.IsRemote()
 	return req, nil
 }

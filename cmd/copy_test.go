@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tstable/tstable/store"
+	"github.com/tstable/tstable/backend"
 )
 
 // canonical is an export with Timestamps and ETags dropped and each
@@ -70,7 +70,7 @@ func TestCopyInterruptedAndResumed(t *testing.T) {
 func failSecondLoad() *Factory {
 	f := &Factory{}
 	loads := 0
-	f.Opener = func(ctx context.Context, t Target, write bool) (store.Backend, error) {
+	f.Opener = func(ctx context.Context, t Target, write bool) (backend.Backend, error) {
 		b, err := (&Factory{IO: f.IO}).Open(ctx, t, write)
 		if err != nil || !write {
 			return b, err
@@ -82,13 +82,13 @@ func failSecondLoad() *Factory {
 
 // loadLimit is a backend whose loads fail after the first.
 type loadLimit struct {
-	store.Backend
+	backend.Backend
 	loads *int
 }
 
-func (b *loadLimit) Load(ctx context.Context, table string, kind store.OpKind, src store.EntitySource, opts store.LoadOptions) (*store.LoadResult, error) {
+func (b *loadLimit) Load(ctx context.Context, table string, kind backend.OpKind, src backend.EntitySource, opts backend.LoadOptions) (*backend.LoadResult, error) {
 	if *b.loads++; *b.loads > 1 {
-		return &store.LoadResult{}, errors.New("interrupted")
+		return &backend.LoadResult{}, errors.New("interrupted")
 	}
 	return b.Backend.Load(ctx, table, kind, src, opts)
 }

@@ -4,9 +4,9 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/cmdspec"
 	"github.com/tstable/tstable/odata"
-	"github.com/tstable/tstable/store"
 )
 
 func newDeleteCmd(f *Factory) *cobra.Command {
@@ -20,12 +20,12 @@ ETag than the entity's ('*', the default, matches any). Prints nothing
 except in table format ("deleted …").`,
 		Example: "  tstable delete Employees Sales empid_000001",
 		RunE: func(c *cobra.Command, args []string) error {
-			op := store.Operation{Kind: store.OpDelete, Entity: &odata.Entity{PartitionKey: args[1], RowKey: args[2]}, IfMatch: ifMatch}
+			op := backend.Operation{Kind: backend.OpDelete, Entity: &odata.Entity{PartitionKey: args[1], RowKey: args[2]}, IfMatch: ifMatch}
 			// With no database there is nothing to delete, and no file is
 			// created to say so.
 			err := f.needDatabase(args[0], odata.CodeTableNotFound)
 			if err == nil {
-				err = f.Write(c.Context(), func(b store.Backend) error {
+				err = f.Write(c.Context(), func(b backend.Backend) error {
 					_, err := b.Write(c.Context(), args[0], op)
 					return err
 				})

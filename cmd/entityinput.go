@@ -6,10 +6,10 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/cmdspec"
 	"github.com/tstable/tstable/iostreams"
 	"github.com/tstable/tstable/odata"
-	"github.com/tstable/tstable/store"
 	"github.com/tstable/tstable/transfer"
 )
 
@@ -32,7 +32,7 @@ func (f *Factory) readEntityArg(c *cobra.Command, args []string, i int) (*odata.
 		}
 		b, err := io.ReadAll(io.LimitReader(r, maxEntityInput+1))
 		if err != nil {
-			return nil, store.FileError(err, "cannot read the entity from standard input")
+			return nil, backend.FileError(err, "cannot read the entity from standard input")
 		}
 		if len(b) > maxEntityInput {
 			return nil, odata.Errorf(odata.CodeRequestBodyTooLarge, "the entity on standard input is larger than %d bytes", maxEntityInput)
@@ -66,9 +66,9 @@ func (f *Factory) stdin(c *cobra.Command, what string, limit int64) (io.Reader, 
 }
 
 // writeOne runs one write operation and prints the stored entity.
-func (f *Factory) writeOne(c *cobra.Command, table string, op store.Operation) error {
+func (f *Factory) writeOne(c *cobra.Command, table string, op backend.Operation) error {
 	var stored *odata.Entity
-	err := f.Write(c.Context(), func(b store.Backend) error {
+	err := f.Write(c.Context(), func(b backend.Backend) error {
 		var err error
 		stored, err = b.Write(c.Context(), table, op)
 		return err
@@ -83,7 +83,7 @@ func (f *Factory) writeOne(c *cobra.Command, table string, op store.Operation) e
 }
 
 // newWriteCmd builds insert, upsert, merge and replace: TABLE [JSON|-].
-func newWriteCmd(f *Factory, use, short, long, example string, kind func() (store.OpKind, string)) *cobra.Command {
+func newWriteCmd(f *Factory, use, short, long, example string, kind func() (backend.OpKind, string)) *cobra.Command {
 	c := &cobra.Command{
 		Use:     use + " TABLE [JSON|-]",
 		Short:   short,
@@ -95,7 +95,7 @@ func newWriteCmd(f *Factory, use, short, long, example string, kind func() (stor
 				return err
 			}
 			k, ifMatch := kind()
-			return f.writeOne(c, args[0], store.Operation{Kind: k, Entity: e, IfMatch: ifMatch})
+			return f.writeOne(c, args[0], backend.Operation{Kind: k, Entity: e, IfMatch: ifMatch})
 		},
 	}
 	cmdspec.Args(c, "TABLE", "[JSON|-]")
@@ -111,9 +111,9 @@ func addIfMatch(c *cobra.Command, ifMatch *string) {
 
 // newIfMatchCmd builds merge and replace: a write of an existing entity
 // under --if-match.
-func newIfMatchCmd(f *Factory, use, short, long, example string, kind store.OpKind) *cobra.Command {
+func newIfMatchCmd(f *Factory, use, short, long, example string, kind backend.OpKind) *cobra.Command {
 	var ifMatch string
-	c := newWriteCmd(f, use, short, long, example, func() (store.OpKind, string) { return kind, ifMatch })
+	c := newWriteCmd(f, use, short, long, example, func() (backend.OpKind, string) { return kind, ifMatch })
 	addIfMatch(c, &ifMatch)
 	return c
 }

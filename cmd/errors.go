@@ -7,10 +7,10 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/cmdspec"
 	"github.com/tstable/tstable/iostreams"
 	"github.com/tstable/tstable/odata"
-	"github.com/tstable/tstable/store"
 )
 
 // The exit statuses, as cmdspec defines them for every front end.
@@ -73,7 +73,7 @@ func describeError(ctx context.Context, err error, inShell bool) (string, int) {
 	}
 	// An error without a code is a failure of the system (the disk, a
 	// file) or of tstable's own: coded as the service would code it.
-	return "error: " + store.Coded(err).Error(), ExitFailed
+	return "error: " + backend.Coded(err).Error(), ExitFailed
 }
 
 // usageArgs makes every argument error of the tree under c a usage error

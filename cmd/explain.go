@@ -4,11 +4,11 @@ import (
 	"io"
 
 	"github.com/spf13/cobra"
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/cmdspec"
 	"github.com/tstable/tstable/design"
 	"github.com/tstable/tstable/keyspace"
 	"github.com/tstable/tstable/odata"
-	"github.com/tstable/tstable/store"
 )
 
 func newExplainCmd(f *Factory) *cobra.Command {
@@ -58,10 +58,10 @@ ASCII unless the locale is UTF-8.`,
 				}
 			}
 			var picture *keyspace.Model
-			var res *store.QueryResult
+			var res *backend.QueryResult
 			var notes []design.FilterNote
-			err = f.Read(c.Context(), p.table, func(b store.Backend) error {
-				res, err = b.Query(c.Context(), p.table, store.QueryRequest{Query: p.query}, func(*odata.Entity) error { return nil })
+			err = f.Read(c.Context(), p.table, func(b backend.Backend) error {
+				res, err = b.Query(c.Context(), p.table, backend.QueryRequest{Query: p.query}, func(*odata.Entity) error { return nil })
 				if err == nil && res.Returned == 0 {
 					notes = neverTrue(c.Context(), b, p.table, p.query.Filter)
 				}

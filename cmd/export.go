@@ -2,9 +2,9 @@ package cmd
 
 import (
 	"github.com/spf13/cobra"
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/cmdspec"
 	"github.com/tstable/tstable/design"
-	"github.com/tstable/tstable/store"
 )
 
 func newExportCmd(f *Factory) *cobra.Command {
@@ -26,8 +26,8 @@ for exact copies).`,
 			}
 			list := f.printer.Entities(Columns{})
 			var notes []design.FilterNote
-			err = f.Read(c.Context(), p.table, func(b store.Backend) error {
-				res, err := queryInto(c.Context(), b, p.table, store.QueryRequest{Query: p.query}, list)
+			err = f.Read(c.Context(), p.table, func(b backend.Backend) error {
+				res, err := queryInto(c.Context(), b, p.table, backend.QueryRequest{Query: p.query}, list)
 				if err == nil && res.Returned == 0 {
 					notes = neverTrue(c.Context(), b, p.table, p.query.Filter)
 				}

@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/design"
 	"github.com/tstable/tstable/iostreams"
 	"github.com/tstable/tstable/odata"
@@ -50,7 +51,7 @@ type Factory struct {
 
 // Opener opens the storage a target names, for writing or for reading
 // only. A local file opened for writing is created when missing.
-type Opener func(ctx context.Context, t Target, write bool) (store.Backend, error)
+type Opener func(ctx context.Context, t Target, write bool) (backend.Backend, error)
 
 // Target returns where this run's storage is, deciding it from the
 // global flags and the environment on first use.
@@ -63,7 +64,7 @@ func (f *Factory) Target() (Target, error) {
 
 // Open opens t, through f.Opener when set: the bbolt file (waiting for
 // another process to release it, as --wait says) or the remote account.
-func (f *Factory) Open(ctx context.Context, t Target, write bool) (store.Backend, error) {
+func (f *Factory) Open(ctx context.Context, t Target, write bool) (backend.Backend, error) {
 	if f.Opener != nil {
 		return f.Opener(ctx, t, write)
 	}
@@ -74,7 +75,7 @@ func (f *Factory) Open(ctx context.Context, t Target, write bool) (store.Backend
 }
 
 // openLocal opens the local file at path with opts.
-func (f *Factory) openLocal(ctx context.Context, path string, opts *store.Options) (store.Backend, error) {
+func (f *Factory) openLocal(ctx context.Context, path string, opts *store.Options) (backend.Backend, error) {
 	db, err := store.OpenContext(ctx, path, opts)
 	if err != nil {
 		return nil, err
@@ -127,7 +128,7 @@ var errNoDatabase = errors.New("no database file")
 // Read opens this run's storage for reading, runs fn and closes it. When
 // the local file does not exist, it returns TableNotFound naming table (or
 // errNoDatabase when table is ""), and creates nothing.
-func (f *Factory) Read(ctx context.Context, table string, fn func(store.Backend) error) error {
+func (f *Factory) Read(ctx context.Context, table string, fn func(backend.Backend) error) error {
 	if err := f.needDatabase(table, odata.CodeTableNotFound); err != nil {
 		return err
 	}
@@ -194,7 +195,7 @@ func closestDatabase(path string) string {
 // Write opens this run's storage for writing, runs fn and closes it. A
 // local file (and its folder) is created on first use — and removed again
 // when fn fails, so a failed command leaves no empty database behind.
-func (f *Factory) Write(ctx context.Context, fn func(store.Backend) error) error {
+func (f *Factory) Write(ctx context.Context, fn func(backend.Backend) error) error {
 	t, err := f.Target()
 	if err != nil {
 		return err
@@ -210,7 +211,7 @@ func (f *Factory) Write(ctx context.Context, fn func(store.Backend) error) error
 // when the load needs it (store.Options.Later), so that a source that
 // process writes (tstable export T | tstable import U - on one file) is
 // read on meanwhile instead of waited for.
-func (f *Factory) Load(ctx context.Context, fn func(store.Backend) error) error {
+func (f *Factory) Load(ctx context.Context, fn func(backend.Backend) error) error {
 	t, err := f.Target()
 	if err != nil {
 		return err
@@ -231,7 +232,7 @@ func (f *Factory) Load(ctx context.Context, fn func(store.Backend) error) error 
 // default file's folder (tstable's own) is made when missing; a file --db
 // or $TSTABLE_DB named must be in a folder that exists, as sqlite3 wants
 // it: a mistyped folder is said, not made.
-func (f *Factory) writeNew(ctx context.Context, t Target, fn func(store.Backend) error) error {
+func (f *Factory) writeNew(ctx context.Context, t Target, fn func(backend.Backend) error) error {
 	if t.Named {
 		if err := folderExists(t.Path); err != nil {
 			return err
@@ -255,7 +256,7 @@ func folderExists(path string) error {
 	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
 		return odata.Errorf(odata.CodeResourceNotFound, "cannot create the database %s: the folder %s does not exist; create it first, or name a file in a folder that exists", path, dir)
 	case err != nil:
-		return store.FileError(err, "cannot create the database %s", path)
+		return backend.FileError(err, "cannot create the database %s", path)
 	case !st.IsDir():
 		return odata.Errorf(odata.CodeInvalidInput, "cannot create the database %s: %s is not a folder", path, dir)
 	}
@@ -267,7 +268,7 @@ func folderExists(path string) error {
 func makeFolderFor(path string) error {
 	if dir := filepath.Dir(path); dir != "" {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return store.FileError(err, "cannot create the folder for the database %s", path)
+			return backend.FileError(err, "cannot create the folder for the database %s", path)
 		}
 	}
 	return nil
@@ -275,7 +276,7 @@ func makeFolderFor(path string) error {
 
 // with opens t, runs fn and closes it, reporting a failure to close —
 // or runs fn on the file the shell keeps open, when it keeps one.
-func (f *Factory) with(ctx context.Context, t Target, write bool, fn func(store.Backend) error) error {
+func (f *Factory) with(ctx context.Context, t Target, write bool, fn func(backend.Backend) error) error {
 	if f.kept != nil && f.Opener == nil && !t.IsRemote() {
 		db, ok, err := f.kept.acquire(ctx, f, t.Path, write)
 		if ok {
@@ -291,7 +292,7 @@ func (f *Factory) with(ctx context.Context, t Target, write bool, fn func(store.
 }
 
 // withOwn opens t, runs fn and closes it, reporting a failure to close.
-func (f *Factory) withOwn(ctx context.Context, t Target, write bool, fn func(store.Backend) error) error {
+func (f *Factory) withOwn(ctx context.Context, t Target, write bool, fn func(backend.Backend) error) error {
 	b, err := f.Open(ctx, t, write)
 	if err != nil {
 		return err
@@ -301,7 +302,7 @@ func (f *Factory) withOwn(ctx context.Context, t Target, write bool, fn func(sto
 
 // runThenClose runs fn on b and closes b, reporting a failure to close
 // when fn did not fail.
-func runThenClose(b store.Backend, fn func(store.Backend) error) (err error) {
+func runThenClose(b backend.Backend, fn func(backend.Backend) error) (err error) {
 	defer func() {
 		if cerr := b.Close(); cerr != nil && err == nil {
 			err = cerr // the store's error names the file

@@ -10,7 +10,7 @@ import (
 )
 
 // tsvFormat is an output format only this test knows: tab-separated
-// values. It is written as a new format would be, in printer.go alone —
+// values. It is written as a new format would be, in the printer alone —
 // one more implementation of format, listed in formats — and the test
 // shows every kind of output (results, lists, entities, lines for people,
 // notes) reaching it with no change to any command.
@@ -61,7 +61,7 @@ func (l *tsvList) end(x ListEnd) error {
 	return nil
 }
 
-// A new output format needs printer.go alone: registered there, it is
+// A new output format needs the printer alone: registered there, it is
 // what -o takes, what help and completion offer, and what every command
 // writes.
 func TestANewFormatTouchesThePrinterAlone(t *testing.T) {

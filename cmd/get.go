@@ -2,9 +2,9 @@ package cmd
 
 import (
 	"github.com/spf13/cobra"
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/cmdspec"
 	"github.com/tstable/tstable/odata"
-	"github.com/tstable/tstable/store"
 )
 
 func newGetCmd(f *Factory) *cobra.Command {
@@ -24,7 +24,7 @@ null); the table still shows the keys.`,
 				return err
 			}
 			var e *odata.Entity
-			err = f.Read(c.Context(), args[0], func(b store.Backend) error {
+			err = f.Read(c.Context(), args[0], func(b backend.Backend) error {
 				e, err = b.Get(c.Context(), args[0], args[1], args[2])
 				return err
 			})
@@ -37,16 +37,4 @@ null); the table still shows the keys.`,
 	cmdspec.Args(c, "TABLE", "PK", "RK")
 	c.Flags().StringVar(&sel, "select", "", "properties to return, comma-separated (`a,b`)")
 	return c
-}
-
-// parseSelectFlag parses --select; a syntax error is a usage error.
-func parseSelectFlag(s string) ([]string, error) {
-	names, err := odata.ParseSelect(s)
-	if err != nil {
-		if se, ok := err.(*odata.SyntaxError); ok {
-			return nil, &syntaxError{flag: "--select", err: se}
-		}
-		return nil, err
-	}
-	return names, nil
 }

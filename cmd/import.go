@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/cmdspec"
 	"github.com/tstable/tstable/odata"
-	"github.com/tstable/tstable/store"
 	"github.com/tstable/tstable/transfer"
 )
 
@@ -111,7 +111,7 @@ func runImport(c *cobra.Command, f *Factory, args []string, o *importOptions) er
 	began := time.Now()
 	defer collectLess(200)() // about 15% off a large import's time, for a heap about half again as large
 	var out *transfer.ImportOutcome
-	err = f.Load(c.Context(), func(b store.Backend) error {
+	err = f.Load(c.Context(), func(b backend.Backend) error {
 		out, err = im.Into(c.Context(), b, table, kind)
 		return err
 	})
@@ -133,10 +133,10 @@ func runImport(c *cobra.Command, f *Factory, args []string, o *importOptions) er
 }
 
 // importKinds are the store's operations for --mode.
-var importKinds = map[string]store.OpKind{"upsert": store.OpInsertOrMerge, "insert": store.OpInsert, "merge": store.OpMerge, "replace": store.OpReplace}
+var importKinds = map[string]backend.OpKind{"upsert": backend.OpInsertOrMerge, "insert": backend.OpInsert, "merge": backend.OpMerge, "replace": backend.OpReplace}
 
 // importKind is the store's operation for --mode (and --replace).
-func importKind(c *cobra.Command, o *importOptions) (store.OpKind, error) {
+func importKind(c *cobra.Command, o *importOptions) (backend.OpKind, error) {
 	kind, ok := importKinds[o.mode]
 	switch {
 	case !ok:
@@ -144,7 +144,7 @@ func importKind(c *cobra.Command, o *importOptions) (store.OpKind, error) {
 	case o.replace && o.mode != "upsert":
 		return 0, usageErrorf(c, "--replace goes with --mode upsert (Insert Or Replace); --mode %s has no replacing form", o.mode)
 	case o.replace:
-		return store.OpInsertOrReplace, nil
+		return backend.OpInsertOrReplace, nil
 	}
 	return kind, nil
 }
@@ -201,7 +201,7 @@ func importStopped(out *transfer.ImportOutcome, table string) string {
 	case out.Stop == transfer.StopCommit:
 		return fmt.Sprintf("imported %s into %s; storing the rest failed", n, table)
 	case out.Stop == transfer.StopLocked && out.Written > 0:
-		return fmt.Sprintf("imported %s into %s before the file could not be had back; the rest was not imported (run the import again when it is free)", n, table)
+		return fmt.Sprintf("imported %s into %s before another process took the file and did not give it back in time; the rest was not imported (run the import again when it is free)", n, table)
 	case out.Stop == transfer.StopBadRow && out.Written == 0:
 		return fmt.Sprintf("nothing was imported into %s: a bad row stops the import before anything is written", table)
 	case out.Stop == transfer.StopBadRow:

@@ -2,7 +2,7 @@ package cmd
 
 import (
 	"github.com/spf13/cobra"
-	"github.com/tstable/tstable/store"
+	"github.com/tstable/tstable/backend"
 )
 
 func newInsertCmd(f *Factory) *cobra.Command {
@@ -12,5 +12,5 @@ input. It fails with EntityAlreadyExists when an entity with the same keys
 exists. Prints the entity as stored, with its Timestamp and ETag.`,
 		`  tstable insert Employees '{"PartitionKey":"Sales","RowKey":"00010","Age":23}'
   echo '{"PartitionKey":"Sales","RowKey":"00011"}' | tstable insert Employees`,
-		func() (store.OpKind, string) { return store.OpInsert, "" })
+		func() (backend.OpKind, string) { return backend.OpInsert, "" })
 }

@@ -5,10 +5,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/design"
 	"github.com/tstable/tstable/keyspace"
 	"github.com/tstable/tstable/odata"
-	"github.com/tstable/tstable/store"
 )
 
 // drawFlags are --draw and --no-draw: draw the picture always, or never
@@ -41,7 +41,7 @@ func (f *Factory) drawFooter(ctx context.Context, p *parsedQuery, plan *odata.Pl
 		return nil
 	}
 	var m *keyspace.Model
-	err := f.Read(ctx, p.table, func(b store.Backend) (err error) {
+	err := f.Read(ctx, p.table, func(b backend.Backend) (err error) {
 		m, err = design.KeySpace(ctx, b, p.table, p.query, plan)
 		return err
 	})

@@ -12,10 +12,10 @@ import (
 	"sync"
 
 	"github.com/spf13/cobra"
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/cmdspec"
 	"github.com/tstable/tstable/iostreams"
 	"github.com/tstable/tstable/lessons"
-	"github.com/tstable/tstable/store"
 )
 
 // lessonWidth is the table width of a lesson's output when standard output
@@ -82,7 +82,7 @@ var continuationLine = sync.OnceValue(func() *regexp.Regexp { return regexp.Must
 func runLesson(c *cobra.Command, f *Factory, l *lessons.Lesson) error {
 	dir, err := os.MkdirTemp("", "tstable-lesson-")
 	if err != nil {
-		return store.FileError(err, "cannot create the lesson's scratch database")
+		return backend.FileError(err, "cannot create the lesson's scratch database")
 	}
 	defer os.RemoveAll(dir)
 	r := &lessonRun{c: c, f: f, p: f.printer.Transcript(), db: filepath.Join(dir, "lesson.db"), width: f.IO.TermWidth(), pause: f.IO.InTTY}

@@ -2,7 +2,7 @@ package cmd
 
 import (
 	"github.com/spf13/cobra"
-	"github.com/tstable/tstable/store"
+	"github.com/tstable/tstable/backend"
 )
 
 func newMergeCmd(f *Factory) *cobra.Command {
@@ -12,5 +12,5 @@ It fails with ResourceNotFound when the entity does not exist, and with
 UpdateConditionNotSatisfied when --if-match names another ETag than the
 entity's ('*', the default, matches any).`,
 		`  tstable merge Employees '{"PartitionKey":"Sales","RowKey":"empid_000001","Age":24}'`,
-		store.OpMerge)
+		backend.OpMerge)
 }

@@ -2,111 +2,18 @@ package cmd
 
 import (
 	"context"
-	"errors"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/cmdspec"
 	"github.com/tstable/tstable/design"
 	"github.com/tstable/tstable/odata"
-	"github.com/tstable/tstable/store"
 	"github.com/tstable/tstable/transfer"
 )
-
-// queryOptions are the flags of query (and, in part, explain and export).
-type queryOptions struct {
-	filter       string
-	sel          string
-	top          int
-	pageSize     int
-	continuation string
-	all          bool
-	explain      bool
-}
-
-// parsedQuery is a query checked and ready to run.
-type parsedQuery struct {
-	table string
-	query odata.Query
-	plan  *odata.Plan
-	scope string // the continuation scope: table NUL canonical filter
-	start *odata.Key
-	kind  odata.ContinuationKind // the kind of start's token
-	cols  Columns                // the system properties --select names, for the table format
-}
-
-// parseQuery checks the flags: syntax errors and out-of-range numbers are
-// usage errors; a token that does not belong to the query is refused as
-// the service refuses it (InvalidContinuationToken, exit 1).
-func parseQuery(c *cobra.Command, table string, o *queryOptions) (*parsedQuery, error) {
-	p := &parsedQuery{table: table}
-	if c.Flags().Changed("filter") {
-		flt, err := odata.ParseQueryFilter(o.filter)
-		if err != nil {
-			var se *odata.SyntaxError
-			if errors.As(err, &se) {
-				return nil, &syntaxError{flag: "--filter", err: se}
-			}
-			return nil, err
-		}
-		p.query.Filter = flt
-	}
-	names, err := parseSelectFlag(o.sel)
-	if err != nil {
-		return nil, err
-	}
-	// The ETag comes back whatever is selected: naming it only shows it.
-	p.cols = selectedColumns(names)
-	p.query.Select = without(names, odata.ETagName)
-	if c.Flags().Changed("top") {
-		switch {
-		case o.all && o.top < 0:
-			return nil, usageErrorf(c, "--top must be 0 or more; got %d", o.top)
-		case !o.all:
-			if err := odata.ParseTop(o.top); err != nil {
-				return nil, usageErrorf(c, "--top: %v", err)
-			}
-		}
-		p.query.Top = o.top
-		if o.top == 0 {
-			// --top 0 asks for no entity, as $top=0 does: nothing is read.
-			p.query.Filter = odata.MatchNothing()
-		}
-	}
-	if o.pageSize < 1 || o.pageSize > odata.MaxTop {
-		return nil, usageErrorf(c, "--page-size must be between 1 and 1000; got %d", o.pageSize)
-	}
-	p.plan = odata.PlanQuery(p.query.Filter)
-	p.scope = table + "\x00" + p.query.Filter.String()
-	if o.continuation != "" {
-		k, kind, err := odata.DecodeContinuation(o.continuation, p.scope)
-		if err != nil {
-			return nil, odata.Errorf(odata.CodeInvalidContinuation, "--continuation: %v", err)
-		}
-		p.start, p.kind = &k, kind
-	}
-	return p, nil
-}
-
-// checkKind refuses a continuation token of another kind than the target
-// pages by (a remote service's token on a local file, or the reverse): it
-// would resume somewhere else, or at the first page.
-func (p *parsedQuery) checkKind(t Target) error {
-	want := t.continuationKind()
-	if p.start == nil || p.kind == want {
-		return nil
-	}
-	return odata.Errorf(odata.CodeInvalidContinuation, "--continuation: the token is from a query of %s, and this query reads %s; run it where the token was made", describeKind(p.kind), t.Label())
-}
-
-// addFilterFlag adds --filter, which query, explain and export share.
-func addFilterFlag(c *cobra.Command, o *queryOptions) {
-	fl := c.Flags()
-	fl.StringVar(&o.filter, "filter", "", "OData $filter `expression`, e.g. \"PartitionKey eq 'Sales' and Age gt 30\"")
-}
 
 func newQueryCmd(f *Factory) *cobra.Command {
 	o := &queryOptions{}
@@ -157,10 +64,10 @@ func runQuery(c *cobra.Command, f *Factory, args []string, o *queryOptions) erro
 		return err
 	}
 	list := f.printer.Entities(p.cols)
-	var res *store.QueryResult
+	var res *backend.QueryResult
 	var notes []design.FilterNote
-	err = f.Read(ctx, p.table, func(b store.Backend) error {
-		req := store.QueryRequest{Query: p.query, PageSize: min(o.pageSize, topOr(p.query.Top, odata.MaxTop)), Start: p.start}
+	err = f.Read(ctx, p.table, func(b backend.Backend) error {
+		req := backend.QueryRequest{Query: p.query, PageSize: min(o.pageSize, topOr(p.query.Top, odata.MaxTop)), Start: p.start}
 		if o.all {
 			req.PageSize = 0 // no page: stream every match (up to --top) as it comes
 		}
@@ -214,7 +121,7 @@ func runQuery(c *cobra.Command, f *Factory, args []string, o *queryOptions) erro
 // the stored bytes when the backend keeps them so (a local file) and the
 // list takes them, else entity by entity. A stream (no page) to a list
 // that needs its columns first is read once for them, then again.
-func queryInto(ctx context.Context, b store.Backend, table string, req store.QueryRequest, list *EntityList) (*store.QueryResult, error) {
+func queryInto(ctx context.Context, b backend.Backend, table string, req backend.QueryRequest, list *EntityList) (*backend.QueryResult, error) {
 	if req.PageSize == 0 && list.NeedsColumns() {
 		cols, err := scanColumns(ctx, b, table, req)
 		if err != nil {
@@ -222,21 +129,10 @@ func queryInto(ctx context.Context, b store.Backend, table string, req store.Que
 		}
 		list.SetColumns(cols)
 	}
-	if jq, ok := b.(store.JSONLQuerier); ok && list.TakesLines() {
+	if jq, ok := b.(backend.JSONLQuerier); ok && list.TakesLines() {
 		return jq.QueryJSONL(ctx, table, req, list.WriteLines)
 	}
 	return b.Query(ctx, table, req, list.Write)
-}
-
-// without returns names less name.
-func without(names []string, name string) []string {
-	var out []string
-	for _, n := range names {
-		if n != name {
-			out = append(out, n)
-		}
-	}
-	return out
 }
 
 func topOr(top, def int) int {
@@ -248,7 +144,7 @@ func topOr(top, def int) int {
 
 // scanColumns reads a query's entities once for their typed CSV columns,
 // so that the rows can then stream under a complete header.
-func scanColumns(ctx context.Context, b store.Backend, table string, req store.QueryRequest) ([]transfer.Column, error) {
+func scanColumns(ctx context.Context, b backend.Backend, table string, req backend.QueryRequest) ([]transfer.Column, error) {
 	var cols transfer.ColumnSet
 	_, err := b.Query(ctx, table, req, func(e *odata.Entity) error {
 		cols.Add(e)
@@ -260,7 +156,7 @@ func scanColumns(ctx context.Context, b store.Backend, table string, req store.Q
 // footerText is the shell's one-line summary under a query's result:
 // "5 entities · range query · scanned 5 · 2.1 ms · more: next" (the time
 // only when took is not negative: the shell's timing is on).
-func footerText(res *store.QueryResult, x *odata.Explanation, took time.Duration) string {
+func footerText(res *backend.QueryResult, x *odata.Explanation, took time.Duration) string {
 	parts := []string{countLine(res.Returned), x.Class.Text()}
 	if res.Scanned >= 0 {
 		parts = append(parts, "scanned "+strconv.FormatInt(res.Scanned, 10))
@@ -285,19 +181,4 @@ func queryArgs(c *cobra.Command, args []string) []string {
 		out = append(out, "--"+fl.Name+"="+fl.Value.String())
 	})
 	return out
-}
-
-// neverTrue is, for a query that returned nothing, what design.FilterNotes
-// finds: the comparisons that can never be true on the data (a property no
-// entity has, a literal of a type the property never holds). A failure to
-// read them is no failure of the query: then there are none.
-func neverTrue(ctx context.Context, b store.Backend, table string, flt *odata.Filter) []design.FilterNote {
-	if flt == nil {
-		return nil
-	}
-	notes, err := design.FilterNotes(ctx, b, table, flt, design.NoteScanLimit)
-	if err != nil {
-		return nil
-	}
-	return notes
 }

@@ -12,7 +12,7 @@
 // arguments, whether it writes and which formats it prints on its cobra
 // command (cmdspec); the storage it uses resolved once (target.go,
 // factory.go); everything it prints going through the Printer
-// (printer.go), which the -o flag and the terminal choose once.
+// (printer*.go), which the -o flag and the terminal choose once.
 package cmd
 
 import (

@@ -8,10 +8,10 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/cmdspec"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/samples"
-	"github.com/tstable/tstable/store"
 )
 
 func newSampleCmd(f *Factory) *cobra.Command {
@@ -99,7 +99,7 @@ their common stem (logs --table Audit loads AuditByDate and AuditSpread).`,
 				}
 			}
 			var done []sampleLoaded
-			err := f.Write(c.Context(), func(b store.Backend) error {
+			err := f.Write(c.Context(), func(b backend.Backend) error {
 				tables := d.Tables(size, table)
 				for _, t := range tables {
 					err := b.CreateTable(c.Context(), t.Name)
@@ -117,7 +117,7 @@ their common stem (logs --table Audit loads AuditByDate and AuditSpread).`,
 				for _, t := range tables {
 					src, stop := source(t.Entities)
 					bar := f.printer.Progress("loading "+t.Name, -1, "entities")
-					res, err := b.Load(c.Context(), t.Name, store.OpInsertOrReplace, src, store.LoadOptions{
+					res, err := b.Load(c.Context(), t.Name, backend.OpInsertOrReplace, src, backend.LoadOptions{
 						Progress: func(written int64) { bar.Set(written) },
 					})
 					bar.Finish()
@@ -178,8 +178,8 @@ func sampleInterrupted(f *Factory, done []sampleLoaded) string {
 }
 
 // tableIsEmpty reports whether table holds no entity.
-func tableIsEmpty(ctx context.Context, b store.Backend, table string) (bool, error) {
-	res, err := b.Query(ctx, table, store.QueryRequest{PageSize: 1}, func(*odata.Entity) error { return nil })
+func tableIsEmpty(ctx context.Context, b backend.Backend, table string) (bool, error) {
+	res, err := b.Query(ctx, table, backend.QueryRequest{PageSize: 1}, func(*odata.Entity) error { return nil })
 	if err != nil {
 		return false, err
 	}
@@ -188,7 +188,7 @@ func tableIsEmpty(ctx context.Context, b store.Backend, table string) (bool, err
 
 // source turns a generator into the store's EntitySource; stop releases
 // the generator when the load ends early.
-func source(seq iter.Seq[*odata.Entity]) (store.EntitySource, func()) {
+func source(seq iter.Seq[*odata.Entity]) (backend.EntitySource, func()) {
 	next, stop := iter.Pull(seq)
 	return func() (*odata.Entity, error) {
 		e, ok := next()

@@ -10,11 +10,11 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/cmdspec"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/server"
 	"github.com/tstable/tstable/server/auth"
-	"github.com/tstable/tstable/store"
 )
 
 // serveFlags are tstable serve's flags.
@@ -168,7 +168,7 @@ func runServe(c *cobra.Command, f *Factory, fl serveFlags) error {
 	if fl.az.debugFile != "" {
 		df, err := os.OpenFile(fl.az.debugFile, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 		if err != nil {
-			return store.FileError(err, "cannot open the debug log %s", fl.az.debugFile)
+			return backend.FileError(err, "cannot open the debug log %s", fl.az.debugFile)
 		}
 		defer df.Close()
 		if log.Text == nil {
@@ -180,7 +180,7 @@ func runServe(c *cobra.Command, f *Factory, fl serveFlags) error {
 	if fl.logFile != "" {
 		lf, err := os.OpenFile(fl.logFile, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 		if err != nil {
-			return store.FileError(err, "cannot open the query log %s", fl.logFile)
+			return backend.FileError(err, "cannot open the query log %s", fl.logFile)
 		}
 		defer lf.Close()
 		log.JSON = lf

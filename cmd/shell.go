@@ -7,10 +7,10 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/cmdspec"
 	"github.com/tstable/tstable/iostreams"
 	"github.com/tstable/tstable/shell"
-	"github.com/tstable/tstable/store"
 )
 
 func newShellCmd(f *Factory) *cobra.Command {
@@ -87,7 +87,7 @@ func runShell(c *cobra.Command, f *Factory) error {
 			return reportError(context.Background(), f.IO, err, true)
 		},
 		Tree: func() *cobra.Command { return NewRoot(f.IO) },
-		Read: func(ctx context.Context, fn func(store.Backend) error) error {
+		Read: func(ctx context.Context, fn func(backend.Backend) error) error {
 			err := f.Read(ctx, "", fn)
 			if errors.Is(err, errNoDatabase) {
 				return shell.ErrNoDatabase
@@ -104,7 +104,7 @@ func runShell(c *cobra.Command, f *Factory) error {
 				}
 				return err
 			}
-			return f.Write(ctx, func(store.Backend) error { return nil })
+			return f.Write(ctx, func(backend.Backend) error { return nil })
 		},
 		Label: func() string {
 			// Resolved again: a tstable serve may have started or stopped

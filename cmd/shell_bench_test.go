@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/spf13/cobra"
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/iostreams"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store"
@@ -26,12 +27,12 @@ func BenchmarkShellLines(b *testing.B) {
 	if err := s.CreateTable(ctx, "Bench"); err != nil {
 		b.Fatal(err)
 	}
-	ops := make([]store.Operation, 100)
+	ops := make([]backend.Operation, 100)
 	for i := range ops {
 		e := &odata.Entity{PartitionKey: "p1", RowKey: fmt.Sprintf("%04d", i)}
 		e.Set("LastName", odata.String("Cao"))
 		e.Set("Age", odata.Int32(int32(i)))
-		ops[i] = store.Operation{Kind: store.OpInsert, Entity: e}
+		ops[i] = backend.Operation{Kind: backend.OpInsert, Entity: e}
 	}
 	if _, err := s.Batch(ctx, "Bench", ops); err != nil {
 		b.Fatal(err)

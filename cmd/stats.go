@@ -4,17 +4,17 @@ import (
 	"io"
 
 	"github.com/spf13/cobra"
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/cmdspec"
 	"github.com/tstable/tstable/design"
 	"github.com/tstable/tstable/odata"
-	"github.com/tstable/tstable/store"
 )
 
 // scanTable streams every entity of table, in key order, through one
 // Backend.Query into fn.
 func (f *Factory) scanTable(c *cobra.Command, table string, fn func(*odata.Entity)) error {
-	return f.Read(c.Context(), table, func(b store.Backend) error {
-		_, err := b.Query(c.Context(), table, store.QueryRequest{PageSize: 0}, func(e *odata.Entity) error {
+	return f.Read(c.Context(), table, func(b backend.Backend) error {
+		_, err := b.Query(c.Context(), table, backend.QueryRequest{PageSize: 0}, func(e *odata.Entity) error {
 			fn(e)
 			return nil
 		})

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/cmdspec"
 	"github.com/tstable/tstable/store"
 )
@@ -45,7 +46,7 @@ a locked file). Keys and SAS tokens are never printed.`,
 				r.Backend = "remote"
 				r.Where = strings.TrimPrefix(t.Label(), "remote ")
 			}
-			err = f.Read(c.Context(), "", func(b store.Backend) error {
+			err = f.Read(c.Context(), "", func(b backend.Backend) error {
 				names, err := b.ListTables(c.Context())
 				r.Tables = len(names)
 				if lf, ok := b.(formatter); ok {

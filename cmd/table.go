@@ -5,9 +5,9 @@ import (
 	"io"
 
 	"github.com/spf13/cobra"
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/cmdspec"
 	"github.com/tstable/tstable/odata"
-	"github.com/tstable/tstable/store"
 )
 
 func newTableCmd(f *Factory) *cobra.Command {
@@ -32,7 +32,7 @@ letter, as the service requires; they are case-insensitive but kept as
 given. The database file is created on first use.`,
 		Example: "  tstable table create Employees",
 		RunE: func(c *cobra.Command, args []string) error {
-			if err := f.Write(c.Context(), func(b store.Backend) error {
+			if err := f.Write(c.Context(), func(b backend.Backend) error {
 				return b.CreateTable(c.Context(), args[0])
 			}); err != nil {
 				return err
@@ -52,7 +52,7 @@ func newTableListCmd(f *Factory) *cobra.Command {
 		Short:   "List the tables",
 		RunE: func(c *cobra.Command, args []string) error {
 			var names []string
-			err := f.Read(c.Context(), "", func(b store.Backend) error {
+			err := f.Read(c.Context(), "", func(b backend.Backend) error {
 				var err error
 				names, err = b.ListTables(c.Context())
 				return err
@@ -80,7 +80,7 @@ func newTableDeleteCmd(f *Factory) *cobra.Command {
 			if err := f.needDatabase(args[0], odata.CodeResourceNotFound); err != nil {
 				return err
 			}
-			if err := f.Write(c.Context(), func(b store.Backend) error {
+			if err := f.Write(c.Context(), func(b backend.Backend) error {
 				return b.DeleteTable(c.Context(), args[0])
 			}); err != nil {
 				return err

@@ -2,7 +2,7 @@ package cmd
 
 import (
 	"github.com/spf13/cobra"
-	"github.com/tstable/tstable/store"
+	"github.com/tstable/tstable/backend"
 )
 
 func newUpsertCmd(f *Factory) *cobra.Command {
@@ -13,11 +13,11 @@ existing properties the JSON does not name; with --replace, InsertOrReplace
 swaps the whole entity. No ETag condition applies.`,
 		`  tstable upsert Employees '{"PartitionKey":"Sales","RowKey":"empid_000001","Age":24}'
   tstable upsert Employees --replace '{"PartitionKey":"Sales","RowKey":"empid_000001"}'`,
-		func() (store.OpKind, string) {
+		func() (backend.OpKind, string) {
 			if replace {
-				return store.OpInsertOrReplace, ""
+				return backend.OpInsertOrReplace, ""
 			}
-			return store.OpInsertOrMerge, ""
+			return backend.OpInsertOrMerge, ""
 		})
 	c.Flags().BoolVar(&replace, "replace", false, "replace the whole entity instead of merging (InsertOrReplace)")
 	return c

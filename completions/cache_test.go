@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store"
 )
@@ -39,12 +40,12 @@ func storeCache(t *testing.T) (*Cache, *int, string) {
 		}
 		return e, nil
 	}
-	if _, err := db.Load(ctx, "Employees", store.OpInsert, src, store.LoadOptions{}); err != nil {
+	if _, err := db.Load(ctx, "Employees", backend.OpInsert, src, backend.LoadOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()
 	reads := 0
-	c := NewCache(func(ctx context.Context, fn func(store.Backend) error) error {
+	c := NewCache(func(ctx context.Context, fn func(backend.Backend) error) error {
 		reads++
 		db, err := store.Open(path, &store.Options{ReadOnly: true})
 		if err != nil {
@@ -98,7 +99,7 @@ func TestCacheOverTheStore(t *testing.T) {
 	}
 	e := &odata.Entity{PartitionKey: "P00", RowKey: "000"}
 	e.Set("Email", odata.Value{Type: odata.EdmString, Str: "a@b"})
-	if _, err := db.Write(ctx, "Employees", store.Operation{Kind: store.OpInsertOrMerge, Entity: e}); err != nil {
+	if _, err := db.Write(ctx, "Employees", backend.Operation{Kind: backend.OpInsertOrMerge, Entity: e}); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()
@@ -112,7 +113,7 @@ func TestCacheOverTheStore(t *testing.T) {
 }
 
 func TestCacheWithoutStorage(t *testing.T) {
-	c := NewCache(func(context.Context, func(store.Backend) error) error {
+	c := NewCache(func(context.Context, func(backend.Backend) error) error {
 		return fmt.Errorf("no database")
 	})
 	ctx := context.Background()

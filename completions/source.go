@@ -7,8 +7,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
-	"github.com/tstable/tstable/store"
 )
 
 // Property is a property name seen in a table and the Edm types it had.
@@ -35,7 +35,7 @@ type Source interface {
 }
 
 // ReadFunc opens storage for reading, runs fn and closes it again.
-type ReadFunc func(ctx context.Context, fn func(store.Backend) error) error
+type ReadFunc func(ctx context.Context, fn func(backend.Backend) error) error
 
 // Sizes of what Cache reads.
 const (
@@ -93,7 +93,7 @@ func (c *Cache) Tables(ctx context.Context) []string {
 	}
 	c.mu.Unlock()
 	var names []string
-	err := c.read(ctx, func(b store.Backend) error {
+	err := c.read(ctx, func(b backend.Backend) error {
 		var err error
 		names, err = b.ListTables(ctx)
 		return err
@@ -118,8 +118,8 @@ func (c *Cache) Properties(ctx context.Context, table string) []Property {
 	}
 	c.mu.Unlock()
 	seen := map[string]map[odata.EdmType]bool{}
-	err := c.read(ctx, func(b store.Backend) error {
-		_, err := b.Query(ctx, table, store.QueryRequest{PageSize: SampleSize}, func(e *odata.Entity) error {
+	err := c.read(ctx, func(b backend.Backend) error {
+		_, err := b.Query(ctx, table, backend.QueryRequest{PageSize: SampleSize}, func(e *odata.Entity) error {
 			for _, p := range e.Properties {
 				ts := seen[p.Name]
 				if ts == nil {
@@ -163,7 +163,7 @@ func (c *Cache) PartitionKeys(ctx context.Context, table, prefix string) []strin
 	}
 	c.mu.Unlock()
 	var pks []string
-	err := c.read(ctx, func(b store.Backend) error {
+	err := c.read(ctx, func(b backend.Backend) error {
 		// Each step asks for the first entity past the last partition seen,
 		// as a filter, so that the service answers it the same way.
 		cond := "PartitionKey ge " + odata.Quote(prefix)
@@ -174,7 +174,7 @@ func (c *Cache) PartitionKeys(ctx context.Context, table, prefix string) []strin
 			}
 			var got *odata.Entity
 			q := odata.Query{Filter: flt, Select: []string{odata.PartitionKey}, Top: 1}
-			if _, err := b.Query(ctx, table, store.QueryRequest{PageSize: 1, Query: q}, func(e *odata.Entity) error {
+			if _, err := b.Query(ctx, table, backend.QueryRequest{PageSize: 1, Query: q}, func(e *odata.Entity) error {
 				got = e
 				return nil
 			}); err != nil {
@@ -208,13 +208,13 @@ func (c *Cache) RowKeys(ctx context.Context, table, pk, prefix string) []string 
 	}
 	c.mu.Unlock()
 	var rks []string
-	err := c.read(ctx, func(b store.Backend) error {
+	err := c.read(ctx, func(b backend.Backend) error {
 		flt, err := odata.ParseFilter("PartitionKey eq " + odata.Quote(pk) + " and RowKey ge " + odata.Quote(prefix))
 		if err != nil {
 			return err
 		}
 		q := odata.Query{Filter: flt, Select: []string{odata.RowKey}, Top: MaxPartitionKeys}
-		_, err = b.Query(ctx, table, store.QueryRequest{PageSize: MaxPartitionKeys, Query: q}, func(e *odata.Entity) error {
+		_, err = b.Query(ctx, table, backend.QueryRequest{PageSize: MaxPartitionKeys, Query: q}, func(e *odata.Entity) error {
 			if strings.HasPrefix(e.RowKey, prefix) {
 				rks = append(rks, e.RowKey)
 			}

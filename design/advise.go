@@ -9,8 +9,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
-	"github.com/tstable/tstable/store"
 )
 
 // QueryLine is one query of a workload file: a $filter and its line, and
@@ -242,7 +242,7 @@ type Advice struct {
 // what the query found: a value shared by every match can become a key
 // (point query for one match, a range or a partition for several); values
 // that differ call for an index ordered by the value (a range query).
-func Advise(ctx context.Context, b store.Backend, table string, w *Workload) (*Advice, error) {
+func Advise(ctx context.Context, b backend.Backend, table string, w *Workload) (*Advice, error) {
 	a := &Advice{Table: table, Read: w.Read, Queries: []QueryAdvice{}, Proposals: []ProposalSummary{}}
 	for _, q := range w.Queries {
 		if q.Table != "" && !strings.EqualFold(q.Table, table) {
@@ -294,7 +294,7 @@ func (m *matchShape) oneValue() bool {
 	return !slices.Contains(m.varies, true)
 }
 
-func adviseOne(ctx context.Context, b store.Backend, table string, q QueryLine) (*QueryAdvice, error) {
+func adviseOne(ctx context.Context, b backend.Backend, table string, q QueryLine) (*QueryAdvice, error) {
 	var others []string
 	hasRowKey := false
 	for _, p := range q.Filter.Properties() {
@@ -307,7 +307,7 @@ func adviseOne(ctx context.Context, b store.Backend, table string, q QueryLine) 
 		}
 	}
 	m := &matchShape{props: others, first: make([]odata.Value, len(others)), varies: make([]bool, len(others))}
-	res, err := b.Query(ctx, table, store.QueryRequest{Query: odata.Query{Filter: q.Filter}}, func(e *odata.Entity) error {
+	res, err := b.Query(ctx, table, backend.QueryRequest{Query: odata.Query{Filter: q.Filter}}, func(e *odata.Entity) error {
 		m.add(e)
 		return nil
 	})
@@ -319,7 +319,7 @@ func adviseOne(ctx context.Context, b store.Backend, table string, q QueryLine) 
 		plan = odata.PlanQuery(q.Filter)
 	}
 	qa := &QueryAdvice{Line: q.Line, Filter: q.Filter.String(), Class: plan.Class, Ranges: []string{},
-		Scanned: res.Scanned, Returned: res.Returned, Reason: plan.Reason}
+		Scanned: res.Scanned, Returned: res.Returned, Reason: plan.Reason()}
 	for _, r := range plan.Ranges {
 		qa.Ranges = append(qa.Ranges, r.String())
 	}

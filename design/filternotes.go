@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
-	"github.com/tstable/tstable/store"
 )
 
 // NoteScanLimit is how many entities FilterNotes reads at most to learn a
@@ -49,7 +49,7 @@ type propertySeen struct {
 // reading; other properties are learnt from at most limit entities, and
 // when the table holds more, the note says how many were read instead of
 // claiming all of them.
-func FilterNotes(ctx context.Context, b store.Backend, table string, f *odata.Filter, limit int) ([]FilterNote, error) {
+func FilterNotes(ctx context.Context, b backend.Backend, table string, f *odata.Filter, limit int) ([]FilterNote, error) {
 	var cmps []odata.Comparison
 	compared := map[string]bool{}
 	f.EachComparison(func(c odata.Comparison) {
@@ -80,9 +80,9 @@ func isSystem(name string) bool {
 
 // readProperties reads entities of table until every compared property
 // was seen with a type its comparisons accept, or limit entities.
-func readProperties(ctx context.Context, b store.Backend, table string, compared map[string]bool, cmps []odata.Comparison, limit int) (*propertySeen, error) {
+func readProperties(ctx context.Context, b backend.Backend, table string, compared map[string]bool, cmps []odata.Comparison, limit int) (*propertySeen, error) {
 	s := &propertySeen{types: map[string]map[odata.EdmType]bool{}, names: map[string]bool{}}
-	_, err := b.Query(ctx, table, store.QueryRequest{}, func(e *odata.Entity) error {
+	_, err := b.Query(ctx, table, backend.QueryRequest{}, func(e *odata.Entity) error {
 		s.read++
 		for _, p := range e.Properties {
 			if compared[p.Name] {

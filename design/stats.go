@@ -11,7 +11,7 @@ import (
 const TopPartitions = 5
 
 // Stats accumulates the shape of one table from its entities, read once in
-// key order (PartitionKey, then RowKey), as store.Backend.Query streams
+// key order (PartitionKey, then RowKey), as backend.Backend.Query streams
 // them. Its memory does not grow with the number of entities: it keeps
 // counters, the distribution of partition sizes (see sizeDist), the five
 // largest partitions, one entry per property name, and a few example keys.

@@ -6,12 +6,13 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store"
 )
 
 // loaded opens a fresh bbolt store holding ents in table.
-func loaded(t testing.TB, table string, ents []*odata.Entity) store.Backend {
+func loaded(t testing.TB, table string, ents []*odata.Entity) backend.Backend {
 	t.Helper()
 	i := 0
 	return loadedFrom(t, table, func() (*odata.Entity, error) {
@@ -24,7 +25,7 @@ func loaded(t testing.TB, table string, ents []*odata.Entity) store.Backend {
 }
 
 // loadedFrom opens a fresh bbolt store and loads table from src.
-func loadedFrom(t testing.TB, table string, src store.EntitySource) store.Backend {
+func loadedFrom(t testing.TB, table string, src backend.EntitySource) backend.Backend {
 	t.Helper()
 	db, err := store.Open(filepath.Join(t.TempDir(), "t.db"), nil)
 	if err != nil {
@@ -35,11 +36,11 @@ func loadedFrom(t testing.TB, table string, src store.EntitySource) store.Backen
 	if err := db.CreateTable(ctx, table); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.Load(ctx, table, store.OpInsert, src, store.LoadOptions{}); err != nil {
+	if _, err := db.Load(ctx, table, backend.OpInsert, src, backend.LoadOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	return db
 }
 
 // storeScanAll is the request that streams a whole table.
-func storeScanAll() store.QueryRequest { return store.QueryRequest{PageSize: 0} }
+func storeScanAll() backend.QueryRequest { return backend.QueryRequest{PageSize: 0} }

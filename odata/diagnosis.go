@@ -119,6 +119,27 @@ func Diagnoses() []Diagnosis {
 	}
 }
 
+// Reason says in a sentence why the plan's class is what it is: its
+// diagnosis in words, naming the filter's facts. Like Advice, it is built
+// when asked (by explain, advise, the console), never when a query is only
+// planned and run.
+func (p *Plan) Reason() string {
+	reason, _ := p.words()
+	return reason
+}
+
+// Advice says in a sentence or two what a table designer could do about
+// the plan's class (see Reason).
+func (p *Plan) Advice() string {
+	_, advice := p.words()
+	return advice
+}
+
+// words are Reason and Advice at once, built together.
+func (p *Plan) words() (reason, advice string) {
+	return p.Diagnosis.words(p.facts, p.Ranges)
+}
+
 // words says d in words for the filter whose facts are ff (nil: no
 // filter) and which reads ranges.
 func (d Diagnosis) words(ff *filterFacts, ranges []KeyRange) (reason, advice string) {

@@ -89,8 +89,8 @@ func TestWordsNameTheFilter(t *testing.T) {
 		if p.Diagnosis != d {
 			t.Errorf("%q: diagnosis %s, want %s", src, p.Diagnosis, d)
 		}
-		if m := placeholder.FindString(p.Reason + p.Advice); m != "" || p.Reason == "" || p.Advice == "" {
-			t.Errorf("%q: %s is left unfilled or the words are empty: %q / %q", src, m, p.Reason, p.Advice)
+		if m := placeholder.FindString(p.Reason() + p.Advice()); m != "" || p.Reason() == "" || p.Advice() == "" {
+			t.Errorf("%q: %s is left unfilled or the words are empty: %q / %q", src, m, p.Reason(), p.Advice())
 		}
 	}
 }

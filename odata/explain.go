@@ -47,9 +47,8 @@ func Explain(p *Plan, scanned, returned int64, pages int) *Explanation {
 		Returned:  returned,
 		Pages:     pages,
 		Diagnosis: p.Diagnosis,
-		Reason:    p.Reason,
-		Advice:    p.Advice,
 	}
+	x.Reason, x.Advice = p.words()
 	for _, r := range p.Ranges {
 		x.Ranges = append(x.Ranges, r.String())
 	}

@@ -442,7 +442,7 @@ func TestConstantConditions(t *testing.T) {
 	}
 	// A false conjunct reads nothing.
 	f, _ := ParseFilter("PartitionKey eq 'p' and false")
-	if p := PlanQuery(f); len(p.Ranges) != 0 || !strings.Contains(p.Reason, "false never holds") {
+	if p := PlanQuery(f); len(p.Ranges) != 0 || !strings.Contains(p.Reason(), "false never holds") {
 		t.Errorf("plan of a false filter: %+v", p)
 	}
 }

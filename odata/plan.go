@@ -96,17 +96,15 @@ func conjuncts(n *node, out []*node) []*node {
 }
 
 // PlanQuery derives the query class and the key ranges to read from a
-// filter, with the diagnosis that says why, in words (diagnosis.go). A nil
-// filter reads the whole table. Key bounds are compared in the filter's
-// Order.
+// filter, with the diagnosis that says why (its words, Plan.Reason and
+// Plan.Advice, are built when asked: diagnosis.go). A nil filter reads the
+// whole table. Key bounds are compared in the filter's Order.
 func PlanQuery(f *Filter) *Plan {
 	p := &Plan{Class: ClassTableScan, Ranges: []KeyRange{FullRange()}, Diagnosis: DiagNoFilter}
-	var facts *filterFacts
 	if f != nil && f.root != nil {
-		facts = factsOf(f.root, f.order)
-		p.Class, p.Ranges, p.Diagnosis = facts.classify()
+		p.facts = factsOf(f.root, f.order)
+		p.Class, p.Ranges, p.Diagnosis = p.facts.classify()
 	}
-	p.Reason, p.Advice = p.Diagnosis.words(facts, p.Ranges)
 	return p
 }
 

@@ -270,3 +270,24 @@ func TestPlanIsSound(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkPlanQuery: planning a query, as every query does before it
+// reads: the decision only, its words left until something prints them.
+func BenchmarkPlanQuery(b *testing.B) {
+	for _, src := range []string{
+		"PartitionKey eq 'Sales' and RowKey eq '00010'",
+		"PartitionKey eq 'Sales' and Age gt 30",
+		"Age gt 30",
+	} {
+		f, err := ParseFilter(src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(src, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				PlanQuery(f)
+			}
+		})
+	}
+}

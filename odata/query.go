@@ -37,13 +37,12 @@ type Query struct {
 
 // Plan is what the planner derives from a filter: the decision — the query
 // class, the key ranges a store must read (sorted, disjoint; a store reads
-// nothing outside them) and the diagnosis that says why — and its words: a
-// sentence each on why the class is what it is and what a table designer
-// could do about it, taken from the diagnosis (diagnosis.go).
+// nothing outside them) and the diagnosis that says why. Its words (Reason
+// and Advice, diagnosis.go) are built from the diagnosis and the filter's
+// facts only when something prints them, not for every query run.
 type Plan struct {
 	Class     QueryClass
 	Ranges    []KeyRange
 	Diagnosis Diagnosis
-	Reason    string
-	Advice    string
+	facts     *filterFacts // what the words may name; nil: no filter
 }

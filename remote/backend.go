@@ -15,11 +15,11 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/azidentity"
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
-	"github.com/tstable/tstable/store"
 )
 
-// Backend is a store.Backend over the table service.
+// Backend is a backend.Backend over the table service.
 type Backend struct {
 	svc      *aztables.ServiceClient
 	endpoint string
@@ -28,7 +28,7 @@ type Backend struct {
 	served   bool // tstable serve: paging by the store's keys (Config.Served)
 }
 
-var _ store.Backend = (*Backend)(nil)
+var _ backend.Backend = (*Backend)(nil)
 
 // Open connects to the account cfg names. It does not send a request:
 // a wrong key or an unreachable endpoint shows at the first command
@@ -87,16 +87,16 @@ func Open(cfg Config) (*Backend, error) {
 	return &Backend{svc: svc, endpoint: endpoint, account: account, parallel: par, served: cfg.Served}, nil
 }
 
-// Describe implements store.Backend: "remote ACCOUNT (ENDPOINT)".
+// Describe implements backend.Backend: "remote ACCOUNT (ENDPOINT)".
 func (b *Backend) Describe() string { return "remote " + b.account + " (" + b.endpoint + ")" }
 
 // Account is the account's name.
 func (b *Backend) Account() string { return b.account }
 
-// Close implements store.Backend; there is nothing to release.
+// Close implements backend.Backend; there is nothing to release.
 func (b *Backend) Close() error { return nil }
 
-// CreateTable implements store.Backend.
+// CreateTable implements backend.Backend.
 func (b *Backend) CreateTable(ctx context.Context, name string) error {
 	if err := odata.ValidateTableName(name); err != nil {
 		return err
@@ -105,13 +105,13 @@ func (b *Backend) CreateTable(ctx context.Context, name string) error {
 	return mapError(err, name, nil)
 }
 
-// DeleteTable implements store.Backend.
+// DeleteTable implements backend.Backend.
 func (b *Backend) DeleteTable(ctx context.Context, name string) error {
 	_, err := b.svc.DeleteTable(ctx, name, nil)
 	return mapError(err, name, nil)
 }
 
-// ListTables implements store.Backend.
+// ListTables implements backend.Backend.
 func (b *Backend) ListTables(ctx context.Context) ([]string, error) {
 	var names []string
 	pager := b.svc.NewListTablesPager(nil)
@@ -130,7 +130,7 @@ func (b *Backend) ListTables(ctx context.Context) ([]string, error) {
 	return names, nil
 }
 
-// Get implements store.Backend.
+// Get implements backend.Backend.
 func (b *Backend) Get(ctx context.Context, table, pk, rk string) (*odata.Entity, error) {
 	ctx, sink := withBodySink(ctx)
 	resp, err := b.svc.NewClient(table).GetEntity(ctx, pk, rk, &aztables.GetEntityOptions{Format: to.Ptr(aztables.MetadataFormatFull)})
@@ -143,14 +143,14 @@ func (b *Backend) Get(ctx context.Context, table, pk, rk string) (*odata.Entity,
 	return decodeEntity(resp.Value)
 }
 
-// Write implements store.Backend.
-func (b *Backend) Write(ctx context.Context, table string, op store.Operation) (*odata.Entity, error) {
+// Write implements backend.Backend.
+func (b *Backend) Write(ctx context.Context, table string, op backend.Operation) (*odata.Entity, error) {
 	if op.Entity == nil {
 		return nil, odata.Errorf(odata.CodeInvalidInput, "the %s operation has no entity", op.Kind)
 	}
 	e := op.Entity
 	key := &odata.Key{PartitionKey: e.PartitionKey, RowKey: e.RowKey}
-	if op.Kind != store.OpDelete {
+	if op.Kind != backend.OpDelete {
 		if err := odata.ValidateEntity(withoutTimestamp(e)); err != nil {
 			return nil, err
 		}
@@ -160,21 +160,21 @@ func (b *Backend) Write(ctx context.Context, table string, op store.Operation) (
 	ifMatch := etagOf(op.IfMatch)
 	var err error
 	switch op.Kind {
-	case store.OpInsert:
+	case backend.OpInsert:
 		_, err = c.AddEntity(ctx, body, nil)
-	case store.OpReplace, store.OpMerge:
+	case backend.OpReplace, backend.OpMerge:
 		mode := aztables.UpdateModeReplace
-		if op.Kind == store.OpMerge {
+		if op.Kind == backend.OpMerge {
 			mode = aztables.UpdateModeMerge
 		}
 		_, err = c.UpdateEntity(ctx, body, &aztables.UpdateEntityOptions{IfMatch: &ifMatch, UpdateMode: mode})
-	case store.OpInsertOrReplace, store.OpInsertOrMerge:
+	case backend.OpInsertOrReplace, backend.OpInsertOrMerge:
 		mode := aztables.UpdateModeReplace
-		if op.Kind == store.OpInsertOrMerge {
+		if op.Kind == backend.OpInsertOrMerge {
 			mode = aztables.UpdateModeMerge
 		}
 		_, err = c.UpsertEntity(ctx, body, &aztables.UpsertEntityOptions{UpdateMode: mode})
-	case store.OpDelete:
+	case backend.OpDelete:
 		_, err = c.DeleteEntity(ctx, e.PartitionKey, e.RowKey, &aztables.DeleteEntityOptions{IfMatch: &ifMatch})
 		if err != nil {
 			return nil, mapError(err, table, key)

@@ -7,15 +7,15 @@ import (
 	"sync"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
-	"github.com/tstable/tstable/store"
 )
 
-// Batch implements store.Backend: one entity group transaction. It is
+// Batch implements backend.Backend: one entity group transaction. It is
 // checked first as the local store checks it (so Azurite's looser checks
 // do not matter), then sent as one $batch request.
-func (b *Backend) Batch(ctx context.Context, table string, ops []store.Operation) ([]*odata.Entity, error) {
-	prepared, err := store.PrepareBatch(ops)
+func (b *Backend) Batch(ctx context.Context, table string, ops []backend.Operation) ([]*odata.Entity, error) {
+	prepared, err := backend.PrepareBatch(ops)
 	if err != nil {
 		return nil, err
 	}
@@ -24,7 +24,7 @@ func (b *Backend) Batch(ctx context.Context, table string, ops []store.Operation
 	}
 	out := make([]*odata.Entity, len(prepared))
 	for i, op := range prepared {
-		if op.Kind == store.OpDelete {
+		if op.Kind == backend.OpDelete {
 			out[i] = &odata.Entity{PartitionKey: op.Entity.PartitionKey, RowKey: op.Entity.RowKey}
 			continue
 		}
@@ -36,31 +36,31 @@ func (b *Backend) Batch(ctx context.Context, table string, ops []store.Operation
 }
 
 // actionOf is the SDK's transaction type for an operation kind.
-func actionOf(kind store.OpKind) (aztables.TransactionType, bool) {
+func actionOf(kind backend.OpKind) (aztables.TransactionType, bool) {
 	switch kind {
-	case store.OpInsert:
+	case backend.OpInsert:
 		return aztables.TransactionTypeAdd, true
-	case store.OpReplace:
+	case backend.OpReplace:
 		return aztables.TransactionTypeUpdateReplace, true
-	case store.OpMerge:
+	case backend.OpMerge:
 		return aztables.TransactionTypeUpdateMerge, true
-	case store.OpInsertOrReplace:
+	case backend.OpInsertOrReplace:
 		return aztables.TransactionTypeInsertReplace, true
-	case store.OpInsertOrMerge:
+	case backend.OpInsertOrMerge:
 		return aztables.TransactionTypeInsertMerge, true
-	case store.OpDelete:
+	case backend.OpDelete:
 		return aztables.TransactionTypeDelete, true
 	}
 	return "", false
 }
 
 // submit sends prepared operations as one transaction.
-func (b *Backend) submit(ctx context.Context, table string, ops []store.Operation) error {
+func (b *Backend) submit(ctx context.Context, table string, ops []backend.Operation) error {
 	actions := make([]aztables.TransactionAction, len(ops))
 	for i, op := range ops {
 		action, _ := actionOf(op.Kind)
 		a := aztables.TransactionAction{ActionType: action, Entity: encodeEntity(op.Entity)}
-		if op.Kind == store.OpReplace || op.Kind == store.OpMerge || op.Kind == store.OpDelete {
+		if op.Kind == backend.OpReplace || op.Kind == backend.OpMerge || op.Kind == backend.OpDelete {
 			etag := etagOf(op.IfMatch)
 			a.IfMatch = &etag
 		}
@@ -81,20 +81,20 @@ func (b *Backend) submit(ctx context.Context, table string, ops []store.Operatio
 	return mapped
 }
 
-// Load implements store.Backend: entities are grouped into transactions
+// Load implements backend.Backend: entities are grouped into transactions
 // of up to 100 operations on one partition (a run of consecutive entities
 // with the same PartitionKey), and up to Config.Parallel transactions are
 // in flight at once; the SDK's retry policy retries 429 and 503 with
 // backoff. Transactions run in parallel, so when Load stops on an error,
 // the transactions already sent may have committed entities that come
 // after the failing one in the source; Written counts what committed.
-func (b *Backend) Load(ctx context.Context, table string, kind store.OpKind, src store.EntitySource, opts store.LoadOptions) (*store.LoadResult, error) {
-	if _, ok := actionOf(kind); !ok || kind == store.OpDelete {
+func (b *Backend) Load(ctx context.Context, table string, kind backend.OpKind, src backend.EntitySource, opts backend.LoadOptions) (*backend.LoadResult, error) {
+	if _, ok := actionOf(kind); !ok || kind == backend.OpDelete {
 		return nil, odata.Errorf(odata.CodeInvalidInput, "load cannot %s", kind)
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	res := &store.LoadResult{}
+	res := &backend.LoadResult{}
 	var (
 		mu       sync.Mutex
 		firstErr error
@@ -109,7 +109,7 @@ func (b *Backend) Load(ctx context.Context, table string, kind store.OpKind, src
 		}
 		mu.Unlock()
 	}
-	send := func(group []store.Operation) {
+	send := func(group []backend.Operation) {
 		slots <- struct{}{}
 		wg.Add(1)
 		go func() {
@@ -128,7 +128,7 @@ func (b *Backend) Load(ctx context.Context, table string, kind store.OpKind, src
 			}
 		}()
 	}
-	var group []store.Operation
+	var group []backend.Operation
 	groupSize := 0
 	var n int64
 	for {
@@ -143,7 +143,7 @@ func (b *Backend) Load(ctx context.Context, table string, kind store.OpKind, src
 			fail(err)
 			break
 		}
-		op := store.Operation{Kind: kind, Entity: e, IfMatch: "*"}
+		op := backend.Operation{Kind: kind, Entity: e, IfMatch: "*"}
 		if verr := odata.ValidateEntity(withoutTimestamp(e)); verr != nil {
 			res.Rejected++
 			var stop error = verr
@@ -180,7 +180,7 @@ func (b *Backend) Load(ctx context.Context, table string, kind store.OpKind, src
 	return res, nil
 }
 
-func hasRow(group []store.Operation, rk string) bool {
+func hasRow(group []backend.Operation, rk string) bool {
 	for _, op := range group {
 		if op.Entity.RowKey == rk {
 			return true

@@ -1,6 +1,6 @@
 // Package remote is tstable's second storage backend: Azure Table Storage,
 // Azurite or the Cosmos DB Table API, reached through the Azure SDK for
-// Go's aztables client. It implements store.Backend, so every command works
+// Go's aztables client. It implements backend.Backend, so every command works
 // on it unchanged: the service's errors become the same *odata.Error values
 // the local store returns, its entities the same odata.Entity values, and
 // its continuation headers the same opaque tokens.

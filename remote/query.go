@@ -8,11 +8,11 @@ import (
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
-	"github.com/tstable/tstable/store"
 )
 
-// Query implements store.Backend. The filter is sent as tstable writes it
+// Query implements backend.Backend. The filter is sent as tstable writes it
 // (the same language); the plan comes from tstable's planner, since the
 // service does not say what it read. Scanned is -1 (unknown), except
 // against tstable serve, whose responses say how many entities each page
@@ -21,11 +21,11 @@ import (
 // command line wraps in its opaque token; a later call passes them back
 // as Start. Against tstable serve (Config.Served), Next and Start are the
 // store's keys instead, translated from and into its headers.
-func (b *Backend) Query(ctx context.Context, table string, req store.QueryRequest, fn func(*odata.Entity) error) (*store.QueryResult, error) {
+func (b *Backend) Query(ctx context.Context, table string, req backend.QueryRequest, fn func(*odata.Entity) error) (*backend.QueryResult, error) {
 	if req.PageSize < 0 || req.PageSize > odata.MaxTop {
 		return nil, odata.Errorf(odata.CodeInvalidInput, "page size %d is out of range: use 1 to 1000", req.PageSize)
 	}
-	res := &store.QueryResult{Plan: odata.PlanQuery(req.Query.Filter), Scanned: -1}
+	res := &backend.QueryResult{Plan: odata.PlanQuery(req.Query.Filter), Scanned: -1}
 	limit := req.PageSize
 	if t := req.Query.Top; t > 0 && (limit == 0 || t < limit) {
 		limit = t

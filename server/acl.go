@@ -5,9 +5,9 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/server/auth"
-	"github.com/tstable/tstable/store"
 )
 
 // Get/Set Table ACL: a table's stored access policies, which a table SAS
@@ -82,7 +82,7 @@ func (q *request) tableACL(table string) error {
 // tableExists answers ResourceNotFound, as the service answers an ACL
 // request, when the table does not exist.
 func (q *request) tableExists(table string) error {
-	_, err := q.s.b.Query(q.r.Context(), table, store.QueryRequest{PageSize: 1}, func(*odata.Entity) error { return nil })
+	_, err := q.s.b.Query(q.r.Context(), table, backend.QueryRequest{PageSize: 1}, func(*odata.Entity) error { return nil })
 	if odata.IsCode(err, odata.CodeTableNotFound) {
 		return errorf(odata.CodeResourceNotFound, "table %q does not exist", table)
 	}

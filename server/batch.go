@@ -12,9 +12,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/server/auth"
-	"github.com/tstable/tstable/store"
 )
 
 // An entity group transaction (POST /$batch) is a multipart/mixed body
@@ -27,7 +27,7 @@ import (
 
 // batchOp is one operation of a changeset, as read.
 type batchOp struct {
-	op        store.Operation
+	op        backend.Operation
 	table     string
 	contentID string
 	prefer    string
@@ -66,7 +66,7 @@ func (q *request) batch() error {
 		return nil
 	}
 	table := ops[0].table
-	plain := make([]store.Operation, len(ops))
+	plain := make([]backend.Operation, len(ops))
 	for i, o := range ops {
 		if !strings.EqualFold(o.table, table) {
 			q.writeBatchFailure(odata.AtIndex(errorf(odata.CodeInvalidInput,
@@ -130,14 +130,14 @@ func preferAt(ops []batchOp, i int) string {
 }
 
 // allowWrite checks the grant for one write.
-func (q *request) allowWrite(op store.Operation, table string) error {
+func (q *request) allowWrite(op backend.Operation, table string) error {
 	pk, rk := op.Entity.PartitionKey, op.Entity.RowKey
 	switch op.Kind {
-	case store.OpInsert:
+	case backend.OpInsert:
 		return q.allow(auth.OpAdd, table, pk, rk)
-	case store.OpDelete:
+	case backend.OpDelete:
 		return q.allow(auth.OpDelete, table, pk, rk)
-	case store.OpInsertOrMerge, store.OpInsertOrReplace:
+	case backend.OpInsertOrMerge, backend.OpInsertOrReplace:
 		if err := q.allow(auth.OpAdd, table, pk, rk); err != nil {
 			return err
 		}
@@ -270,8 +270,8 @@ func (q *request) writeBatchSuccess(ops []batchOp, stored []*odata.Entity) {
 		r := opResponse{status: http.StatusNoContent, contentID: o.contentID, dataServiceVersion: "1.0;"}
 		e := stored[i]
 		switch o.op.Kind {
-		case store.OpDelete:
-		case store.OpInsert:
+		case backend.OpDelete:
+		case backend.OpInsert:
 			r.dataServiceVersion = "3.0;"
 			r.base, r.table, r.pk, r.rk = q.base, o.table, e.PartitionKey, e.RowKey
 			r.etag, r.prefer, r.dataServiceID = w.etagFor(e), o.prefer, true

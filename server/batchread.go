@@ -10,8 +10,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
-	"github.com/tstable/tstable/store"
 )
 
 // readBatch reads the batch's changeset: in one pass over body when
@@ -229,7 +229,7 @@ func (r *opReader) operation(raw []byte) (batchOp, error) {
 		if err != nil {
 			return o, err
 		}
-		o.op = store.Operation{Kind: store.OpInsert, Entity: e}
+		o.op = backend.Operation{Kind: backend.OpInsert, Entity: e}
 	case http.MethodPut, "MERGE", http.MethodPatch:
 		if err := needKey(); err != nil {
 			return o, err
@@ -238,7 +238,7 @@ func (r *opReader) operation(raw []byte) (batchOp, error) {
 		if err != nil {
 			return o, err
 		}
-		o.op = store.Operation{Kind: updateKind(method != http.MethodPut, ifMatch), Entity: e, IfMatch: ifMatch}
+		o.op = backend.Operation{Kind: updateKind(method != http.MethodPut, ifMatch), Entity: e, IfMatch: ifMatch}
 	case http.MethodDelete:
 		if err := needKey(); err != nil {
 			return o, err
@@ -246,7 +246,7 @@ func (r *opReader) operation(raw []byte) (batchOp, error) {
 		if ifMatch == "" {
 			return o, errorf(odata.CodeMissingRequiredHeader, "a delete needs an If-Match header: the entity's ETag, or *")
 		}
-		o.op = store.Operation{Kind: store.OpDelete, Entity: &odata.Entity{PartitionKey: res.key.PartitionKey, RowKey: res.key.RowKey}, IfMatch: ifMatch}
+		o.op = backend.Operation{Kind: backend.OpDelete, Entity: &odata.Entity{PartitionKey: res.key.PartitionKey, RowKey: res.key.RowKey}, IfMatch: ifMatch}
 	case http.MethodGet:
 		return o, errorf(odata.CodeInvalidInput, "a changeset holds writes only; a query goes alone in a batch, outside any changeset, or on its own")
 	default:

@@ -9,11 +9,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/design"
 	"github.com/tstable/tstable/keyspace"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/server/auth"
-	"github.com/tstable/tstable/store"
 )
 
 // The console is a page in the browser that tstable serve hosts at its
@@ -43,8 +43,8 @@ const logSize = 200
 // heat of the partitions since the server started.
 type console struct {
 	s       *Server
-	next    http.Handler  // the Table API of every account served
-	raw     store.Backend // the store, its reads not counted as heat
+	next    http.Handler    // the Table API of every account served
+	raw     backend.Backend // the store, its reads not counted as heat
 	started time.Time
 	noAuth  bool
 
@@ -253,7 +253,7 @@ func (c *console) explain(r *http.Request) (*explained, error) {
 		q.Top = n
 	}
 	ctx := r.Context()
-	res, err := c.raw.Query(ctx, table, store.QueryRequest{Query: q}, func(*odata.Entity) error { return nil })
+	res, err := c.raw.Query(ctx, table, backend.QueryRequest{Query: q}, func(*odata.Entity) error { return nil })
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/samples"
 	"github.com/tstable/tstable/server"
@@ -144,7 +145,7 @@ func ordersDB(t *testing.T) string {
 			i++
 			return es[i-1], nil
 		}
-		if _, err := db.Load(ctx, tb.Name, store.OpInsertOrReplace, src, store.LoadOptions{}); err != nil {
+		if _, err := db.Load(ctx, tb.Name, backend.OpInsertOrReplace, src, backend.LoadOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -7,10 +7,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/design"
 	"github.com/tstable/tstable/keyspace"
 	"github.com/tstable/tstable/odata"
-	"github.com/tstable/tstable/store"
 )
 
 // heat counts, since the server started, the entities each partition of
@@ -77,12 +77,12 @@ func (h *heat) request() {
 // heatBackend is the store with every entity read or written counted in
 // the heat of its partition.
 type heatBackend struct {
-	store.Backend
+	backend.Backend
 	h *heat
 }
 
 // KeyOrder is the store's.
-func (b *heatBackend) KeyOrder() odata.Order { return store.KeyOrderOf(b.Backend) }
+func (b *heatBackend) KeyOrder() odata.Order { return backend.KeyOrderOf(b.Backend) }
 
 func (b *heatBackend) Get(ctx context.Context, table, pk, rk string) (*odata.Entity, error) {
 	e, err := b.Backend.Get(ctx, table, pk, rk)
@@ -92,14 +92,14 @@ func (b *heatBackend) Get(ctx context.Context, table, pk, rk string) (*odata.Ent
 	return e, err
 }
 
-func (b *heatBackend) Query(ctx context.Context, table string, req store.QueryRequest, fn func(*odata.Entity) error) (*store.QueryResult, error) {
+func (b *heatBackend) Query(ctx context.Context, table string, req backend.QueryRequest, fn func(*odata.Entity) error) (*backend.QueryResult, error) {
 	return b.Backend.Query(ctx, table, req, func(e *odata.Entity) error {
 		b.h.add(table, e.PartitionKey, 1, 0)
 		return fn(e)
 	})
 }
 
-func (b *heatBackend) Write(ctx context.Context, table string, op store.Operation) (*odata.Entity, error) {
+func (b *heatBackend) Write(ctx context.Context, table string, op backend.Operation) (*odata.Entity, error) {
 	e, err := b.Backend.Write(ctx, table, op)
 	if err == nil && op.Entity != nil {
 		b.h.add(table, op.Entity.PartitionKey, 0, 1)
@@ -108,7 +108,7 @@ func (b *heatBackend) Write(ctx context.Context, table string, op store.Operatio
 	return e, err
 }
 
-func (b *heatBackend) Batch(ctx context.Context, table string, ops []store.Operation) ([]*odata.Entity, error) {
+func (b *heatBackend) Batch(ctx context.Context, table string, ops []backend.Operation) ([]*odata.Entity, error) {
 	out, err := b.Backend.Batch(ctx, table, ops)
 	if err == nil && len(ops) > 0 && ops[0].Entity != nil {
 		b.h.add(table, ops[0].Entity.PartitionKey, 0, int64(len(ops)))

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/server"
 	"github.com/tstable/tstable/store"
@@ -83,7 +84,7 @@ func TestCommittedWritesSurviveKill(t *testing.T) {
 		t.Errorf("the merge was lost: N = %+v", v)
 	}
 	n := 0
-	db.Query(context.Background(), "Durable", store.QueryRequest{}, func(*odata.Entity) error { n++; return nil })
+	db.Query(context.Background(), "Durable", backend.QueryRequest{}, func(*odata.Entity) error { n++; return nil })
 	if n != 51 {
 		t.Errorf("%d entities after the kill, want 51", n)
 	}

@@ -8,9 +8,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/server/auth"
-	"github.com/tstable/tstable/store"
 )
 
 // collectionOp answers /T and /T(): query (GET) and insert (POST).
@@ -103,7 +103,7 @@ func (q *request) insertEntity(table string) error {
 	if err := q.allow(auth.OpAdd, table, e.PartitionKey, e.RowKey); err != nil {
 		return err
 	}
-	stored, err := q.s.b.Write(q.r.Context(), table, store.Operation{Kind: store.OpInsert, Entity: e})
+	stored, err := q.s.b.Write(q.r.Context(), table, backend.Operation{Kind: backend.OpInsert, Entity: e})
 	if err != nil {
 		return err
 	}
@@ -116,16 +116,16 @@ func (q *request) insertEntity(table string) error {
 // updateKind is what an update means, as the service reads it: with
 // If-Match, Merge or Replace (Update) of an existing entity; without it,
 // Insert Or Merge or Insert Or Replace.
-func updateKind(merge bool, ifMatch string) store.OpKind {
+func updateKind(merge bool, ifMatch string) backend.OpKind {
 	switch {
 	case ifMatch != "" && merge:
-		return store.OpMerge
+		return backend.OpMerge
 	case ifMatch != "":
-		return store.OpReplace
+		return backend.OpReplace
 	case merge:
-		return store.OpInsertOrMerge
+		return backend.OpInsertOrMerge
 	}
-	return store.OpInsertOrReplace
+	return backend.OpInsertOrReplace
 }
 
 // updateEntity answers PUT (Update) and MERGE (Merge): with If-Match the
@@ -150,7 +150,7 @@ func (q *request) updateEntity(table string, key odata.Key, merge bool) error {
 			return err
 		}
 	}
-	stored, err := q.s.b.Write(q.r.Context(), table, store.Operation{Kind: kind, Entity: e, IfMatch: ifMatch})
+	stored, err := q.s.b.Write(q.r.Context(), table, backend.Operation{Kind: kind, Entity: e, IfMatch: ifMatch})
 	if err != nil {
 		return err
 	}
@@ -171,7 +171,7 @@ func (q *request) deleteEntity(table string, key odata.Key) error {
 		return err
 	}
 	e := &odata.Entity{PartitionKey: key.PartitionKey, RowKey: key.RowKey}
-	if _, err := q.s.b.Write(q.r.Context(), table, store.Operation{Kind: store.OpDelete, Entity: e, IfMatch: ifMatch}); err != nil {
+	if _, err := q.s.b.Write(q.r.Context(), table, backend.Operation{Kind: backend.OpDelete, Entity: e, IfMatch: ifMatch}); err != nil {
 		return err
 	}
 	q.writeNoContent(http.StatusNoContent)
@@ -187,7 +187,7 @@ func (q *request) getEntity(table string, key odata.Key) error {
 	if err := q.allow(auth.OpRead, table, "", ""); err != nil {
 		return err
 	}
-	if !inRange(q.grant, key.PartitionKey, key.RowKey, store.KeyOrderOf(q.s.b)) {
+	if !inRange(q.grant, key.PartitionKey, key.RowKey, backend.KeyOrderOf(q.s.b)) {
 		return errorf(odata.CodeResourceNotFound, "the entity (%q, %q) lies outside the key range of the table SAS, which reads only the entities inside it: sign a SAS whose range covers it", key.PartitionKey, key.RowKey)
 	}
 	selText := queryValue(q.r.URL.RawQuery, "$select")
@@ -224,7 +224,7 @@ func (q *request) queryEntities(table string) error {
 		return err
 	}
 	params := q.r.URL.Query()
-	var req store.QueryRequest
+	var req backend.QueryRequest
 	filterText := params.Get("$filter")
 	f, err := odata.ParseQueryFilter(filterText)
 	if err != nil {
@@ -301,12 +301,12 @@ func (q *request) queryEntities(table string) error {
 // keyRange applies a table SAS's key range to a query: the query starts
 // no earlier than the range, and entities outside it are left out, in the
 // order of the backend's keys.
-func (q *request) keyRange(req *store.QueryRequest) func(*odata.Entity) bool {
+func (q *request) keyRange(req *backend.QueryRequest) func(*odata.Entity) bool {
 	spk, srk, epk, erk, ok := q.grant.KeyRange()
 	if !ok {
 		return func(*odata.Entity) bool { return true }
 	}
-	o := store.KeyOrderOf(q.s.b)
+	o := backend.KeyOrderOf(q.s.b)
 	r := keyRangeOf(spk, srk, epk, erk)
 	startKey := odata.Key{PartitionKey: spk, RowKey: srk}
 	if req.Start == nil || o.CompareKeys(*req.Start, startKey) < 0 {

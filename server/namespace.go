@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
-	"github.com/tstable/tstable/store"
 )
 
 // NamespacePrefix is what the tables of a further account served from one
@@ -26,13 +26,13 @@ func NamespacePrefix(account string) string {
 // that start with another account's prefix (hide) are neither listed nor
 // reachable.
 type namespace struct {
-	store.Backend
+	backend.Backend
 	prefix string   // "" for the first account, whose tables are plain
 	hide   []string // the other accounts' prefixes, lower-case
 }
 
 // KeyOrder is the order of the shared file's keys.
-func (n namespace) KeyOrder() odata.Order { return store.KeyOrderOf(n.Backend) }
+func (n namespace) KeyOrder() odata.Order { return backend.KeyOrderOf(n.Backend) }
 
 // stored is the name of table in the file, or an error when the account
 // cannot have such a table there.
@@ -114,7 +114,7 @@ func (n namespace) hiddenBy(table string) string {
 	return ""
 }
 
-func (n namespace) Write(ctx context.Context, table string, op store.Operation) (*odata.Entity, error) {
+func (n namespace) Write(ctx context.Context, table string, op backend.Operation) (*odata.Entity, error) {
 	full, err := n.stored(table)
 	if err != nil {
 		return nil, err
@@ -123,7 +123,7 @@ func (n namespace) Write(ctx context.Context, table string, op store.Operation) 
 	return e, n.plain(err, full, table)
 }
 
-func (n namespace) Batch(ctx context.Context, table string, ops []store.Operation) ([]*odata.Entity, error) {
+func (n namespace) Batch(ctx context.Context, table string, ops []backend.Operation) ([]*odata.Entity, error) {
 	full, err := n.stored(table)
 	if err != nil {
 		return nil, err
@@ -141,7 +141,7 @@ func (n namespace) Get(ctx context.Context, table, pk, rk string) (*odata.Entity
 	return e, n.plain(err, full, table)
 }
 
-func (n namespace) Query(ctx context.Context, table string, req store.QueryRequest, fn func(*odata.Entity) error) (*store.QueryResult, error) {
+func (n namespace) Query(ctx context.Context, table string, req backend.QueryRequest, fn func(*odata.Entity) error) (*backend.QueryResult, error) {
 	full, err := n.stored(table)
 	if err != nil {
 		return nil, err
@@ -150,7 +150,7 @@ func (n namespace) Query(ctx context.Context, table string, req store.QueryReque
 	return res, n.plain(err, full, table)
 }
 
-func (n namespace) Load(ctx context.Context, table string, kind store.OpKind, src store.EntitySource, opts store.LoadOptions) (*store.LoadResult, error) {
+func (n namespace) Load(ctx context.Context, table string, kind backend.OpKind, src backend.EntitySource, opts backend.LoadOptions) (*backend.LoadResult, error) {
 	full, err := n.stored(table)
 	if err != nil {
 		return nil, err

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store"
 )
@@ -110,7 +111,7 @@ func Start(cfg Config) (*Running, error) {
 	if err := writeAddress(cfg.DBPath, addressFile{URL: r.url, Account: cfg.Account, Key: cfg.Key, Cert: cfg.CertFile}); err != nil {
 		l.Close()
 		db.Close()
-		return nil, store.FileError(err, "cannot write the address file %s", AddressPath(cfg.DBPath))
+		return nil, backend.FileError(err, "cannot write the address file %s", AddressPath(cfg.DBPath))
 	}
 	go func() {
 		err := r.srv.Serve(l)
@@ -125,7 +126,7 @@ func Start(cfg Config) (*Running, error) {
 // newHandler is the first account's Server and what answers requests: that
 // Server alone, or with cfg.Accounts, a Server for each account over its
 // namespace of db.
-func newHandler(db store.Backend, cfg Config) (*Server, []*Server, http.Handler) {
+func newHandler(db backend.Backend, cfg Config) (*Server, []*Server, http.Handler) {
 	opts := func(account string, a Authorizer) Options {
 		return Options{Account: account, Authorizer: a, Log: cfg.Log, CORSAnyOrigin: cfg.CORSAnyOrigin, AnyVersion: cfg.AnyVersion}
 	}

@@ -9,10 +9,10 @@ import (
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/remote"
 	"github.com/tstable/tstable/server"
-	"github.com/tstable/tstable/store"
 	"github.com/tstable/tstable/tstabletest"
 )
 
@@ -87,12 +87,12 @@ func TestRemoteBackendReadsScanned(t *testing.T) {
 	for i := 0; i < 30; i++ {
 		e := &odata.Entity{PartitionKey: "p", RowKey: string(rune('a'+i%26)) + string(rune('0'+i/26))}
 		e.Set("Even", odata.Bool(i%2 == 0))
-		if _, err := b.Write(ctx, "Scan", store.Operation{Kind: store.OpInsert, Entity: e}); err != nil {
+		if _, err := b.Write(ctx, "Scan", backend.Operation{Kind: backend.OpInsert, Entity: e}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	f, _ := odata.ParseFilter("Even eq true")
-	res, err := b.Query(ctx, "Scan", store.QueryRequest{Query: odata.Query{Filter: f}, PageSize: 1000}, func(*odata.Entity) error { return nil })
+	res, err := b.Query(ctx, "Scan", backend.QueryRequest{Query: odata.Query{Filter: f}, PageSize: 1000}, func(*odata.Entity) error { return nil })
 	if err != nil || res.Scanned != 30 || res.Returned != 15 {
 		t.Fatalf("query: %+v, %v; want scanned 30, returned 15", res, err)
 	}

@@ -10,9 +10,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/server/auth"
-	"github.com/tstable/tstable/store"
 )
 
 // DefaultAccount is the account the emulators serve, and tstable serve
@@ -45,7 +45,7 @@ type Options struct {
 // Server answers the Table service's REST API from a backend. It is safe
 // for concurrent use; the backend serializes what must be serialized.
 type Server struct {
-	b       store.Backend
+	b       backend.Backend
 	account string
 	auth    Authorizer
 	log     *ExplainLog
@@ -66,7 +66,7 @@ type Server struct {
 }
 
 // New returns a Server over b.
-func New(b store.Backend, opts Options) *Server {
+func New(b backend.Backend, opts Options) *Server {
 	s := &Server{b: b, account: opts.Account, auth: opts.Authorizer, log: opts.Log, acls: map[string][]signedIdentifier{}, corsAnyOrigin: opts.CORSAnyOrigin, anyVersion: opts.AnyVersion}
 	if s.account == "" {
 		s.account = DefaultAccount

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/loadtest"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/remote"
@@ -101,7 +102,7 @@ func TestServeUnderConcurrentLoad(t *testing.T) {
 
 	// Every acknowledged write reads back as written.
 	got := map[string]string{}
-	if _, err := rb.Query(ctx, "Load", store.QueryRequest{}, func(e *odata.Entity) error {
+	if _, err := rb.Query(ctx, "Load", backend.QueryRequest{}, func(e *odata.Entity) error {
 		v, _ := e.Get("V")
 		got[e.PartitionKey+"/"+e.RowKey] = v.Str
 		return nil
@@ -179,7 +180,7 @@ func stressWriters(s *loadtest.Load, c *client, rb *remote.Backend) {
 			n++
 			return &odata.Entity{PartitionKey: pk, RowKey: fmt.Sprintf("%04d", n), Properties: []odata.Property{{Name: "V", Value: odata.String("imp")}}}, nil
 		}
-		res, err := rb.Load(context.Background(), "Load", store.OpInsertOrMerge, src, store.LoadOptions{})
+		res, err := rb.Load(context.Background(), "Load", backend.OpInsertOrMerge, src, backend.LoadOptions{})
 		if err == nil && res.Written != 300 {
 			err = fmt.Errorf("wrote %d of 300", res.Written)
 		}
@@ -259,7 +260,7 @@ func stressReaders(s *loadtest.Load, c *client, rb *remote.Backend, seeded int) 
 			return err
 		}
 		n := 0
-		if _, err := rb.Query(context.Background(), "Load", store.QueryRequest{Query: odata.Query{Filter: f}}, func(*odata.Entity) error { n++; return nil }); err != nil {
+		if _, err := rb.Query(context.Background(), "Load", backend.QueryRequest{Query: odata.Query{Filter: f}}, func(*odata.Entity) error { n++; return nil }); err != nil {
 			return fmt.Errorf("scan from %d: %w", lo, err)
 		}
 		if want := min(10, seeded-lo); n < want {
@@ -269,7 +270,7 @@ func stressReaders(s *loadtest.Load, c *client, rb *remote.Backend, seeded int) 
 	})
 	s.Loop("exporter", func(int) error { // tstable export through the server
 		n := 0
-		if _, err := rb.Query(context.Background(), "Load", store.QueryRequest{}, func(*odata.Entity) error { n++; return nil }); err != nil {
+		if _, err := rb.Query(context.Background(), "Load", backend.QueryRequest{}, func(*odata.Entity) error { n++; return nil }); err != nil {
 			return fmt.Errorf("export: %w", err)
 		}
 		if n < seeded {

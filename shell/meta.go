@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/cmdspec"
 	"github.com/tstable/tstable/completions"
 	"github.com/tstable/tstable/odata"
-	"github.com/tstable/tstable/store"
 )
 
 // metaCommand is one of the shell's own commands. Its other names are the
@@ -265,7 +265,7 @@ func (s *shell) use(ctx context.Context, args []string) int {
 	// Read the tables here rather than through the completion cache, so
 	// that a database locked or damaged is said as such.
 	var tables []string
-	if err := s.cfg.Read(ctx, func(b store.Backend) error {
+	if err := s.cfg.Read(ctx, func(b backend.Backend) error {
 		var err error
 		tables, err = b.ListTables(ctx)
 		return err

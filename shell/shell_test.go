@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/spf13/cobra"
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/cmdspec"
 	"github.com/tstable/tstable/iostreams"
 	"github.com/tstable/tstable/odata"
@@ -93,7 +94,7 @@ func testShellAt(t *testing.T) (*shell, *[][]string, *iostreams.IOStreams, strin
 		},
 		Tree:   fakeTree,
 		Report: testReport(ios),
-		Read: func(ctx context.Context, fn func(store.Backend) error) error {
+		Read: func(ctx context.Context, fn func(backend.Backend) error) error {
 			db, err := store.Open(path, &store.Options{ReadOnly: true})
 			if err != nil {
 				return err
@@ -336,7 +337,7 @@ func TestDefaultHistoryPath(t *testing.T) {
 // instead of claiming the table does not exist.
 func TestUseReportsStorageErrors(t *testing.T) {
 	s, _, ios := testShell(t)
-	s.cfg.Read = func(context.Context, func(store.Backend) error) error {
+	s.cfg.Read = func(context.Context, func(backend.Backend) error) error {
 		return odata.Errorf(odata.CodeDatabaseLocked, "database t.db is in use by another tstable process")
 	}
 	st, _ := s.execLine(context.Background(), "use Employees")

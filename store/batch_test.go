@@ -5,17 +5,18 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
 )
 
 func TestBatchAppliesAll(t *testing.T) {
 	db, _ := openTemp(t)
 	newTable(t, db, "Emp")
-	mustWrite(t, db, "Emp", OpInsert, ent("Sales", "old"))
-	out, err := db.Batch(ctx, "Emp", []Operation{
-		{Kind: OpInsert, Entity: ent("Sales", "a", prop("N", odata.Int32(1)))},
-		{Kind: OpInsertOrMerge, Entity: ent("Sales", "b")},
-		{Kind: OpDelete, Entity: ent("Sales", "old"), IfMatch: "*"},
+	mustWrite(t, db, "Emp", backend.OpInsert, ent("Sales", "old"))
+	out, err := db.Batch(ctx, "Emp", []backend.Operation{
+		{Kind: backend.OpInsert, Entity: ent("Sales", "a", prop("N", odata.Int32(1)))},
+		{Kind: backend.OpInsertOrMerge, Entity: ent("Sales", "b")},
+		{Kind: backend.OpDelete, Entity: ent("Sales", "old"), IfMatch: "*"},
 	})
 	if err != nil || len(out) != 3 {
 		t.Fatalf("batch: %v", err)
@@ -28,28 +29,28 @@ func TestBatchAppliesAll(t *testing.T) {
 func TestBatchFailureChangesNothing(t *testing.T) {
 	db, _ := openTemp(t)
 	newTable(t, db, "Emp")
-	stale := mustWrite(t, db, "Emp", OpInsert, ent("Sales", "x", prop("N", odata.Int32(1))))
-	mustWrite(t, db, "Emp", OpMerge, ent("Sales", "x", prop("N", odata.Int32(2))))
+	stale := mustWrite(t, db, "Emp", backend.OpInsert, ent("Sales", "x", prop("N", odata.Int32(1))))
+	mustWrite(t, db, "Emp", backend.OpMerge, ent("Sales", "x", prop("N", odata.Int32(2))))
 	before := dump(t, db, "Emp")
-	ops := func(bad Operation, at int) []Operation {
-		var o []Operation
+	ops := func(bad backend.Operation, at int) []backend.Operation {
+		var o []backend.Operation
 		for i := 0; i < 5; i++ {
-			o = append(o, Operation{Kind: OpInsert, Entity: ent("Sales", fmt.Sprint("n", i))})
+			o = append(o, backend.Operation{Kind: backend.OpInsert, Entity: ent("Sales", fmt.Sprint("n", i))})
 		}
-		return append(o[:at], append([]Operation{bad}, o[at:]...)...)
+		return append(o[:at], append([]backend.Operation{bad}, o[at:]...)...)
 	}
 	cases := []struct {
 		name  string
-		ops   []Operation
+		ops   []backend.Operation
 		code  odata.Code
 		index int
 	}{
-		{"exists at 3", ops(Operation{Kind: OpInsert, Entity: ent("Sales", "x")}, 3), odata.CodeEntityAlreadyExists, 3},
-		{"stale etag at 4", ops(Operation{Kind: OpReplace, Entity: ent("Sales", "x"), IfMatch: stale.ETag()}, 4), odata.CodeUpdateConditionNotSatisfied, 4},
-		{"missing at 0", ops(Operation{Kind: OpDelete, Entity: ent("Sales", "404"), IfMatch: "*"}, 0), odata.CodeResourceNotFound, 0},
-		{"other partition at 2", ops(Operation{Kind: OpInsert, Entity: ent("Marketing", "m")}, 2), odata.CodeCommandsInBatchActOnDifferentPartitions, 2},
-		{"duplicate at 5", ops(Operation{Kind: OpInsert, Entity: ent("Sales", "n1")}, 5), odata.CodeInvalidDuplicateRow, 5},
-		{"bad key at 1", ops(Operation{Kind: OpInsert, Entity: ent("Sales", "a/b")}, 1), odata.CodeOutOfRangeInput, 1},
+		{"exists at 3", ops(backend.Operation{Kind: backend.OpInsert, Entity: ent("Sales", "x")}, 3), odata.CodeEntityAlreadyExists, 3},
+		{"stale etag at 4", ops(backend.Operation{Kind: backend.OpReplace, Entity: ent("Sales", "x"), IfMatch: stale.ETag()}, 4), odata.CodeUpdateConditionNotSatisfied, 4},
+		{"missing at 0", ops(backend.Operation{Kind: backend.OpDelete, Entity: ent("Sales", "404"), IfMatch: "*"}, 0), odata.CodeResourceNotFound, 0},
+		{"other partition at 2", ops(backend.Operation{Kind: backend.OpInsert, Entity: ent("Marketing", "m")}, 2), odata.CodeCommandsInBatchActOnDifferentPartitions, 2},
+		{"duplicate at 5", ops(backend.Operation{Kind: backend.OpInsert, Entity: ent("Sales", "n1")}, 5), odata.CodeInvalidDuplicateRow, 5},
+		{"bad key at 1", ops(backend.Operation{Kind: backend.OpInsert, Entity: ent("Sales", "a/b")}, 1), odata.CodeOutOfRangeInput, 1},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -74,18 +75,18 @@ func TestBatchLimits(t *testing.T) {
 	newTable(t, db, "Emp")
 	_, err := db.Batch(ctx, "Emp", nil)
 	wantCode(t, err, odata.CodeInvalidInput, 400)
-	var ops []Operation
+	var ops []backend.Operation
 	for i := 0; i < 101; i++ {
-		ops = append(ops, Operation{Kind: OpInsert, Entity: ent("p", fmt.Sprint(i))})
+		ops = append(ops, backend.Operation{Kind: backend.OpInsert, Entity: ent("p", fmt.Sprint(i))})
 	}
 	_, err = db.Batch(ctx, "Emp", ops)
 	wantCode(t, err, odata.CodeInvalidInput, 400)
 	if _, err := db.Batch(ctx, "Emp", ops[:100]); err != nil {
 		t.Fatalf("100 operations: %v", err)
 	}
-	var big []Operation
+	var big []backend.Operation
 	for i := 0; i < 8; i++ { // 8 × 9 × 60000 bytes > 4 MiB
-		big = append(big, Operation{Kind: OpInsertOrReplace, Entity: ent("q", fmt.Sprint(i),
+		big = append(big, backend.Operation{Kind: backend.OpInsertOrReplace, Entity: ent("q", fmt.Sprint(i),
 			prop("A", odata.Binary(make([]byte, 60000))), prop("B", odata.Binary(make([]byte, 60000))), prop("C", odata.Binary(make([]byte, 60000))),
 			prop("D", odata.Binary(make([]byte, 60000))), prop("E", odata.Binary(make([]byte, 60000))), prop("F", odata.Binary(make([]byte, 60000))),
 			prop("G", odata.Binary(make([]byte, 60000))), prop("H", odata.Binary(make([]byte, 60000))), prop("I", odata.Binary(make([]byte, 60000)))),
@@ -103,21 +104,21 @@ func TestBatchFindsItsKeysStored(t *testing.T) {
 	db, _ := openTemp(t)
 	newTable(t, db, "Emp")
 	for _, rk := range []string{"b", "d"} {
-		mustWrite(t, db, "Emp", OpInsert, ent("P", rk))
+		mustWrite(t, db, "Emp", backend.OpInsert, ent("P", rk))
 	}
 	for _, c := range []struct {
 		name  string
-		ops   []Operation
+		ops   []backend.Operation
 		code  odata.Code
 		index int
 	}{
-		{"others between its keys", []Operation{{Kind: OpInsert, Entity: ent("P", "c")}, {Kind: OpInsert, Entity: ent("P", "a")}, {Kind: OpInsert, Entity: ent("P", "e")}}, "", -1},
-		{"one of its keys stored", []Operation{{Kind: OpInsert, Entity: ent("P", "f")}, {Kind: OpInsert, Entity: ent("P", "d")}}, odata.CodeEntityAlreadyExists, 1},
-		{"nothing stored, an update", []Operation{{Kind: OpInsert, Entity: ent("P", "y")}, {Kind: OpReplace, Entity: ent("P", "x"), IfMatch: "*"}}, odata.CodeResourceNotFound, 1},
-		{"nothing stored, upserts", []Operation{{Kind: OpInsertOrMerge, Entity: ent("P", "g")}, {Kind: OpInsertOrReplace, Entity: ent("P", "h")}}, "", -1},
-		{"stored by the batch before", []Operation{{Kind: OpInsert, Entity: ent("P", "h")}}, odata.CodeEntityAlreadyExists, 0},
-		{"a delete, then nothing stored", []Operation{{Kind: OpDelete, Entity: ent("P", "h"), IfMatch: "*"}}, "", -1},
-		{"the deleted key", []Operation{{Kind: OpMerge, Entity: ent("P", "h"), IfMatch: "*"}}, odata.CodeResourceNotFound, 0},
+		{"others between its keys", []backend.Operation{{Kind: backend.OpInsert, Entity: ent("P", "c")}, {Kind: backend.OpInsert, Entity: ent("P", "a")}, {Kind: backend.OpInsert, Entity: ent("P", "e")}}, "", -1},
+		{"one of its keys stored", []backend.Operation{{Kind: backend.OpInsert, Entity: ent("P", "f")}, {Kind: backend.OpInsert, Entity: ent("P", "d")}}, odata.CodeEntityAlreadyExists, 1},
+		{"nothing stored, an update", []backend.Operation{{Kind: backend.OpInsert, Entity: ent("P", "y")}, {Kind: backend.OpReplace, Entity: ent("P", "x"), IfMatch: "*"}}, odata.CodeResourceNotFound, 1},
+		{"nothing stored, upserts", []backend.Operation{{Kind: backend.OpInsertOrMerge, Entity: ent("P", "g")}, {Kind: backend.OpInsertOrReplace, Entity: ent("P", "h")}}, "", -1},
+		{"stored by the batch before", []backend.Operation{{Kind: backend.OpInsert, Entity: ent("P", "h")}}, odata.CodeEntityAlreadyExists, 0},
+		{"a delete, then nothing stored", []backend.Operation{{Kind: backend.OpDelete, Entity: ent("P", "h"), IfMatch: "*"}}, "", -1},
+		{"the deleted key", []backend.Operation{{Kind: backend.OpMerge, Entity: ent("P", "h"), IfMatch: "*"}}, odata.CodeResourceNotFound, 0},
 	} {
 		_, err := db.Batch(ctx, "Emp", c.ops)
 		if c.code == "" {
@@ -139,9 +140,9 @@ func TestBatchFindsItsKeysStored(t *testing.T) {
 	errs := make(chan error, n)
 	for i := range n {
 		go func() {
-			_, err := db.Batch(ctx, "Emp", []Operation{
-				{Kind: OpInsert, Entity: ent("Q", fmt.Sprintf("%03d", i))},
-				{Kind: OpInsert, Entity: ent("Q", fmt.Sprintf("%03d", i+1))},
+			_, err := db.Batch(ctx, "Emp", []backend.Operation{
+				{Kind: backend.OpInsert, Entity: ent("Q", fmt.Sprintf("%03d", i))},
+				{Kind: backend.OpInsert, Entity: ent("Q", fmt.Sprintf("%03d", i+1))},
 			})
 			errs <- err
 		}()

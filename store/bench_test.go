@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
 )
 
@@ -39,7 +40,7 @@ func benchEntity(i int) *odata.Entity {
 	}
 }
 
-func benchSource(n int) EntitySource {
+func benchSource(n int) backend.EntitySource {
 	i := 0
 	return func() (*odata.Entity, error) {
 		if i == n {
@@ -69,7 +70,7 @@ func benchDB(b *testing.B) *DB {
 			b.Fatal(err)
 		}
 		db.CreateTable(ctx, "Bench")
-		if _, err := db.Load(ctx, "Bench", OpInsert, benchSource(benchN()), LoadOptions{}); err != nil {
+		if _, err := db.Load(ctx, "Bench", backend.OpInsert, benchSource(benchN()), backend.LoadOptions{}); err != nil {
 			b.Fatal(err)
 		}
 		db.Close()
@@ -92,7 +93,7 @@ func BenchmarkLoad(b *testing.B) {
 		}
 		db.CreateTable(ctx, "Bench")
 		start := time.Now()
-		if _, err := db.Load(ctx, "Bench", OpInsert, benchSource(n), LoadOptions{}); err != nil {
+		if _, err := db.Load(ctx, "Bench", backend.OpInsert, benchSource(n), backend.LoadOptions{}); err != nil {
 			b.Fatal(err)
 		}
 		b.ReportMetric(float64(n)/time.Since(start).Seconds(), "entities/s")
@@ -119,7 +120,7 @@ func BenchmarkLoadRandom(b *testing.B) {
 			return benchEntity(perm[j-1]), nil
 		}
 		start := time.Now()
-		if _, err := db.Load(ctx, "Bench", OpInsert, src, LoadOptions{}); err != nil {
+		if _, err := db.Load(ctx, "Bench", backend.OpInsert, src, backend.LoadOptions{}); err != nil {
 			b.Fatal(err)
 		}
 		b.ReportMetric(float64(n)/time.Since(start).Seconds(), "entities/s")
@@ -156,7 +157,7 @@ func BenchmarkPointQuery(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		start := time.Now()
 		for j := 0; j < runs; j++ {
-			res, err := db.Query(ctx, "Bench", QueryRequest{Query: odata.Query{Filter: f}}, func(*odata.Entity) error { return nil })
+			res, err := db.Query(ctx, "Bench", backend.QueryRequest{Query: odata.Query{Filter: f}}, func(*odata.Entity) error { return nil })
 			if err != nil || res.Scanned != 1 {
 				b.Fatal(err, res)
 			}
@@ -176,7 +177,7 @@ func BenchmarkScan(b *testing.B) {
 		runtime.ReadMemStats(&before)
 		peak := uint64(0)
 		start := time.Now()
-		res, err := db.Query(ctx, "Bench", QueryRequest{}, func(e *odata.Entity) error {
+		res, err := db.Query(ctx, "Bench", backend.QueryRequest{}, func(e *odata.Entity) error {
 			if e.RowKey[9] == '0' && e.RowKey[8] == '0' && e.RowKey[7] == '0' && e.RowKey[6] == '0' { // every 10k: sample the heap
 				var m runtime.MemStats
 				runtime.ReadMemStats(&m)
@@ -213,7 +214,7 @@ func benchTableScanFilter(b *testing.B, db *DB, f *odata.Filter) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		start := time.Now()
-		res, err := db.Query(ctx, "Bench", QueryRequest{Query: odata.Query{Filter: f}}, func(*odata.Entity) error { return nil })
+		res, err := db.Query(ctx, "Bench", backend.QueryRequest{Query: odata.Query{Filter: f}}, func(*odata.Entity) error { return nil })
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -244,7 +245,7 @@ func BenchmarkExportEntities(b *testing.B) {
 		var buf []byte
 		var bytes int64
 		start := time.Now()
-		res, err := db.Query(ctx, "Bench", QueryRequest{}, func(e *odata.Entity) error {
+		res, err := db.Query(ctx, "Bench", backend.QueryRequest{}, func(e *odata.Entity) error {
 			buf = append(odata.AppendEntityJSON(buf[:0], e), '\n')
 			bytes += int64(len(buf))
 			return nil
@@ -277,7 +278,7 @@ func benchQueryJSONL(b *testing.B, db *DB, f *odata.Filter) {
 	for i := 0; i < b.N; i++ {
 		var bytes int64
 		start := time.Now()
-		res, err := db.QueryJSONL(ctx, "Bench", QueryRequest{Query: odata.Query{Filter: f}}, func(lines []byte, n int) error {
+		res, err := db.QueryJSONL(ctx, "Bench", backend.QueryRequest{Query: odata.Query{Filter: f}}, func(lines []byte, n int) error {
 			bytes += int64(len(lines))
 			return nil
 		})
@@ -323,11 +324,11 @@ func BenchmarkBatchInsert(b *testing.B) {
 	if err := db.CreateTable(ctx, "Bench"); err != nil {
 		b.Fatal(err)
 	}
-	ops := make([]Operation, 100)
+	ops := make([]backend.Operation, 100)
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		for j := range ops {
-			ops[j] = Operation{Kind: OpInsert, Entity: benchEntity(i*1000 + j)}
+			ops[j] = backend.Operation{Kind: backend.OpInsert, Entity: benchEntity(i*1000 + j)}
 		}
 		if _, err := db.Batch(ctx, "Bench", ops); err != nil {
 			b.Fatal(err)

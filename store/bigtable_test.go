@@ -5,6 +5,7 @@ import (
 	"io"
 	"testing"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
 )
 
@@ -17,13 +18,13 @@ func TestQueriesOnAMillionEntitiesScanOnlyTheirRange(t *testing.T) {
 	db, _ := openTemp(t)
 	newTable(t, db, "Big")
 	n := 0
-	_, err := db.Load(ctx, "Big", OpInsert, func() (*odata.Entity, error) {
+	_, err := db.Load(ctx, "Big", backend.OpInsert, func() (*odata.Entity, error) {
 		if n == 1_000_000 {
 			return nil, io.EOF
 		}
 		n++
 		return &odata.Entity{PartitionKey: fmt.Sprintf("%04d", (n-1)/1000), RowKey: fmt.Sprintf("%04d", (n-1)%1000)}, nil
-	}, LoadOptions{})
+	}, backend.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +40,7 @@ func TestQueriesOnAMillionEntitiesScanOnlyTheirRange(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := db.Query(ctx, "Big", QueryRequest{Query: odata.Query{Filter: f}}, func(*odata.Entity) error { return nil })
+		res, err := db.Query(ctx, "Big", backend.QueryRequest{Query: odata.Query{Filter: f}}, func(*odata.Entity) error { return nil })
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
 )
 
@@ -32,9 +33,9 @@ func failing(t *testing.T) (*DB, string, *atomic.Bool) {
 }
 
 // wantCommitError fails unless err says that a commit to path failed.
-func wantCommitError(t *testing.T, err error, path string) *CommitError {
+func wantCommitError(t *testing.T, err error, path string) *backend.CommitError {
 	t.Helper()
-	var ce *CommitError
+	var ce *backend.CommitError
 	if !errors.As(err, &ce) || !errors.Is(err, syscall.EIO) {
 		t.Fatalf("got %v (%T), want a failed commit", err, err)
 	}
@@ -53,26 +54,32 @@ func TestEveryWriteReportsAFailedCommit(t *testing.T) {
 	writes := map[string]func() error{
 		"CreateTable": func() error { return db.CreateTable(ctx, "Delta") },
 		"DeleteTable": func() error { return db.DeleteTable(ctx, "Beta") },
-		"Write":       func() error { _, err := db.Write(ctx, "Alpha", Operation{Kind: OpInsert, Entity: e}); return err },
-		"Delete":      func() error { _, err := db.Write(ctx, "Alpha", Operation{Kind: OpDelete, Entity: old}); return err },
+		"Write": func() error {
+			_, err := db.Write(ctx, "Alpha", backend.Operation{Kind: backend.OpInsert, Entity: e})
+			return err
+		},
+		"Delete": func() error {
+			_, err := db.Write(ctx, "Alpha", backend.Operation{Kind: backend.OpDelete, Entity: old})
+			return err
+		},
 		"Batch": func() error {
-			_, err := db.Batch(ctx, "Alpha", []Operation{{Kind: OpInsert, Entity: e}, {Kind: OpDelete, Entity: old}})
+			_, err := db.Batch(ctx, "Alpha", []backend.Operation{{Kind: backend.OpInsert, Entity: e}, {Kind: backend.OpDelete, Entity: old}})
 			return err
 		},
 	}
-	for _, kind := range []OpKind{OpInsert, OpReplace, OpMerge, OpInsertOrReplace, OpInsertOrMerge} {
+	for _, kind := range []backend.OpKind{backend.OpInsert, backend.OpReplace, backend.OpMerge, backend.OpInsertOrReplace, backend.OpInsertOrMerge} {
 		kind := kind
 		writes["Load "+kind.String()] = func() error {
 			x := old.Clone()
 			x.Set("Extra", odata.Int32(7))
-			if kind == OpInsert {
+			if kind == backend.OpInsert {
 				x = e
 			}
-			res, err := db.Load(ctx, "Alpha", kind, source([]*odata.Entity{x}), LoadOptions{})
+			res, err := db.Load(ctx, "Alpha", kind, source([]*odata.Entity{x}), backend.LoadOptions{})
 			if res == nil || res.Written != 0 {
 				t.Errorf("load %s counted %+v", kind, res)
 			}
-			var ce *CommitError
+			var ce *backend.CommitError
 			if errors.As(err, &ce) && (ce.FromKey == nil || ce.FromKey.PartitionKey != x.PartitionKey || ce.FromKey.RowKey != x.RowKey) {
 				t.Errorf("load %s: FromKey = %v, want (%s, %s)", kind, ce.FromKey, x.PartitionKey, x.RowKey)
 			}
@@ -111,7 +118,7 @@ func TestLoadCountsOnlyCommittedChunks(t *testing.T) {
 		es = append(es, ent("p", fmt.Sprintf("%04d", i)))
 	}
 	var progress []int64
-	res, err := db.Load(ctx, "Tbl", OpInsert, source(es), LoadOptions{Progress: func(n int64) { progress = append(progress, n) }})
+	res, err := db.Load(ctx, "Tbl", backend.OpInsert, source(es), backend.LoadOptions{Progress: func(n int64) { progress = append(progress, n) }})
 	ce := wantCommitError(t, err, path)
 	if res.Written != 200 || ce.FromKey == nil || *ce.FromKey != (odata.Key{PartitionKey: "p", RowKey: "0200"}) || fmt.Sprint(progress) != "[100 200]" {
 		t.Fatalf("written %d, from %v, progress %v; want 200, (p, 0200), [100 200]", res.Written, ce.FromKey, progress)
@@ -134,14 +141,14 @@ func TestFullDiskLoadCountsWhatIsStored(t *testing.T) {
 	}
 	newTable(t, db, "Full")
 	i := 0
-	res, err := db.Load(ctx, "Full", OpInsert, func() (*odata.Entity, error) {
+	res, err := db.Load(ctx, "Full", backend.OpInsert, func() (*odata.Entity, error) {
 		if i == 20000 {
 			return nil, io.EOF
 		}
 		i++
 		return ent(fmt.Sprintf("p%03d", i%100), fmt.Sprintf("%08d", i), prop("Text", odata.String(strings.Repeat("x", 300)))), nil
-	}, LoadOptions{})
-	var ce *CommitError
+	}, backend.LoadOptions{})
+	var ce *backend.CommitError
 	if !errors.As(err, &ce) || !errors.Is(err, syscall.ENOSPC) {
 		t.Fatalf("load: %+v %v; want a commit that fails for want of space", res, err)
 	}

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
 )
 
@@ -19,7 +20,7 @@ func TestGroupCommitKeepsSerialMeaning(t *testing.T) {
 	if err := db.CreateTable(ctx, "Group"); err != nil {
 		t.Fatal(err)
 	}
-	first, err := db.Write(ctx, "Group", Operation{Kind: OpInsert, Entity: &odata.Entity{PartitionKey: "p", RowKey: "shared"}})
+	first, err := db.Write(ctx, "Group", backend.Operation{Kind: backend.OpInsert, Entity: &odata.Entity{PartitionKey: "p", RowKey: "shared"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,19 +34,19 @@ func TestGroupCommitKeepsSerialMeaning(t *testing.T) {
 		go func(w int) {
 			defer wg.Done()
 			key := fmt.Sprintf("k%d", w%8) // 8 writers race for each key
-			_, err := db.Write(ctx, "Group", Operation{Kind: OpInsert, Entity: &odata.Entity{PartitionKey: "p", RowKey: key}})
+			_, err := db.Write(ctx, "Group", backend.Operation{Kind: backend.OpInsert, Entity: &odata.Entity{PartitionKey: "p", RowKey: key}})
 			ok := err == nil
 			if !ok && !odata.IsCode(err, odata.CodeEntityAlreadyExists) {
 				t.Errorf("insert: %v", err)
 			}
 			e := &odata.Entity{PartitionKey: "p", RowKey: "shared"}
 			e.Set("W", odata.Int32(int32(w)))
-			_, uerr := db.Write(ctx, "Group", Operation{Kind: OpMerge, Entity: e, IfMatch: first.ETag()})
+			_, uerr := db.Write(ctx, "Group", backend.Operation{Kind: backend.OpMerge, Entity: e, IfMatch: first.ETag()})
 			if uerr != nil && !odata.IsCode(uerr, odata.CodeUpdateConditionNotSatisfied) {
 				t.Errorf("merge: %v", uerr)
 			}
 			own := fmt.Sprintf("own%02d", w)
-			_, oerr := db.Batch(ctx, "Group", []Operation{{Kind: OpInsert, Entity: &odata.Entity{PartitionKey: "p", RowKey: own}}})
+			_, oerr := db.Batch(ctx, "Group", []backend.Operation{{Kind: backend.OpInsert, Entity: &odata.Entity{PartitionKey: "p", RowKey: own}}})
 			mu.Lock()
 			defer mu.Unlock()
 			if ok {

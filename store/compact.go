@@ -9,6 +9,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store/internal/boltfile"
 	"github.com/tstable/tstable/store/internal/dictcopy"
@@ -43,7 +44,7 @@ func Compact(path string, opts *Options) (*CompactResult, error) {
 func CompactContext(ctx context.Context, path string, opts *Options) (*CompactResult, error) {
 	st, err := os.Stat(path)
 	if err != nil {
-		return nil, FileError(err, "cannot compact %s", path)
+		return nil, backend.FileError(err, "cannot compact %s", path)
 	}
 	src, err := Open(path, opts)
 	if err != nil {
@@ -71,11 +72,11 @@ func CompactContext(ctx context.Context, path string, opts *Options) (*CompactRe
 		if odata.CodeOf(err) != "" { // damage found while copying, or the copy's own refusal
 			return nil, err
 		}
-		return nil, fileFailure(err, fmt.Sprintf("compacting %s failed: %s (the database is unchanged)", path, describeIOError(err)))
+		return nil, backend.FileFailure(err, fmt.Sprintf("compacting %s failed: %s (the database is unchanged)", path, backend.DescribeIOError(err)))
 	}
 	if err := os.Chmod(tmp, st.Mode().Perm()); err != nil {
 		os.Remove(tmp)
-		return nil, FileError(err, "cannot give the compacted copy %s the database's permissions", tmp)
+		return nil, backend.FileError(err, "cannot give the compacted copy %s the database's permissions", tmp)
 	}
 	if closeBeforeReplace {
 		if err := src.Close(); err != nil {
@@ -85,7 +86,7 @@ func CompactContext(ctx context.Context, path string, opts *Options) (*CompactRe
 	}
 	if err := os.Rename(tmp, path); err != nil {
 		os.Remove(tmp)
-		return nil, fileFailure(err, fmt.Sprintf("cannot put the compacted copy in place of %s: %s (the database is unchanged)", path, describeIOError(err)))
+		return nil, backend.FileFailure(err, fmt.Sprintf("cannot put the compacted copy in place of %s: %s (the database is unchanged)", path, backend.DescribeIOError(err)))
 	}
 	if d, err := os.Open(filepath.Dir(path)); err == nil {
 		d.Sync() // the rename survives a crash
@@ -93,7 +94,7 @@ func CompactContext(ctx context.Context, path string, opts *Options) (*CompactRe
 	}
 	after, err := os.Stat(path)
 	if err != nil {
-		return nil, FileError(err, "cannot read the compacted database %s", path)
+		return nil, backend.FileError(err, "cannot read the compacted database %s", path)
 	}
 	res.After = after.Size()
 	return res, nil
@@ -111,7 +112,7 @@ func (db *DB) copyWhole(ctx context.Context, tmp string, mode os.FileMode) error
 	os.Remove(tmp)
 	dst, err := bolt.Open(tmp, mode, nil)
 	if err != nil {
-		return FileError(err, "cannot create the compacted copy %s", tmp)
+		return backend.FileError(err, "cannot create the compacted copy %s", tmp)
 	}
 	dst.AllocSize = allocStep
 	if err := db.do(false, func(o *op) error {
@@ -175,7 +176,7 @@ func (db *DB) vetWhole(ctx context.Context) error {
 	defer db.mu.RUnlock()
 	st, err := db.file.Stat()
 	if err != nil {
-		return FileError(err, "cannot read database %s", db.path)
+		return backend.FileError(err, "cannot read database %s", db.path)
 	}
 	rep, err := checkFile(ctx, db.file, st.Size(), db.path, nil)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
 	bolt "go.etcd.io/bbolt"
 )
@@ -29,13 +30,13 @@ func TestCompact(t *testing.T) {
 			t.Fatal(err)
 		}
 		n := 0
-		_, err := db.Load(ctx, name, OpInsertOrReplace, func() (*odata.Entity, error) {
+		_, err := db.Load(ctx, name, backend.OpInsertOrReplace, func() (*odata.Entity, error) {
 			if n == 20000 {
 				return nil, io.EOF
 			}
 			n++
 			return &odata.Entity{PartitionKey: "p", RowKey: fmt.Sprintf("%06d", n), Properties: []odata.Property{{Name: "V", Value: odata.String("some text to take room")}}}, nil
-		}, LoadOptions{})
+		}, backend.LoadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
 )
 
@@ -27,7 +28,7 @@ func TestReadersBesideWritersSeeNoDamage(t *testing.T) {
 	db, _ := openTemp(t)
 	newTable(t, db, "Load")
 	for i := range 3000 {
-		mustWrite(t, db, "Load", OpInsert, ent("p", fmt.Sprintf("%05d", i), prop("N", odata.Int32(int32(i)))))
+		mustWrite(t, db, "Load", backend.OpInsert, ent("p", fmt.Sprintf("%05d", i), prop("N", odata.Int32(int32(i)))))
 	}
 	var (
 		stop  atomic.Bool
@@ -60,18 +61,18 @@ func TestReadersBesideWritersSeeNoDamage(t *testing.T) {
 	for w := range 2 {
 		loop(fmt.Sprintf("writer %d", w), func(i int) error {
 			k := fmt.Sprintf("w%d-%06d", w, i)
-			if _, err := db.Write(ctx, "Load", Operation{Kind: OpInsert, Entity: ent("q", k, prop("N", odata.Int32(int32(i))))}); err != nil {
+			if _, err := db.Write(ctx, "Load", backend.Operation{Kind: backend.OpInsert, Entity: ent("q", k, prop("N", odata.Int32(int32(i))))}); err != nil {
 				return err
 			}
 			ack("q/"+k, true)
 			switch i % 4 {
 			case 1:
-				if _, err := db.Write(ctx, "Load", Operation{Kind: OpDelete, IfMatch: "*", Entity: ent("q", k)}); err != nil {
+				if _, err := db.Write(ctx, "Load", backend.Operation{Kind: backend.OpDelete, IfMatch: "*", Entity: ent("q", k)}); err != nil {
 					return err
 				}
 				ack("q/"+k, false)
 			case 2:
-				if _, err := db.Write(ctx, "Load", Operation{Kind: OpMerge, IfMatch: "*", Entity: ent("q", k, prop("M", odata.String("m")))}); err != nil {
+				if _, err := db.Write(ctx, "Load", backend.Operation{Kind: backend.OpMerge, IfMatch: "*", Entity: ent("q", k, prop("M", odata.String("m")))}); err != nil {
 					return err
 				}
 			}
@@ -79,9 +80,9 @@ func TestReadersBesideWritersSeeNoDamage(t *testing.T) {
 		})
 	}
 	loop("batcher", func(i int) error {
-		var ops []Operation
+		var ops []backend.Operation
 		for j := range 20 {
-			ops = append(ops, Operation{Kind: OpInsertOrReplace, Entity: ent(fmt.Sprintf("b%04d", i), fmt.Sprintf("%03d", j))})
+			ops = append(ops, backend.Operation{Kind: backend.OpInsertOrReplace, Entity: ent(fmt.Sprintf("b%04d", i), fmt.Sprintf("%03d", j))})
 		}
 		if _, err := db.Batch(ctx, "Load", ops); err != nil {
 			return err
@@ -98,7 +99,7 @@ func TestReadersBesideWritersSeeNoDamage(t *testing.T) {
 			n++
 			return ent(fmt.Sprintf("l%04d", i), fmt.Sprintf("%04d", n)), nil
 		}
-		if _, err := db.Load(ctx, "Load", OpInsertOrMerge, src, LoadOptions{}); err != nil {
+		if _, err := db.Load(ctx, "Load", backend.OpInsertOrMerge, src, backend.LoadOptions{}); err != nil {
 			return err
 		}
 		ack(fmt.Sprintf("l%04d/0500", i), true)
@@ -122,7 +123,7 @@ func TestReadersBesideWritersSeeNoDamage(t *testing.T) {
 			n++
 			return ent("s", fmt.Sprintf("%05d", n)), nil
 		}
-		res, err := db.Load(ctx, name, OpInsert, src, LoadOptions{})
+		res, err := db.Load(ctx, name, backend.OpInsert, src, backend.LoadOptions{})
 		if err == nil && res.Written != 2000 {
 			err = fmt.Errorf("staged load wrote %d of 2000", res.Written)
 		}
@@ -133,7 +134,7 @@ func TestReadersBesideWritersSeeNoDamage(t *testing.T) {
 		return err
 	})
 	loop("pager", func(int) error {
-		req := QueryRequest{PageSize: 200}
+		req := backend.QueryRequest{PageSize: 200}
 		for {
 			res, err := db.Query(ctx, "Load", req, func(*odata.Entity) error { return nil })
 			if err != nil || res.Next == nil {
@@ -148,9 +149,9 @@ func TestReadersBesideWritersSeeNoDamage(t *testing.T) {
 			return err
 		}
 		if i%2 == 0 {
-			_, err = db.Query(ctx, "Load", QueryRequest{Query: odata.Query{Filter: f}}, func(*odata.Entity) error { return nil })
+			_, err = db.Query(ctx, "Load", backend.QueryRequest{Query: odata.Query{Filter: f}}, func(*odata.Entity) error { return nil })
 		} else {
-			_, err = db.QueryJSONL(ctx, "Load", QueryRequest{}, func([]byte, int) error { return nil })
+			_, err = db.QueryJSONL(ctx, "Load", backend.QueryRequest{}, func([]byte, int) error { return nil })
 		}
 		return err
 	})

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store/internal/boltfile"
 )
@@ -78,7 +79,7 @@ func TestConfirmedDamageFailsItsReadsAndRefusesWrites(t *testing.T) {
 	}
 	f, _ := odata.ParseFilter("N ge 0")
 	for range 20 {
-		_, err = db.Query(ctx, "Alpha", QueryRequest{Query: odata.Query{Filter: f}}, func(*odata.Entity) error { return nil })
+		_, err = db.Query(ctx, "Alpha", backend.QueryRequest{Query: odata.Query{Filter: f}}, func(*odata.Entity) error { return nil })
 		wantDamaged(t, err, fmt.Sprintf("page %d", leaf), "tstable check")
 		_, err = db.Get(ctx, "Alpha", e.PartitionKey, e.RowKey)
 		wantDamaged(t, err, fmt.Sprintf("page %d", leaf))
@@ -151,14 +152,14 @@ func TestAFalseFindingIsReadAgain(t *testing.T) {
 		},
 		"Query": func(db *DB) error {
 			n := 0
-			_, err := db.Query(ctx, "Alpha", QueryRequest{PageSize: 100}, func(*odata.Entity) error { n++; return nil })
+			_, err := db.Query(ctx, "Alpha", backend.QueryRequest{PageSize: 100}, func(*odata.Entity) error { n++; return nil })
 			if err == nil && n != 100 {
 				err = fmt.Errorf("%d entities", n)
 			}
 			return err
 		},
 		"Write": func(db *DB) error {
-			_, err := db.Write(ctx, "Alpha", Operation{Kind: OpInsertOrMerge, Entity: ent(e.PartitionKey, e.RowKey, prop("X", odata.Int32(1)))})
+			_, err := db.Write(ctx, "Alpha", backend.Operation{Kind: backend.OpInsertOrMerge, Entity: ent(e.PartitionKey, e.RowKey, prop("X", odata.Int32(1)))})
 			return err
 		},
 	} {
@@ -180,7 +181,7 @@ func TestAFalseFindingIsReadAgain(t *testing.T) {
 			if db.damaged.Load() != nil {
 				t.Fatal("a false finding marked the file damaged")
 			}
-			mustWrite(t, db, "Beta", OpInsertOrReplace, ent("after", "false finding"))
+			mustWrite(t, db, "Beta", backend.OpInsertOrReplace, ent("after", "false finding"))
 		})
 	}
 }
@@ -199,7 +200,7 @@ func TestAFalseFindingAfterDeliveryIsTransient(t *testing.T) {
 	}
 	defer db.Close()
 	n := 0
-	_, err = db.Query(ctx, "Alpha", QueryRequest{}, func(*odata.Entity) error { n++; return nil })
+	_, err = db.Query(ctx, "Alpha", backend.QueryRequest{}, func(*odata.Entity) error { n++; return nil })
 	e := wantCode(t, err, odata.CodeServerBusy, 503)
 	for _, want := range []string{path, fmt.Sprintf("page %d", root), "nothing is damaged", "retry"} {
 		if !strings.Contains(e.Message, want) {
@@ -212,7 +213,7 @@ func TestAFalseFindingAfterDeliveryIsTransient(t *testing.T) {
 	if db.damaged.Load() != nil {
 		t.Fatal("a false finding marked the file damaged")
 	}
-	mustWrite(t, db, "Beta", OpInsertOrReplace, ent("after", "false finding"))
+	mustWrite(t, db, "Beta", backend.OpInsertOrReplace, ent("after", "false finding"))
 }
 
 // The caller's own error passes through a call as it is, even one that
@@ -225,7 +226,7 @@ func TestTheCallersErrorIsNoFinding(t *testing.T) {
 	}
 	defer db.Close()
 	mine := fmt.Errorf("another file: %w", ErrDamaged)
-	_, err = db.Query(ctx, "Alpha", QueryRequest{}, func(*odata.Entity) error { return mine })
+	_, err = db.Query(ctx, "Alpha", backend.QueryRequest{}, func(*odata.Entity) error { return mine })
 	if err != mine {
 		t.Fatalf("got %v, want the callback's own error", err)
 	}

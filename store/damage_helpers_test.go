@@ -3,7 +3,6 @@ package store
 import (
 	"bytes"
 	"fmt"
-	"github.com/tstable/tstable/store/internal/boltfile"
 	"io"
 	"math/rand"
 	"os"
@@ -11,6 +10,9 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/tstable/tstable/backend"
+	"github.com/tstable/tstable/store/internal/boltfile"
 
 	"github.com/tstable/tstable/odata"
 )
@@ -50,13 +52,13 @@ func fixtureIn(t *testing.T, v uint64) string {
 		newTable(t, db, table)
 		for from := 0; from < n; from += 500 {
 			i := from
-			if _, err := db.Load(ctx, table, OpInsert, func() (*odata.Entity, error) {
+			if _, err := db.Load(ctx, table, backend.OpInsert, func() (*odata.Entity, error) {
 				if i == min(from+500, n) {
 					return nil, io.EOF
 				}
 				i++
 				return fixtureEntity(table, i-1), nil
-			}, LoadOptions{}); err != nil {
+			}, backend.LoadOptions{}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -64,7 +66,7 @@ func fixtureIn(t *testing.T, v uint64) string {
 	// A few deletes, so that the file has free pages.
 	for i := 0; i < 50; i++ {
 		e := fixtureEntity("Beta", i*7)
-		if _, err := db.Write(ctx, "Beta", Operation{Kind: OpDelete, Entity: ent(e.PartitionKey, e.RowKey)}); err != nil {
+		if _, err := db.Write(ctx, "Beta", backend.Operation{Kind: backend.OpDelete, Entity: ent(e.PartitionKey, e.RowKey)}); err != nil {
 			t.Fatal(err)
 		}
 	}

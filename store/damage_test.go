@@ -3,10 +3,12 @@ package store
 import (
 	"errors"
 	"fmt"
-	"github.com/tstable/tstable/store/internal/boltfile"
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/tstable/tstable/backend"
+	"github.com/tstable/tstable/store/internal/boltfile"
 
 	"github.com/tstable/tstable/odata"
 )
@@ -21,30 +23,30 @@ func everyCall(db *DB) map[string]func() error {
 		"ListTables": func() error { _, err := db.ListTables(ctx); return err },
 		"Get":        func() error { _, err := db.Get(ctx, "Alpha", e.PartitionKey, e.RowKey); return err },
 		"Query": func() error {
-			_, err := db.Query(ctx, "Alpha", QueryRequest{}, func(*odata.Entity) error { return nil })
+			_, err := db.Query(ctx, "Alpha", backend.QueryRequest{}, func(*odata.Entity) error { return nil })
 			return err
 		},
 		"Query filtered": func() error { // a stream with a filter: the parallel scan
 			f, _ := odata.ParseFilter("N ge 0")
-			_, err := db.Query(ctx, "Alpha", QueryRequest{Query: odata.Query{Filter: f}}, func(*odata.Entity) error { return nil })
+			_, err := db.Query(ctx, "Alpha", backend.QueryRequest{Query: odata.Query{Filter: f}}, func(*odata.Entity) error { return nil })
 			return err
 		},
 		"QueryJSONL": func() error { // a stream of lines: the parallel scan too
-			_, err := db.QueryJSONL(ctx, "Alpha", QueryRequest{}, func([]byte, int) error { return nil })
+			_, err := db.QueryJSONL(ctx, "Alpha", backend.QueryRequest{}, func([]byte, int) error { return nil })
 			return err
 		},
 		"Write": func() error {
-			_, err := db.Write(ctx, "Alpha", Operation{Kind: OpInsertOrReplace, Entity: e})
+			_, err := db.Write(ctx, "Alpha", backend.Operation{Kind: backend.OpInsertOrReplace, Entity: e})
 			return err
 		},
 		"Batch": func() error {
-			_, err := db.Batch(ctx, "Alpha", []Operation{{Kind: OpInsertOrMerge, Entity: e}})
+			_, err := db.Batch(ctx, "Alpha", []backend.Operation{{Kind: backend.OpInsertOrMerge, Entity: e}})
 			return err
 		},
 		"CreateTable": func() error { return db.CreateTable(ctx, "Delta") },
 		"DeleteTable": func() error { return db.DeleteTable(ctx, "Beta") },
 		"Load": func() error {
-			_, err := db.Load(ctx, "Alpha", OpInsertOrReplace, source([]*odata.Entity{e}), LoadOptions{})
+			_, err := db.Load(ctx, "Alpha", backend.OpInsertOrReplace, source([]*odata.Entity{e}), backend.LoadOptions{})
 			return err
 		},
 	}
@@ -125,7 +127,7 @@ func TestAPageThatLeadsBackUpIsAnError(t *testing.T) {
 	}
 	defer db.Close()
 	n := 0
-	_, err = db.Query(ctx, "Alpha", QueryRequest{}, func(*odata.Entity) error { n++; return nil })
+	_, err = db.Query(ctx, "Alpha", backend.QueryRequest{}, func(*odata.Entity) error { n++; return nil })
 	wantDamaged(t, err, fmt.Sprintf("page %d leads back to page %d", root, root))
 	if n != 0 {
 		t.Fatalf("delivered %d entities before finding the loop", n)
@@ -149,22 +151,22 @@ func TestTheCallersPanicIsNotDamage(t *testing.T) {
 		f()
 	}
 	mustPanic("Query", func() {
-		db.Query(ctx, "Alpha", QueryRequest{}, func(*odata.Entity) error { panic("mine") })
+		db.Query(ctx, "Alpha", backend.QueryRequest{}, func(*odata.Entity) error { panic("mine") })
 	})
 	mustPanic("Query filtered", func() { // the parallel scan
 		f, _ := odata.ParseFilter("N ge 0")
-		db.Query(ctx, "Alpha", QueryRequest{Query: odata.Query{Filter: f}}, func(*odata.Entity) error { panic("mine") })
+		db.Query(ctx, "Alpha", backend.QueryRequest{Query: odata.Query{Filter: f}}, func(*odata.Entity) error { panic("mine") })
 	})
 	mustPanic("Load source", func() {
-		db.Load(ctx, "Alpha", OpInsertOrReplace, func() (*odata.Entity, error) { panic("mine") }, LoadOptions{})
+		db.Load(ctx, "Alpha", backend.OpInsertOrReplace, func() (*odata.Entity, error) { panic("mine") }, backend.LoadOptions{})
 	})
 	mustPanic("Load OnReject", func() {
-		db.Load(ctx, "Alpha", OpInsert, source([]*odata.Entity{fixtureEntity("Alpha", 1)}), LoadOptions{
+		db.Load(ctx, "Alpha", backend.OpInsert, source([]*odata.Entity{fixtureEntity("Alpha", 1)}), backend.LoadOptions{
 			OnReject: func(int64, *odata.Entity, error) error { panic("mine") },
 		})
 	})
 	// The DB is not taken for damaged, and the engine's locks were released.
-	if _, err := db.Write(ctx, "Alpha", Operation{Kind: OpInsertOrReplace, Entity: fixtureEntity("Alpha", 1)}); err != nil {
+	if _, err := db.Write(ctx, "Alpha", backend.Operation{Kind: backend.OpInsertOrReplace, Entity: fixtureEntity("Alpha", 1)}); err != nil {
 		t.Fatal(err)
 	}
 	if db.damaged.Load() != nil {
@@ -269,6 +271,6 @@ func TestAPageReachedTwiceIsAnError(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	_, err = db.Query(ctx, "Alpha", QueryRequest{}, func(*odata.Entity) error { return nil })
+	_, err = db.Query(ctx, "Alpha", backend.QueryRequest{}, func(*odata.Entity) error { return nil })
 	wantDamaged(t, err, fmt.Sprintf("page %d is reached from two places in its tree", twice))
 }

@@ -7,6 +7,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
 )
 
@@ -22,7 +23,7 @@ func TestAFaultWhileReadingIsAnError(t *testing.T) {
 	// Cut the file under the open DB: its pages past the cut are still
 	// mapped, and reading them faults.
 	truncate(t, path, 5*4096)
-	_, err = db.Query(ctx, "Alpha", QueryRequest{}, func(*odata.Entity) error { return nil })
+	_, err = db.Query(ctx, "Alpha", backend.QueryRequest{}, func(*odata.Entity) error { return nil })
 	wantDamaged(t, err, "tstable check")
 
 	// And a fault in the engine's own memory reads, directly: a mapping

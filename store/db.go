@@ -15,6 +15,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 	berrors "go.etcd.io/bbolt/errors"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store/internal/boltfile"
 )
@@ -111,7 +112,7 @@ type DB struct {
 	unready atomic.Bool
 }
 
-var _ Backend = (*DB)(nil)
+var _ backend.Backend = (*DB)(nil)
 
 // Bucket layout: metaBucket holds the table catalogue (lower-cased name →
 // name as created) under catalogueKey and the last Timestamp issued under
@@ -157,7 +158,7 @@ func OpenContext(ctx context.Context, path string, opts *Options) (*DB, error) {
 			return nil, odata.Errorf(odata.CodeResourceNotFound, "database %s does not exist; create a table first (tstable table create NAME)", path)
 		}
 	} else if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, FileError(err, "cannot create the folder for database %s", path)
+		return nil, backend.FileError(err, "cannot create the folder for database %s", path)
 	}
 	if db.opts.Later && !db.opts.ReadOnly {
 		err := db.openWithin(ctx, 0)
@@ -252,12 +253,12 @@ func (db *DB) openWithin(ctx context.Context, wait time.Duration) error {
 		if errors.Is(err, fs.ErrNotExist) && db.opts.ReadOnly {
 			return odata.Errorf(odata.CodeResourceNotFound, "database %s does not exist; create a table first (tstable table create NAME)", db.path)
 		}
-		return FileError(err, "cannot open database %s", db.path)
+		return backend.FileError(err, "cannot open database %s", db.path)
 	}
 	st, err := f.Stat()
 	if err != nil {
 		f.Close()
-		return FileError(err, "cannot read database %s", db.path)
+		return backend.FileError(err, "cannot read database %s", db.path)
 	}
 	if !db.opts.ReadOnly {
 		if what := damagedEarlier(st, db.path); what != nil {
@@ -269,14 +270,14 @@ func (db *DB) openWithin(ctx context.Context, wait time.Duration) error {
 		if errors.Is(err, errBusy) {
 			err = db.lockedError(holdersOf(f))
 		} else if ctx.Err() == nil {
-			err = FileError(err, "cannot lock database %s", db.path)
+			err = backend.FileError(err, "cannot lock database %s", db.path)
 		}
 		f.Close()
 		return err
 	}
 	if st, err = f.Stat(); err != nil { // its length now that it is ours
 		closeLocked(f)
-		return FileError(err, "cannot read database %s", db.path)
+		return backend.FileError(err, "cannot read database %s", db.path)
 	}
 	_, elsewhere, err := vetFile(f, st.Size(), db.path, !db.opts.ReadOnly)
 	if err != nil {
@@ -340,7 +341,7 @@ func (db *DB) openEngine(f *os.File) (b *bolt.DB, err error) {
 	case errors.Is(err, berrors.ErrInvalid), errors.Is(err, berrors.ErrVersionMismatch), errors.Is(err, berrors.ErrChecksum):
 		return nil, damagedError(db.path, "its header is unreadable")
 	}
-	return nil, FileError(err, "cannot open database %s", db.path)
+	return nil, backend.FileError(err, "cannot open database %s", db.path)
 }
 
 // KeyOrder is the order of the file's tables' keys, and of the string
@@ -350,7 +351,7 @@ func (db *DB) KeyOrder() odata.Order {
 	return db.fileLayout().order()
 }
 
-var _ KeyOrderer = (*DB)(nil)
+var _ backend.KeyOrderer = (*DB)(nil)
 
 // Format is the file's format (see format.go): FormatVersion for a file
 // this tstable wrote, an older one for a file it reads and writes as it
@@ -440,7 +441,7 @@ func (db *DB) closeEngine() error {
 	releaseFile(f) // the engine's own lock keeps others out until it closes
 	if db.damaged.Load() == nil {
 		if err := b.Close(); err != nil {
-			return FileError(err, "cannot close database %s", db.path)
+			return backend.FileError(err, "cannot close database %s", db.path)
 		}
 		return nil
 	}

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
 )
 
@@ -90,15 +91,8 @@ func (d *delivery) deliver(b *batch) error {
 // of n entities at a time, in order; the bytes are valid only during the
 // call. Nothing is decoded into entities, and the parallel scan also
 // serves an unfiltered stream (export), since its workers do the writing.
-func (db *DB) QueryJSONL(ctx context.Context, table string, req QueryRequest, fn func(lines []byte, n int) error) (*QueryResult, error) {
+func (db *DB) QueryJSONL(ctx context.Context, table string, req backend.QueryRequest, fn func(lines []byte, n int) error) (*backend.QueryResult, error) {
 	return db.query(ctx, table, req, &delivery{sel: req.Query.Select, lines: fn})
 }
 
-// JSONLQuerier is a Backend that can deliver a query's entities already
-// written as JSON lines (see DB.QueryJSONL), which spares decoding them
-// when that is all the caller would do with them.
-type JSONLQuerier interface {
-	QueryJSONL(ctx context.Context, table string, req QueryRequest, fn func(lines []byte, n int) error) (*QueryResult, error)
-}
-
-var _ JSONLQuerier = (*DB)(nil)
+var _ backend.JSONLQuerier = (*DB)(nil)

@@ -1,7 +1,7 @@
-// Package store is tstable's storage layer: the Backend interface every
-// command talks to, the typed errors that carry the service's error codes,
-// and the local implementation, a single bbolt file that holds many tables
-// with the full semantics of Azure Table Storage.
+// Package store is tstable's local engine: an implementation of the
+// contract every command talks to (package backend) over a single bbolt
+// file that holds many tables with the full semantics of Azure Table
+// Storage.
 //
 // # The file's format
 //
@@ -65,7 +65,7 @@
 // A count is what was committed. A load stopped by a refused entity (or
 // the source's own error, or a cancelled context) while it reads and
 // checks writes nothing. When a commit fails (a full disk, an I/O error),
-// its transaction is rolled back and the write returns a *CommitError;
+// its transaction is rolled back and the write returns a *backend.CommitError;
 // LoadResult.Written is then exactly what the file holds from that load,
 // and CommitError.FromKey is the first key of the lost chunk: the file
 // holds the load's entities before that key and none from it on. For a

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
 )
 
@@ -167,7 +168,7 @@ func (s *runSet) spill() error {
 	if s.file == nil {
 		f, err := createTemp(s.dbPath)
 		if err != nil {
-			return FileError(err, "cannot create the import's temporary file next to %s", s.dbPath)
+			return backend.FileError(err, "cannot create the import's temporary file next to %s", s.dbPath)
 		}
 		s.file = f
 		s.w = bufio.NewWriterSize(f, 1<<20)
@@ -185,7 +186,7 @@ func (s *runSet) spill() error {
 		s.off += int64(n + len(r.key) + len(r.val))
 	}
 	if err := s.w.Flush(); err != nil {
-		return FileError(err, "cannot write the import's temporary file %s", s.file.Name())
+		return backend.FileError(err, "cannot write the import's temporary file %s", s.file.Name())
 	}
 	s.spans = append(s.spans, [2]int64{start, s.off})
 	clear(s.recs)
@@ -255,7 +256,7 @@ func (it *runIter) next() (bool, error) {
 		return false, nil
 	}
 	bad := func(err error) (bool, error) {
-		return false, FileError(err, "cannot read the import's temporary file %s", it.name)
+		return false, backend.FileError(err, "cannot read the import's temporary file %s", it.name)
 	}
 	if err != nil {
 		return bad(err)

@@ -14,6 +14,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
 )
 
@@ -54,7 +55,7 @@ func shuffled(n int, seed int64) []*odata.Entity {
 
 // watched is a source that records, after its last entity, whether the
 // load's temporary file was there.
-func watched(t *testing.T, path string, es []*odata.Entity, spilled *bool) EntitySource {
+func watched(t *testing.T, path string, es []*odata.Entity, spilled *bool) backend.EntitySource {
 	src := sliceSource(es)
 	return func() (*odata.Entity, error) {
 		e, err := src()
@@ -77,7 +78,7 @@ func TestLoadSpilledRunsEqualSorted(t *testing.T) {
 	for i, src := range [][]*odata.Entity{sorted, shuffled(n, 1)} {
 		db, path := spillDB(t)
 		spilled := false
-		res, err := db.Load(ctx, "Tab", OpInsert, watched(t, path, src, &spilled), LoadOptions{})
+		res, err := db.Load(ctx, "Tab", backend.OpInsert, watched(t, path, src, &spilled), backend.LoadOptions{})
 		if err != nil || res.Written != n {
 			t.Fatal(res, err)
 		}
@@ -101,12 +102,12 @@ func TestLoadBadRowAfterSpilledRunsWritesNothing(t *testing.T) {
 	src := shuffled(n, 2)
 	src[4000] = ent("p", "bad/key")
 	db, path := spillDB(t)
-	mustWrite(t, db, "Tab", OpInsert, ent("zz", "before"))
+	mustWrite(t, db, "Tab", backend.OpInsert, ent("zz", "before"))
 	before := keysAndProps(t, db, "Tab")
 
 	var told []int64
 	stop := errors.New("stop")
-	res, err := db.Load(ctx, "Tab", OpInsert, sliceSource(src), LoadOptions{OnReject: func(n int64, e *odata.Entity, err error) error {
+	res, err := db.Load(ctx, "Tab", backend.OpInsert, sliceSource(src), backend.LoadOptions{OnReject: func(n int64, e *odata.Entity, err error) error {
 		told = append(told, n)
 		return stop
 	}})
@@ -119,11 +120,11 @@ func TestLoadBadRowAfterSpilledRunsWritesNothing(t *testing.T) {
 	if left := tempFiles(t, path); len(left) != 0 {
 		t.Fatalf("the temporary file is left: %v", left)
 	}
-	_, err = db.Load(ctx, "Tab", OpInsert, sliceSource(src), LoadOptions{})
+	_, err = db.Load(ctx, "Tab", backend.OpInsert, sliceSource(src), backend.LoadOptions{})
 	wantCode(t, err, odata.CodeOutOfRangeInput, 400)
 
 	told = nil
-	res, err = db.Load(ctx, "Tab", OpInsert, sliceSource(src), LoadOptions{OnReject: func(n int64, e *odata.Entity, err error) error {
+	res, err = db.Load(ctx, "Tab", backend.OpInsert, sliceSource(src), backend.LoadOptions{OnReject: func(n int64, e *odata.Entity, err error) error {
 		told = append(told, n)
 		return nil
 	}})
@@ -148,13 +149,13 @@ func TestLoadDuplicateAcrossRuns(t *testing.T) {
 	src = append(src[:4500:4500], append([]*odata.Entity{again}, src[4500:]...)...) // position 4500 repeats 100
 
 	db, _ := spillDB(t)
-	res, err := db.Load(ctx, "Tab", OpInsert, sliceSource(src), LoadOptions{})
+	res, err := db.Load(ctx, "Tab", backend.OpInsert, sliceSource(src), backend.LoadOptions{})
 	e := wantCode(t, err, odata.CodeEntityAlreadyExists, 409)
 	if res.Written != 0 || res.Rejected != 1 || len(dump(t, db, "Tab")) != 0 {
 		t.Fatalf("written %d rejected %d stored %d (%s)", res.Written, res.Rejected, len(dump(t, db, "Tab")), e.Message)
 	}
 	var told []int64
-	res, err = db.Load(ctx, "Tab", OpInsert, sliceSource(src), LoadOptions{OnReject: func(n int64, _ *odata.Entity, err error) error {
+	res, err = db.Load(ctx, "Tab", backend.OpInsert, sliceSource(src), backend.LoadOptions{OnReject: func(n int64, _ *odata.Entity, err error) error {
 		told = append(told, n)
 		return err
 	}})
@@ -162,9 +163,9 @@ func TestLoadDuplicateAcrossRuns(t *testing.T) {
 		t.Fatalf("err %v told %v written %d", err, told, res.Written)
 	}
 
-	for _, kind := range []OpKind{OpInsertOrReplace, OpInsertOrMerge} {
+	for _, kind := range []backend.OpKind{backend.OpInsertOrReplace, backend.OpInsertOrMerge} {
 		db, _ := spillDB(t)
-		res, err := db.Load(ctx, "Tab", kind, sliceSource(src), LoadOptions{})
+		res, err := db.Load(ctx, "Tab", kind, sliceSource(src), backend.LoadOptions{})
 		if err != nil || res.Written != n+1 {
 			t.Fatalf("%s: %+v %v", kind, res, err)
 		}
@@ -187,15 +188,15 @@ func TestLoadInsertOfAKeyThereWritesNothing(t *testing.T) {
 	const n = 5000
 	src := shuffled(n, 4)
 	db, _ := spillDB(t)
-	mustWrite(t, db, "Tab", OpInsert, src[3999])
+	mustWrite(t, db, "Tab", backend.OpInsert, src[3999])
 	before := keysAndProps(t, db, "Tab")
-	res, err := db.Load(ctx, "Tab", OpInsert, sliceSource(src), LoadOptions{})
+	res, err := db.Load(ctx, "Tab", backend.OpInsert, sliceSource(src), backend.LoadOptions{})
 	wantCode(t, err, odata.CodeEntityAlreadyExists, 409)
 	if res.Written != 0 || !reflect.DeepEqual(keysAndProps(t, db, "Tab"), before) {
 		t.Fatalf("written %d, the table holds %d", res.Written, len(dump(t, db, "Tab")))
 	}
 	// Replace needs every key there: one missing writes nothing.
-	res, err = db.Load(ctx, "Tab", OpReplace, sliceSource(src), LoadOptions{})
+	res, err = db.Load(ctx, "Tab", backend.OpReplace, sliceSource(src), backend.LoadOptions{})
 	wantCode(t, err, odata.CodeResourceNotFound, 404)
 	if res.Written != 0 || !reflect.DeepEqual(keysAndProps(t, db, "Tab"), before) {
 		t.Fatalf("replace: written %d, the table holds %d", res.Written, len(dump(t, db, "Tab")))
@@ -211,13 +212,13 @@ func TestLoadCancelledRemovesTheTemporaryFile(t *testing.T) {
 	defer cancel()
 	next := sliceSource(src)
 	i, spilled := 0, false
-	res, err := db.Load(cctx, "Tab", OpInsert, func() (*odata.Entity, error) {
+	res, err := db.Load(cctx, "Tab", backend.OpInsert, func() (*odata.Entity, error) {
 		if i++; i == 4000 {
 			spilled = len(tempFiles(t, path)) == 1
 			cancel()
 		}
 		return next()
-	}, LoadOptions{})
+	}, backend.LoadOptions{})
 	if !errors.Is(err, context.Canceled) || res.Written != 0 || !spilled {
 		t.Fatalf("err %v written %d spilled %v", err, res.Written, spilled)
 	}
@@ -230,12 +231,12 @@ func TestLoadCancelledRemovesTheTemporaryFile(t *testing.T) {
 	// A source that fails is the same.
 	boom := errors.New("boom")
 	next, i = sliceSource(src), 0
-	_, err = db.Load(ctx, "Tab", OpInsert, func() (*odata.Entity, error) {
+	_, err = db.Load(ctx, "Tab", backend.OpInsert, func() (*odata.Entity, error) {
 		if i++; i == 4000 {
 			return nil, boom
 		}
 		return next()
-	}, LoadOptions{})
+	}, backend.LoadOptions{})
 	if !errors.Is(err, boom) || len(tempFiles(t, path)) != 0 || len(dump(t, db, "Tab")) != 0 {
 		t.Fatalf("err %v, left %v, the table holds %d", err, tempFiles(t, path), len(dump(t, db, "Tab")))
 	}
@@ -266,7 +267,7 @@ func TestLoadRandomOrderFileIsCompact(t *testing.T) {
 			t.Fatal(err)
 		}
 		newTable(t, db, "Tab")
-		if res, err := db.Load(ctx, "Tab", OpInsertOrMerge, sliceSource(es), LoadOptions{}); err != nil || res.Written != n {
+		if res, err := db.Load(ctx, "Tab", backend.OpInsertOrMerge, sliceSource(es), backend.LoadOptions{}); err != nil || res.Written != n {
 			t.Fatal(res, err)
 		}
 		db.Close()
@@ -306,7 +307,7 @@ func TestLoadSpilledCommitFailureKeepsAKeyPrefix(t *testing.T) {
 	newTable(t, db, "Tab")
 	arm()
 	src := shuffled(n, 7)
-	res, err := db.Load(ctx, "Tab", OpInsert, sliceSource(src), LoadOptions{})
+	res, err := db.Load(ctx, "Tab", backend.OpInsert, sliceSource(src), backend.LoadOptions{})
 	ce := wantCommitError(t, err, path)
 	if res.Written != 1400 || ce.FromKey == nil || len(tempFiles(t, path)) != 0 {
 		t.Fatalf("written %d, from %v, left %v; want 1400", res.Written, ce.FromKey, tempFiles(t, path))

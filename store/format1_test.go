@@ -15,6 +15,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
 )
 
@@ -36,7 +37,7 @@ func format1Copy(t *testing.T) string {
 func exportOf(t *testing.T, db *DB, table string) string {
 	t.Helper()
 	var out []byte
-	if _, err := db.QueryJSONL(ctx, table, QueryRequest{}, func(b []byte, n int) error {
+	if _, err := db.QueryJSONL(ctx, table, backend.QueryRequest{}, func(b []byte, n int) error {
 		out = append(out, b...)
 		return nil
 	}); err != nil {
@@ -92,7 +93,7 @@ func TestFormat1ReadAndWrittenAsBefore(t *testing.T) {
 	}
 	f, _ := odata.ParseFilter("PartitionKey eq 'p' and RowKey gt '\uFFFD'")
 	var got []string
-	if _, err := db.Query(ctx, "Types", QueryRequest{Query: odata.Query{Filter: f}}, func(e *odata.Entity) error {
+	if _, err := db.Query(ctx, "Types", backend.QueryRequest{Query: odata.Query{Filter: f}}, func(e *odata.Entity) error {
 		got = append(got, e.RowKey)
 		return nil
 	}); err != nil {
@@ -104,14 +105,14 @@ func TestFormat1ReadAndWrittenAsBefore(t *testing.T) {
 
 	// Writes: one at a time, a batch, a load (sorted and staged into an
 	// empty table), a merge.
-	mustWrite(t, db, "Types", OpInsert, ent("p", "\uFFFE", prop("Name", odata.String("new"))))
-	if _, err := db.Batch(ctx, "Types", []Operation{{Kind: OpInsertOrMerge, Entity: ent("q", "bare", prop("More", odata.Int64(7)))}}); err != nil {
+	mustWrite(t, db, "Types", backend.OpInsert, ent("p", "\uFFFE", prop("Name", odata.String("new"))))
+	if _, err := db.Batch(ctx, "Types", []backend.Operation{{Kind: backend.OpInsertOrMerge, Entity: ent("q", "bare", prop("More", odata.Int64(7)))}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.Load(ctx, "Empty", OpInsert, sliceSource([]*odata.Entity{ent("a", "1", prop("X", odata.Bool(true))), ent("😀", "2")}), LoadOptions{}); err != nil {
+	if _, err := db.Load(ctx, "Empty", backend.OpInsert, sliceSource([]*odata.Entity{ent("a", "1", prop("X", odata.Bool(true))), ent("😀", "2")}), backend.LoadOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.Load(ctx, "Types", OpInsertOrMerge, sliceSource([]*odata.Entity{ent("p", "a", prop("Loaded", odata.Double(1.5)))}), LoadOptions{}); err != nil {
+	if _, err := db.Load(ctx, "Types", backend.OpInsertOrMerge, sliceSource([]*odata.Entity{ent("p", "a", prop("Loaded", odata.Double(1.5)))}), backend.LoadOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	e, err := db.Get(ctx, "Types", "p", "a")
@@ -246,7 +247,7 @@ func TestCompactUpgradesFormat1(t *testing.T) {
 			latest = max(latest, odata.TicksOf(e.Timestamp))
 		}
 	}
-	if e := mustWrite(t, db, "Types", OpInsert, ent("new", "1")); odata.TicksOf(e.Timestamp) <= latest {
+	if e := mustWrite(t, db, "Types", backend.OpInsert, ent("new", "1")); odata.TicksOf(e.Timestamp) <= latest {
 		t.Fatal("a write after the upgrade got a Timestamp no later than an entity's: the clock went back")
 	}
 	if db.KeyOrder() != odata.UTF16 {
@@ -282,7 +283,7 @@ func TestLoadStopsWhenTheFileIsUpgradedUnderIt(t *testing.T) {
 	}
 	done := make(chan error)
 	go func() {
-		_, err := db.Load(ctx, "Types", OpInsert, src, LoadOptions{})
+		_, err := db.Load(ctx, "Types", backend.OpInsert, src, backend.LoadOptions{})
 		done <- err
 	}()
 	<-read

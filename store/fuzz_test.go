@@ -3,13 +3,15 @@ package store
 import (
 	"context"
 	"fmt"
-	"github.com/tstable/tstable/store/internal/boltfile"
 	"hash/fnv"
 	"io"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/tstable/tstable/backend"
+	"github.com/tstable/tstable/store/internal/boltfile"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -36,18 +38,18 @@ func fuzzSeed(f *testing.F) []byte {
 		}
 	}
 	n := 0
-	if _, err := db.Load(ctx, "Big", OpInsert, func() (*odata.Entity, error) {
+	if _, err := db.Load(ctx, "Big", backend.OpInsert, func() (*odata.Entity, error) {
 		if n == 300 {
 			return nil, io.EOF
 		}
 		n++
 		return ent(fmt.Sprintf("p%d", n%3), fmt.Sprintf("%04d", n), prop("N", odata.Int32(int32(n))), prop("S", odata.String("some text"))), nil
-	}, LoadOptions{}); err != nil {
+	}, backend.LoadOptions{}); err != nil {
 		f.Fatal(err)
 	}
 	for i := 0; i < 5; i++ {
 		mustWriteF(f, db, "Small", ent("s", fmt.Sprint(i), prop("B", odata.Bool(true))))
-		if _, err := db.Write(ctx, "Big", Operation{Kind: OpDelete, Entity: ent(fmt.Sprintf("p%d", (i*7+7)%3), fmt.Sprintf("%04d", i*7+7))}); err != nil {
+		if _, err := db.Write(ctx, "Big", backend.Operation{Kind: backend.OpDelete, Entity: ent(fmt.Sprintf("p%d", (i*7+7)%3), fmt.Sprintf("%04d", i*7+7))}); err != nil {
 			f.Fatal(err)
 		}
 	}
@@ -104,7 +106,7 @@ func readSeed(f *testing.F, path string) []byte {
 }
 
 func mustWriteF(f *testing.F, db *DB, table string, e *odata.Entity) {
-	if _, err := db.Write(ctx, table, Operation{Kind: OpInsert, Entity: e}); err != nil {
+	if _, err := db.Write(ctx, table, backend.Operation{Kind: backend.OpInsert, Entity: e}); err != nil {
 		f.Fatal(err)
 	}
 }
@@ -196,8 +198,8 @@ func exercise(t *testing.T, path, recovered string) {
 			if i == 4 {
 				break
 			}
-			db.Query(ctx, n, QueryRequest{}, count)
-			db.Query(ctx, n, QueryRequest{PageSize: 7, Start: &odata.Key{PartitionKey: "p1", RowKey: "0100"}}, count)
+			db.Query(ctx, n, backend.QueryRequest{}, count)
+			db.Query(ctx, n, backend.QueryRequest{PageSize: 7, Start: &odata.Key{PartitionKey: "p1", RowKey: "0100"}}, count)
 			db.Get(ctx, n, "p1", "0001")
 		}
 		db.Close()
@@ -206,9 +208,9 @@ func exercise(t *testing.T, path, recovered string) {
 	}
 	if db, err := Open(path, &Options{Wait: -1}); err == nil {
 		db.CreateTable(ctx, "Fz")
-		db.Write(ctx, "Big", Operation{Kind: OpInsertOrMerge, Entity: ent("p1", "0001", prop("X", odata.Int32(1)))})
-		db.Batch(ctx, "Small", []Operation{{Kind: OpInsertOrReplace, Entity: ent("s", "9")}, {Kind: OpDelete, Entity: ent("s", "1")}})
-		db.Load(ctx, "Big", OpInsertOrReplace, source([]*odata.Entity{ent("p2", "0002"), ent("p9", "9")}), LoadOptions{})
+		db.Write(ctx, "Big", backend.Operation{Kind: backend.OpInsertOrMerge, Entity: ent("p1", "0001", prop("X", odata.Int32(1)))})
+		db.Batch(ctx, "Small", []backend.Operation{{Kind: backend.OpInsertOrReplace, Entity: ent("s", "9")}, {Kind: backend.OpDelete, Entity: ent("s", "1")}})
+		db.Load(ctx, "Big", backend.OpInsertOrReplace, source([]*odata.Entity{ent("p2", "0002"), ent("p9", "9")}), backend.LoadOptions{})
 		db.DeleteTable(ctx, "Small")
 		db.Close()
 	}

@@ -8,6 +8,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 	berrors "go.etcd.io/bbolt/errors"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/store/internal/boltfile"
 )
 
@@ -164,12 +165,12 @@ func (o *op) begin(writable bool) (*gtx, error) {
 }
 
 // commit commits tx. A failure (a full disk, an I/O error) rolls it back
-// and is a *CommitError; from is Load's position, else -1.
+// and is a *backend.CommitError; from is Load's position, else -1.
 func (db *DB) commit(tx *bolt.Tx, from int64) error {
 	if hook := db.opts.failCommit; hook != nil {
 		if err := hook(); err != nil {
 			tx.Rollback()
-			return &CommitError{Path: db.path, Err: err, From: from}
+			return &backend.CommitError{Path: db.path, Err: err, From: from}
 		}
 	}
 	built, err := db.writeSpare((&op{db: db}).wrap(tx))
@@ -178,10 +179,10 @@ func (db *DB) commit(tx *bolt.Tx, from int64) error {
 		if errors.Is(err, ErrDamaged) {
 			return err
 		}
-		return &CommitError{Path: db.path, Err: err, From: from}
+		return &backend.CommitError{Path: db.path, Err: err, From: from}
 	}
 	if err := tx.Commit(); err != nil {
-		return &CommitError{Path: db.path, Err: err, From: from}
+		return &backend.CommitError{Path: db.path, Err: err, From: from}
 	}
 	db.committedSpare(built)
 	db.guard.Forget()
@@ -197,5 +198,5 @@ func (db *DB) engineError(err error) error {
 	case errors.Is(err, berrors.ErrDatabaseNotOpen):
 		return fmt.Errorf("database %s is closed", db.path)
 	}
-	return fmt.Errorf("database %s: %s", db.path, describeIOError(err))
+	return fmt.Errorf("database %s: %s", db.path, backend.DescribeIOError(err))
 }

@@ -6,6 +6,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
 )
 
@@ -28,7 +29,7 @@ func benchTable(t *testing.T, n int) (*DB, string) {
 	t.Helper()
 	db, path := openTemp(t)
 	newTable(t, db, "Bench")
-	if _, err := db.Load(ctx, "Bench", OpInsert, benchSource(n), LoadOptions{}); err != nil {
+	if _, err := db.Load(ctx, "Bench", backend.OpInsert, benchSource(n), backend.LoadOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	return db, path
@@ -69,9 +70,9 @@ func ent(pk, rk string, props ...odata.Property) *odata.Entity {
 
 func prop(name string, v odata.Value) odata.Property { return odata.Property{Name: name, Value: v} }
 
-func mustWrite(t *testing.T, db *DB, table string, kind OpKind, e *odata.Entity) *odata.Entity {
+func mustWrite(t *testing.T, db *DB, table string, kind backend.OpKind, e *odata.Entity) *odata.Entity {
 	t.Helper()
-	out, err := db.Write(ctx, table, Operation{Kind: kind, Entity: e})
+	out, err := db.Write(ctx, table, backend.Operation{Kind: kind, Entity: e})
 	if err != nil {
 		t.Fatalf("%s (%s,%s): %v", kind, e.PartitionKey, e.RowKey, err)
 	}
@@ -98,7 +99,7 @@ func wantCode(t *testing.T, err error, code odata.Code, status int) *odata.Error
 func dump(t *testing.T, db *DB, table string) []*odata.Entity {
 	t.Helper()
 	var all []*odata.Entity
-	if _, err := db.Query(ctx, table, QueryRequest{}, func(e *odata.Entity) error {
+	if _, err := db.Query(ctx, table, backend.QueryRequest{}, func(e *odata.Entity) error {
 		all = append(all, e)
 		return nil
 	}); err != nil {

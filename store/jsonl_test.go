@@ -13,6 +13,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
 )
 
@@ -30,11 +31,11 @@ type linesRun struct {
 	lines []byte
 	n     int
 	calls int
-	res   *QueryResult
+	res   *backend.QueryResult
 	err   error
 }
 
-func runQueryJSONL(db *DB, table string, req QueryRequest) linesRun {
+func runQueryJSONL(db *DB, table string, req backend.QueryRequest) linesRun {
 	var r linesRun
 	r.res, r.err = db.QueryJSONL(ctx, table, req, func(lines []byte, n int) error {
 		if n <= 0 || bytes.Count(lines, []byte{'\n'}) != n {
@@ -62,7 +63,7 @@ func TestQueryJSONLEqualsQuery(t *testing.T) {
 			prop("Inf", odata.Double(math.Inf(-1))), prop("Tiny", odata.Double(5e-324)), prop("Age", odata.Int32(-7)), prop("No", odata.Bool(false))),
 		ent("\u4e2d", "r", prop("Age", odata.Int32(30)), prop("Name", odata.String(""))),
 	} {
-		mustWrite(t, db, "Bench", OpInsert, e)
+		mustWrite(t, db, "Bench", backend.OpInsert, e)
 	}
 	filters := []string{"", "Age eq 30", "PartitionKey ge 'p00007' and PartitionKey lt 'p00021'", "Name eq 'nobody'", "RowKey gt '0000029990'"}
 	starts := []*odata.Key{nil, {PartitionKey: "p00011", RowKey: "0000011500"}}
@@ -74,7 +75,7 @@ func TestQueryJSONLEqualsQuery(t *testing.T) {
 				for _, workers := range []int{1, 2} {
 					for _, page := range []int{0, 7, 1000} {
 						withWorkers(t, workers)
-						req := QueryRequest{Query: odata.Query{Filter: f, Select: sel}, Start: start, PageSize: page}
+						req := backend.QueryRequest{Query: odata.Query{Filter: f, Select: sel}, Start: start, PageSize: page}
 						want := runQuery(db, "Bench", req)
 						got := runQueryJSONL(db, "Bench", req)
 						name := fmt.Sprintf("filter %q start %v select %q workers %d page %d", fs, start, sel, workers, page)
@@ -93,7 +94,7 @@ func TestQueryJSONLEqualsQuery(t *testing.T) {
 		}
 	}
 	// Lines arrive in batches, not one call per entity.
-	if got := runQueryJSONL(db, "Bench", QueryRequest{}); got.calls >= got.n/100 {
+	if got := runQueryJSONL(db, "Bench", backend.QueryRequest{}); got.calls >= got.n/100 {
 		t.Fatalf("%d calls for %d lines", got.calls, got.n)
 	}
 }
@@ -130,7 +131,7 @@ func TestQueryJSONLStopsAtACorruptEntity(t *testing.T) {
 	for _, f := range []*odata.Filter{nil, keys} {
 		for _, workers := range []int{1, 2} {
 			withWorkers(t, workers)
-			req := QueryRequest{Query: odata.Query{Filter: f}}
+			req := backend.QueryRequest{Query: odata.Query{Filter: f}}
 			db1, db2 := open(), open()
 			want := runQuery(db1, "Bench", req)
 			got := runQueryJSONL(db2, "Bench", req)
@@ -152,7 +153,7 @@ func TestQueryJSONLCallbackError(t *testing.T) {
 	for _, workers := range []int{1, 2} {
 		withWorkers(t, workers)
 		calls := 0
-		_, err := db.QueryJSONL(ctx, "Bench", QueryRequest{}, func([]byte, int) error {
+		_, err := db.QueryJSONL(ctx, "Bench", backend.QueryRequest{}, func([]byte, int) error {
 			calls++
 			if calls == 3 {
 				return stop

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
 )
 
@@ -20,24 +21,24 @@ func churn(db *DB) {
 		k := fmt.Sprintf("%06d", rng.Intn(5000))
 		switch i % 6 {
 		case 0:
-			db.Write(ctx, "Slow", Operation{Kind: OpInsertOrReplace, Entity: ent("w", k, prop("N", odata.Int32(int32(i))))})
+			db.Write(ctx, "Slow", backend.Operation{Kind: backend.OpInsertOrReplace, Entity: ent("w", k, prop("N", odata.Int32(int32(i))))})
 		case 1:
-			db.Write(ctx, "Slow", Operation{Kind: OpDelete, IfMatch: "*", Entity: ent("w", k)})
+			db.Write(ctx, "Slow", backend.Operation{Kind: backend.OpDelete, IfMatch: "*", Entity: ent("w", k)})
 		case 2:
-			var ops []Operation
+			var ops []backend.Operation
 			for j := range 20 {
-				ops = append(ops, Operation{Kind: OpInsertOrMerge, Entity: ent(fmt.Sprintf("b%d", i%7), fmt.Sprintf("%03d", j), prop("I", odata.Int32(int32(i))))})
+				ops = append(ops, backend.Operation{Kind: backend.OpInsertOrMerge, Entity: ent(fmt.Sprintf("b%d", i%7), fmt.Sprintf("%03d", j), prop("I", odata.Int32(int32(i))))})
 			}
 			db.Batch(ctx, "Slow", ops)
 		case 3:
-			db.Load(ctx, "Slow", OpInsertOrReplace, sliceSource(shuffled(2000, int64(i))), LoadOptions{})
+			db.Load(ctx, "Slow", backend.OpInsertOrReplace, sliceSource(shuffled(2000, int64(i))), backend.LoadOptions{})
 		case 4:
 			name := fmt.Sprintf("Staged%d", i%3)
 			db.DeleteTable(ctx, name)
 			db.CreateTable(ctx, name)
-			db.Load(ctx, name, OpInsert, sliceSource(sortedEntities(1500)), LoadOptions{})
+			db.Load(ctx, name, backend.OpInsert, sliceSource(sortedEntities(1500)), backend.LoadOptions{})
 		case 5:
-			db.Write(ctx, "Slow", Operation{Kind: OpInsertOrMerge, Entity: ent("w", k, prop("M", odata.String("merged")))})
+			db.Write(ctx, "Slow", backend.Operation{Kind: backend.OpInsertOrMerge, Entity: ent("w", k, prop("M", odata.String("merged")))})
 		}
 	}
 }

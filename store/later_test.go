@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
 )
 
@@ -16,7 +17,7 @@ import (
 // come in ascending order, so that a load into an empty table would stage
 // them (write while it reads). holder, when not nil, is the reader that
 // already holds the file.
-func heldSource(t *testing.T, path string, n int, holder *DB) EntitySource {
+func heldSource(t *testing.T, path string, n int, holder *DB) backend.EntitySource {
 	i := 0
 	return func() (*odata.Entity, error) {
 		if holder == nil && i == 0 {
@@ -77,7 +78,7 @@ func TestLoadReadsOnWhileTheSourcesWriterHoldsTheFile(t *testing.T) {
 				}
 			}
 			defer db.Close()
-			res, err := db.Load(ctx, "Copy", OpInsertOrMerge, heldSource(t, path, n, holder), LoadOptions{})
+			res, err := db.Load(ctx, "Copy", backend.OpInsertOrMerge, heldSource(t, path, n, holder), backend.LoadOptions{})
 			if err != nil {
 				t.Fatalf("load while the source's writer holds the file: %v", err)
 			}
@@ -107,7 +108,7 @@ func TestLaterVetsTheFileWhenItTakesIt(t *testing.T) {
 	}
 	defer later.Close()
 	h.Close()
-	_, err = later.Load(ctx, "Missing", OpInsert, sliceSource([]*odata.Entity{ent("p", "1")}), LoadOptions{})
+	_, err = later.Load(ctx, "Missing", backend.OpInsert, sliceSource([]*odata.Entity{ent("p", "1")}), backend.LoadOptions{})
 	if !odata.IsCode(err, odata.CodeTableNotFound) {
 		t.Fatalf("a load into a missing table of a file opened Later: %v, want TableNotFound", err)
 	}

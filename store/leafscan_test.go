@@ -3,12 +3,14 @@ package store
 import (
 	"bytes"
 	"fmt"
-	"github.com/tstable/tstable/store/internal/boltfile"
 	"io"
 	"math/rand"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/tstable/tstable/backend"
+	"github.com/tstable/tstable/store/internal/boltfile"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -34,13 +36,13 @@ func leafScanFixture(t *testing.T) *DB {
 		for from := 0; from < len(ids); from += 700 {
 			part := ids[from:min(from+700, len(ids))]
 			j := 0
-			if _, err := db.Load(ctx, table, OpInsert, func() (*odata.Entity, error) {
+			if _, err := db.Load(ctx, table, backend.OpInsert, func() (*odata.Entity, error) {
 				if j == len(part) {
 					return nil, io.EOF
 				}
 				j++
 				return mk(part[j-1]), nil
-			}, LoadOptions{}); err != nil {
+			}, backend.LoadOptions{}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -177,7 +179,7 @@ func TestLeafScanQueryEqualsSerial(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, table := range []string{"Big", "Seq", "One", "Tiny"} {
-			req := QueryRequest{Query: odata.Query{Filter: f}}
+			req := backend.QueryRequest{Query: odata.Query{Filter: f}}
 			withWorkers(t, 1)
 			want := runQuery(db, table, req)
 			withWorkers(t, 3)
@@ -220,7 +222,7 @@ func TestLeafScanDamagedLeaf(t *testing.T) {
 			defer db.Close()
 			f, _ := odata.ParseFilter("N ge 0")
 			n := 0
-			_, err = db.Query(ctx, "Alpha", QueryRequest{Query: odata.Query{Filter: f}}, func(*odata.Entity) error { n++; return nil })
+			_, err = db.Query(ctx, "Alpha", backend.QueryRequest{Query: odata.Query{Filter: f}}, func(*odata.Entity) error { n++; return nil })
 			wantDamaged(t, err, want)
 			if n == 0 || n >= fixtureTables["Alpha"] {
 				t.Fatalf("%d entities before the damage", n)

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
 )
 
@@ -52,11 +53,11 @@ const (
 //     come, then of those the check refuses, in source order.
 //   - Once writing has begun, chunks are committed one by one in key
 //     order. When a commit fails (a full disk, an I/O error), Load returns
-//     a *CommitError whose FromKey is the first key not stored: the file
+//     a *backend.CommitError whose FromKey is the first key not stored: the file
 //     holds every entity of the source with a smaller key (but the refused
 //     ones) and none from it on, and the result's Written counts them.
-//     The same holds for a cancelled ctx, for DatabaseLocked when the file
-//     cannot be had back after stepping aside, and for a refusal that
+//     The same holds for a cancelled ctx, for DatabaseLocked when Load
+//     steps aside and the process it let in keeps the file too long, and for a refusal that
 //     appears only while writing (another process wrote the key between
 //     the check and the write): the chunk being written is rolled back,
 //     and Written is what the earlier chunks committed.
@@ -91,10 +92,10 @@ const (
 // to check and write), and while it checks, and between two chunks, when
 // another process waits for the file, it closes it, lets that process in,
 // and opens it again (waiting, as Open does, up to Options.Wait). That process sees the chunks committed so far: the
-// entities of the source up to some key. When the file cannot be had back
-// in time, Load returns DatabaseLocked with the count committed, and the
+// entities of the source up to some key. When that process keeps the file
+// longer than the wait, Load returns DatabaseLocked with the count committed, and the
 // DB stays closed.
-func (db *DB) Load(ctx context.Context, table string, kind OpKind, src EntitySource, opts LoadOptions) (*LoadResult, error) {
+func (db *DB) Load(ctx context.Context, table string, kind backend.OpKind, src backend.EntitySource, opts backend.LoadOptions) (*backend.LoadResult, error) {
 	return db.load(ctx, table, kind, src, opts, false)
 }
 
@@ -123,10 +124,10 @@ type loader struct {
 	db    *DB
 	ctx   context.Context
 	table string
-	kind  OpKind
-	opts  LoadOptions
+	kind  backend.OpKind
+	opts  backend.LoadOptions
 	keep  bool // store each entity's own Timestamp (Recover)
-	res   *LoadResult
+	res   *backend.LoadResult
 	size  int           // entities a chunk writes
 	every time.Duration // how long a transaction runs before it ends
 	runs  *runSet
@@ -137,13 +138,13 @@ type loader struct {
 
 // load is Load; keep stores each entity's own Timestamp (recover copies
 // them) instead of the time of the write.
-func (db *DB) load(ctx context.Context, table string, kind OpKind, src EntitySource, opts LoadOptions, keep bool) (*LoadResult, error) {
+func (db *DB) load(ctx context.Context, table string, kind backend.OpKind, src backend.EntitySource, opts backend.LoadOptions, keep bool) (*backend.LoadResult, error) {
 	switch kind {
-	case OpInsert, OpReplace, OpInsertOrReplace, OpInsertOrMerge, OpMerge:
+	case backend.OpInsert, backend.OpReplace, backend.OpInsertOrReplace, backend.OpInsertOrMerge, backend.OpMerge:
 	default:
 		return nil, odata.Errorf(odata.CodeInvalidInput, "load cannot %s", kind)
 	}
-	res := &LoadResult{}
+	res := &backend.LoadResult{}
 	// A file another process holds (a DB opened Later) is not waited for
 	// before the source is read: that process may be writing the source.
 	// Then the load does not stage, and checks the table when it writes.
@@ -170,7 +171,7 @@ func (db *DB) load(ctx context.Context, table string, kind OpKind, src EntitySou
 	removeLeftTemps(db.path)
 	l.runs = newRunSet(db.path, run, l.l)
 	defer l.runs.close()
-	if empty && !db.opts.noStaging && (kind == OpInsert || kind == OpInsertOrReplace || kind == OpInsertOrMerge) {
+	if empty && !db.opts.noStaging && (kind == backend.OpInsert || kind == backend.OpInsertOrReplace || kind == backend.OpInsertOrMerge) {
 		l.st = newStager(table)
 		defer func() {
 			if l.st != nil {
@@ -249,7 +250,7 @@ func (l *loader) reject(pos int64, e *odata.Entity, err error) error {
 // read reads the whole source into sorted runs, validating each entity.
 // Nothing is written; while it reads, it steps aside for a process that
 // waits for the file.
-func (l *loader) read(src EntitySource) error {
+func (l *loader) read(src backend.EntitySource) error {
 	began := time.Now()
 	for pos := int64(0); ; pos++ {
 		if pos&63 == 0 {
@@ -277,7 +278,7 @@ func (l *loader) read(src EntitySource) error {
 		if err != nil {
 			return err
 		}
-		p, err := prepare(Operation{Kind: l.kind, Entity: e, IfMatch: "*"})
+		p, err := backend.Prepare(backend.Operation{Kind: l.kind, Entity: e, IfMatch: "*"})
 		if err != nil {
 			if stop := l.reject(pos, e, err); stop != nil {
 				return stop
@@ -437,7 +438,7 @@ func (c *checker) pass(t *gtx, m *merger) (done bool, err error) {
 				}
 				if v != nil {
 					c.exists = true
-					if c.l.kind == OpMerge || c.l.kind == OpInsertOrMerge {
+					if c.l.kind == backend.OpMerge || c.l.kind == backend.OpInsertOrMerge {
 						rec, err := b.codec.record(r.key, v)
 						if err != nil {
 							return false, err
@@ -461,17 +462,17 @@ func (c *checker) pass(t *gtx, m *merger) (done bool, err error) {
 func (c *checker) decide(r *loadRec) error {
 	kind := c.l.kind
 	switch {
-	case kind == OpInsert && c.exists:
+	case kind == backend.OpInsert && c.exists:
 		return alreadyExists(c.l.l, r.key)
-	case (kind == OpReplace || kind == OpMerge) && !c.exists:
+	case (kind == backend.OpReplace || kind == backend.OpMerge) && !c.exists:
 		return notFoundKey(c.l.l, r.key)
-	case c.exists && (kind == OpMerge || kind == OpInsertOrMerge):
+	case c.exists && (kind == backend.OpMerge || kind == backend.OpInsertOrMerge):
 		merged, err := mergeValues(c.l.l, r.key, c.cur, r.val, 0, nil)
 		if err != nil {
 			return err
 		}
 		c.cur = merged
-	case kind == OpInsertOrMerge:
+	case kind == backend.OpInsertOrMerge:
 		c.cur = append(c.cur[:0], r.val...)
 	}
 	c.exists = true
@@ -523,7 +524,7 @@ func mergeValues(l layout, key, cur, upd []byte, ticks int64, dst []byte) ([]byt
 
 // merged is old with the properties of u set over its own, as a merge
 // writes it: checked as a whole, its properties sorted by name as the
-// service keeps them after any write but Insert (byName). old is changed.
+// service keeps them after any write but Insert (backend.PropertiesByName). old is changed.
 func merged(old, u *odata.Entity) (*odata.Entity, error) {
 	for _, p := range u.Properties {
 		old.Set(p.Name, p.Value)
@@ -531,7 +532,7 @@ func merged(old, u *odata.Entity) (*odata.Entity, error) {
 	if err := odata.ValidateEntity(old); err != nil {
 		return nil, err
 	}
-	return byName(old), nil
+	return backend.PropertiesByName(old), nil
 }
 
 // chunk is what one load transaction did.
@@ -641,7 +642,7 @@ func (o *op) writeChunk(l *loader, m *merger) (c chunk, err error) {
 		return c, err
 	}
 	if err := w.t.commit(-1); err != nil {
-		var ce *CommitError
+		var ce *backend.CommitError
 		if errors.As(err, &ce) {
 			from := l.l.odataKey(first)
 			ce.FromKey = &from
@@ -661,7 +662,7 @@ func (r *refusal) Error() string { return r.err.Error() }
 type chunkWriter struct {
 	t             *gtx
 	b             *gbucket
-	kind          OpKind
+	kind          backend.OpKind
 	mem           *arena
 	keep          bool
 	ticks, latest int64
@@ -671,7 +672,7 @@ type chunkWriter struct {
 }
 
 // beginChunk starts a chunk's write transaction.
-func (o *op) beginChunk(table string, kind OpKind, mem *arena, keep bool) (_ *chunkWriter, err error) {
+func (o *op) beginChunk(table string, kind backend.OpKind, mem *arena, keep bool) (_ *chunkWriter, err error) {
 	t, err := o.begin(true)
 	if err != nil {
 		return nil, err
@@ -717,7 +718,7 @@ func (w *chunkWriter) put(r *loadRec) (err error) {
 	w.last = key
 	kind := w.kind
 	var val []byte
-	if w.appending && kind != OpReplace && kind != OpMerge {
+	if w.appending && kind != backend.OpReplace && kind != backend.OpMerge {
 		// Past every key in the table: nothing to find or merge, so the
 		// entity is put as it is.
 		if val, err = w.stamped(r, key, t); err != nil {
@@ -730,11 +731,11 @@ func (w *chunkWriter) put(r *loadRec) (err error) {
 		}
 		c := w.b.codec
 		switch {
-		case kind == OpInsert && cur != nil:
+		case kind == backend.OpInsert && cur != nil:
 			return &refusal{alreadyExists(c.l, key)}
-		case (kind == OpReplace || kind == OpMerge) && cur == nil:
+		case (kind == backend.OpReplace || kind == backend.OpMerge) && cur == nil:
 			return &refusal{notFoundKey(c.l, key)}
-		case cur != nil && (kind == OpMerge || kind == OpInsertOrMerge):
+		case cur != nil && (kind == backend.OpMerge || kind == backend.OpInsertOrMerge):
 			merged, err := c.merge(w.mem.scratch[:0], key, cur, r.val, t)
 			if err != nil {
 				if errors.Is(err, ErrDamaged) {

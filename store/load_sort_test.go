@@ -9,10 +9,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
 )
 
-func sliceSource(es []*odata.Entity) EntitySource {
+func sliceSource(es []*odata.Entity) backend.EntitySource {
 	i := 0
 	return func() (*odata.Entity, error) {
 		if i == len(es) {
@@ -48,7 +49,7 @@ func TestLoadRandomOrderEqualsSorted(t *testing.T) {
 			t.Fatal(err)
 		}
 		newTable(t, db, "Tab")
-		res, err := db.Load(ctx, "Tab", OpInsert, sliceSource(src), LoadOptions{})
+		res, err := db.Load(ctx, "Tab", backend.OpInsert, sliceSource(src), backend.LoadOptions{})
 		if err != nil || res.Written != n {
 			t.Fatal(res, err)
 		}
@@ -81,19 +82,19 @@ func TestLoadRefusalWritesNothing(t *testing.T) {
 		}
 		t.Cleanup(func() { db.Close() })
 		newTable(t, db, "Tab")
-		mustWrite(t, db, "Tab", OpInsert, src[150]) // position 150 exists already
+		mustWrite(t, db, "Tab", backend.OpInsert, src[150]) // position 150 exists already
 		return db
 	}
 	// The bad key is found while reading.
 	db := open()
-	res, err := db.Load(ctx, "Tab", OpInsert, sliceSource(withBad), LoadOptions{})
+	res, err := db.Load(ctx, "Tab", backend.OpInsert, sliceSource(withBad), backend.LoadOptions{})
 	wantCode(t, err, odata.CodeOutOfRangeInput, 400)
 	if res.Written != 0 || res.Rejected != 1 || len(dump(t, db, "Tab")) != 1 {
 		t.Fatalf("written %d rejected %d stored %d", res.Written, res.Rejected, len(dump(t, db, "Tab")))
 	}
 	// Without it, the check finds the key already there (150) and the
 	// repeated one (200): the first in the source stops the load.
-	res, err = db.Load(ctx, "Tab", OpInsert, sliceSource(src), LoadOptions{})
+	res, err = db.Load(ctx, "Tab", backend.OpInsert, sliceSource(src), backend.LoadOptions{})
 	e := wantCode(t, err, odata.CodeEntityAlreadyExists, 409)
 	if !strings.Contains(e.Message, fmt.Sprintf("(%q, %q)", src[150].PartitionKey, src[150].RowKey)) {
 		t.Fatalf("message %q, want the keys of position 150", e.Message)
@@ -106,7 +107,7 @@ func TestLoadRefusalWritesNothing(t *testing.T) {
 	// then the check's in source order.
 	db2 := open()
 	var refused []int64
-	res, err = db2.Load(ctx, "Tab", OpInsert, sliceSource(withBad), LoadOptions{OnReject: func(n int64, e *odata.Entity, err error) error {
+	res, err = db2.Load(ctx, "Tab", backend.OpInsert, sliceSource(withBad), backend.LoadOptions{OnReject: func(n int64, e *odata.Entity, err error) error {
 		refused = append(refused, n)
 		return nil
 	}})
@@ -119,7 +120,7 @@ func TestLoadRefusalWritesNothing(t *testing.T) {
 	// Stopping at the last refusal writes nothing.
 	db3 := open()
 	stop := errors.New("stop")
-	res, err = db3.Load(ctx, "Tab", OpInsert, sliceSource(withBad), LoadOptions{OnReject: func(n int64, e *odata.Entity, err error) error {
+	res, err = db3.Load(ctx, "Tab", backend.OpInsert, sliceSource(withBad), backend.LoadOptions{OnReject: func(n int64, e *odata.Entity, err error) error {
 		if n == 200 {
 			return stop
 		}
@@ -146,11 +147,11 @@ func TestLoadAscendingRunThenOutOfOrder(t *testing.T) {
 		db, _ := openTemp(t)
 		newTable(t, db, "Tab")
 		var refused []int64
-		opts := LoadOptions{}
+		opts := backend.LoadOptions{}
 		if onReject {
 			opts.OnReject = func(n int64, e *odata.Entity, err error) error { refused = append(refused, n); return nil }
 		}
-		res, err := db.Load(ctx, "Tab", OpInsert, sliceSource(src), opts)
+		res, err := db.Load(ctx, "Tab", backend.OpInsert, sliceSource(src), opts)
 		stored := len(dump(t, db, "Tab"))
 		if onReject {
 			if err != nil || res.Written != 3600 || stored != 3600 || !reflect.DeepEqual(refused, []int64{3300}) {

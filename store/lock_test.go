@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
 )
 
@@ -47,7 +48,7 @@ func TestHelperProcess(t *testing.T) {
 			fmt.Println("error:", err)
 			os.Exit(1)
 		}
-		_, err = db.Load(ctx, "Slow", OpInsert, sliceSource(shuffled(20000, 8)), LoadOptions{Progress: func(n int64) {
+		_, err = db.Load(ctx, "Slow", backend.OpInsert, sliceSource(shuffled(20000, 8)), backend.LoadOptions{Progress: func(n int64) {
 			fmt.Println("committed", n)
 			time.Sleep(5 * time.Millisecond)
 		}})
@@ -68,7 +69,7 @@ func TestHelperProcess(t *testing.T) {
 		slices.SortFunc(want, func(a, b *odata.Entity) int {
 			return bytes.Compare(entityKey(a.PartitionKey, a.RowKey), entityKey(b.PartitionKey, b.RowKey))
 		})
-		_, err = db.Load(ctx, "Slow", OpInsert, sliceSource(want), LoadOptions{Progress: func(n int64) {
+		_, err = db.Load(ctx, "Slow", backend.OpInsert, sliceSource(want), backend.LoadOptions{Progress: func(n int64) {
 			fmt.Println("committed", n)
 			time.Sleep(5 * time.Millisecond)
 		}})
@@ -83,13 +84,13 @@ func TestHelperProcess(t *testing.T) {
 			os.Exit(1)
 		}
 		src := sliceSource(shuffled(20000, 8))
-		_, err = db.Load(ctx, "Slow", OpInsert, func() (*odata.Entity, error) {
+		_, err = db.Load(ctx, "Slow", backend.OpInsert, func() (*odata.Entity, error) {
 			if left, _ := filepath.Glob(tempPattern(path)); len(left) > 0 {
 				fmt.Println("spilled")
 				select {}
 			}
 			return src()
-		}, LoadOptions{})
+		}, backend.LoadOptions{})
 		fmt.Println("error:", err)
 		os.Exit(1)
 	case "churn":
@@ -108,7 +109,7 @@ func TestHelperProcess(t *testing.T) {
 			os.Exit(1)
 		}
 		n := 0
-		if _, err := db.Query(ctx, "Slow", QueryRequest{}, func(*odata.Entity) error { n++; return nil }); err != nil {
+		if _, err := db.Query(ctx, "Slow", backend.QueryRequest{}, func(*odata.Entity) error { n++; return nil }); err != nil {
 			fmt.Println("error:", err)
 			os.Exit(1)
 		}
@@ -265,7 +266,7 @@ func TestLongLoadLetsAReaderIn(t *testing.T) {
 	}
 	defer db.Close()
 	for i := 0; i < 10; i++ {
-		mustWrite(t, db, "Slow", OpInsert, ent("a", fmt.Sprint(i)))
+		mustWrite(t, db, "Slow", backend.OpInsert, ent("a", fmt.Sprint(i)))
 	}
 	const total = 15000
 	type line struct {
@@ -302,7 +303,7 @@ func TestLongLoadLetsAReaderIn(t *testing.T) {
 		return ent("p", fmt.Sprintf("%06d", i), prop("N", odata.Int32(int32(i)))), nil
 	}
 	began := time.Now()
-	res, err := db.Load(ctx, "Slow", OpInsert, src, LoadOptions{})
+	res, err := db.Load(ctx, "Slow", backend.OpInsert, src, backend.LoadOptions{})
 	loadEnded := time.Now()
 	if err != nil || res.Written != total {
 		t.Fatalf("load: %+v %v", res, err)
@@ -422,7 +423,7 @@ func TestLoadWaitingForItsSourceHoldsNothing(t *testing.T) {
 			t.Fatal(err)
 		}
 		if held {
-			mustWrite(t, db, "Slow", OpInsert, ent("a", "0"))
+			mustWrite(t, db, "Slow", backend.OpInsert, ent("a", "0"))
 		}
 		silent, resume := make(chan struct{}), make(chan struct{})
 		i := 0
@@ -439,7 +440,7 @@ func TestLoadWaitingForItsSourceHoldsNothing(t *testing.T) {
 		}
 		done := make(chan error, 1)
 		go func() {
-			_, err := db.Load(ctx, "Slow", OpInsert, src, LoadOptions{})
+			_, err := db.Load(ctx, "Slow", backend.OpInsert, src, backend.LoadOptions{})
 			done <- err
 		}()
 		<-silent
@@ -450,7 +451,7 @@ func TestLoadWaitingForItsSourceHoldsNothing(t *testing.T) {
 		if err := other.CreateTable(ctx, "Other"); err != nil {
 			t.Fatal(err)
 		}
-		mustWrite(t, other, "Other", OpInsert, ent("x", "1"))
+		mustWrite(t, other, "Other", backend.OpInsert, ent("x", "1"))
 		other.Close()
 		close(resume)
 		if err := <-done; err != nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store/internal/boltfile"
 )
@@ -41,21 +42,21 @@ func manyCommitFile(t *testing.T) string {
 		return e
 	}
 	for i := range 120 {
-		mustWrite(t, db, "People", OpInsert, person(i))
-		mustWrite(t, db, "Orders", OpInsertOrReplace, order(i))
+		mustWrite(t, db, "People", backend.OpInsert, person(i))
+		mustWrite(t, db, "Orders", backend.OpInsertOrReplace, order(i))
 		if i%3 == 0 {
-			mustWrite(t, db, "Logs", OpInsert, logLine(i))
+			mustWrite(t, db, "Logs", backend.OpInsert, logLine(i))
 		}
 		if i%10 == 9 {
-			mustWrite(t, db, "People", OpInsertOrReplace, person(i-5))
-			mustWrite(t, db, "Orders", OpDelete, ent(fmt.Sprintf("o%d", (i-3)%3), fmt.Sprintf("order%04d", i-3)))
+			mustWrite(t, db, "People", backend.OpInsertOrReplace, person(i-5))
+			mustWrite(t, db, "Orders", backend.OpDelete, ent(fmt.Sprintf("o%d", (i-3)%3), fmt.Sprintf("order%04d", i-3)))
 		}
 	}
 	var batch []*odata.Entity
 	for i := 1000; i < 1200; i++ {
 		batch = append(batch, logLine(i))
 	}
-	if _, err := db.Load(ctx, "Logs", OpInsert, sliceSource(batch), LoadOptions{}); err != nil {
+	if _, err := db.Load(ctx, "Logs", backend.OpInsert, sliceSource(batch), backend.LoadOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	return path

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
 )
 
@@ -31,7 +32,7 @@ func orderTable(t *testing.T, db *DB) {
 	for _, k := range orderKeys {
 		es = append(es, ent("p", k, prop("Name", odata.String(k))), ent(k, "1", prop("Name", odata.String(k))))
 	}
-	if _, err := db.Load(ctx, "Order", OpInsert, sliceSource(es), LoadOptions{}); err != nil {
+	if _, err := db.Load(ctx, "Order", backend.OpInsert, sliceSource(es), backend.LoadOptions{}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -40,7 +41,7 @@ func orderTable(t *testing.T, db *DB) {
 // p it delivers, in order, read as entities and as JSON lines.
 func rowKeys(t *testing.T, db *DB, filter string, page int) []string {
 	t.Helper()
-	req := QueryRequest{PageSize: page}
+	req := backend.QueryRequest{PageSize: page}
 	if filter != "" {
 		f, err := odata.ParseFilter(filter)
 		if err != nil {
@@ -120,7 +121,7 @@ func TestKeysInUTF16Order(t *testing.T) {
 	// Partitions too: a range of PartitionKeys.
 	var pks []string
 	f, _ := odata.ParseFilter("PartitionKey gt '😀' and PartitionKey lt '\uFFFD'")
-	if _, err := db.Query(ctx, "Order", QueryRequest{Query: odata.Query{Filter: f}}, func(e *odata.Entity) error {
+	if _, err := db.Query(ctx, "Order", backend.QueryRequest{Query: odata.Query{Filter: f}}, func(e *odata.Entity) error {
 		pks = append(pks, e.PartitionKey)
 		return nil
 	}); err != nil {

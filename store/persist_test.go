@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
 )
 
@@ -27,7 +28,7 @@ func TestReopenKeepsEveryType(t *testing.T) {
 		prop("Now", odata.DateTime(time.Date(2014, 8, 22, 0, 50, 32, 123456700, time.UTC))),
 		prop("G", g), prop("Bin", odata.Binary([]byte{0, 1, 0, 255})), prop("NoBytes", odata.Binary(nil)),
 	}
-	written := mustWrite(t, db, "Types", OpInsert, ent("p", "r", props...))
+	written := mustWrite(t, db, "Types", backend.OpInsert, ent("p", "r", props...))
 	db.Close()
 	db2, err := Open(path, &Options{ReadOnly: true})
 	if err != nil {
@@ -46,7 +47,7 @@ func TestReopenKeepsEveryType(t *testing.T) {
 			t.Errorf("%s: got %+v, want %+v", p.Name, got.Properties[i].Value, p.Value)
 		}
 	}
-	if _, err := db2.Write(ctx, "Types", Operation{Kind: OpInsert, Entity: ent("p", "x")}); err == nil {
+	if _, err := db2.Write(ctx, "Types", backend.Operation{Kind: backend.OpInsert, Entity: ent("p", "x")}); err == nil {
 		t.Fatal("a read-only database accepted a write")
 	}
 }
@@ -69,7 +70,7 @@ func TestSecondOpenIsLocked(t *testing.T) {
 	}
 }
 
-func source(es []*odata.Entity) EntitySource {
+func source(es []*odata.Entity) backend.EntitySource {
 	i := 0
 	return func() (*odata.Entity, error) {
 		if i == len(es) {
@@ -89,7 +90,7 @@ func TestLoadStopsAtRejectWritingNothing(t *testing.T) {
 		es = append(es, ent("p", fmt.Sprintf("%02d", i), prop("N", odata.Int32(int32(i)))))
 	}
 	es[6] = ent("p", "bad/key")
-	res, err := db.Load(ctx, "Tbl", OpInsert, source(es), LoadOptions{})
+	res, err := db.Load(ctx, "Tbl", backend.OpInsert, source(es), backend.LoadOptions{})
 	if odata.CodeOf(err) != odata.CodeOutOfRangeInput || res.Written != 0 || res.Rejected != 1 {
 		t.Fatalf("load: %+v %v", res, err)
 	}
@@ -101,13 +102,13 @@ func TestLoadStopsAtRejectWritingNothing(t *testing.T) {
 func TestLoadContinuesWhenAsked(t *testing.T) {
 	db, _ := openTemp(t)
 	newTable(t, db, "Tbl")
-	mustWrite(t, db, "Tbl", OpInsert, ent("p", "03"))
+	mustWrite(t, db, "Tbl", backend.OpInsert, ent("p", "03"))
 	var es []*odata.Entity
 	for i := 0; i < 6; i++ {
 		es = append(es, ent("p", fmt.Sprintf("%02d", i)))
 	}
 	var rejected []int64
-	res, err := db.Load(ctx, "Tbl", OpInsert, source(es), LoadOptions{OnReject: func(n int64, e *odata.Entity, err error) error {
+	res, err := db.Load(ctx, "Tbl", backend.OpInsert, source(es), backend.LoadOptions{OnReject: func(n int64, e *odata.Entity, err error) error {
 		rejected = append(rejected, n)
 		return nil
 	}})
@@ -116,13 +117,13 @@ func TestLoadContinuesWhenAsked(t *testing.T) {
 	}
 	boom := errors.New("source broke")
 	n := 0
-	_, err = db.Load(ctx, "Tbl", OpInsertOrReplace, func() (*odata.Entity, error) {
+	_, err = db.Load(ctx, "Tbl", backend.OpInsertOrReplace, func() (*odata.Entity, error) {
 		n++
 		if n > 2 {
 			return nil, boom
 		}
 		return ent("q", fmt.Sprint(n)), nil
-	}, LoadOptions{})
+	}, backend.LoadOptions{})
 	if !errors.Is(err, boom) || len(dump(t, db, "Tbl")) != 6 { // the source's error: nothing of that load is written
 		t.Fatalf("source error: %v, the table holds %d", err, len(dump(t, db, "Tbl")))
 	}
@@ -131,14 +132,14 @@ func TestLoadContinuesWhenAsked(t *testing.T) {
 func TestLoadMergesAndReplaces(t *testing.T) {
 	db, _ := openTemp(t)
 	newTable(t, db, "Tbl")
-	mustWrite(t, db, "Tbl", OpInsert, ent("p", "1", prop("A", odata.Int32(1))))
-	if _, err := db.Load(ctx, "Tbl", OpInsertOrMerge, source([]*odata.Entity{ent("p", "1", prop("B", odata.Int32(2)))}), LoadOptions{}); err != nil {
+	mustWrite(t, db, "Tbl", backend.OpInsert, ent("p", "1", prop("A", odata.Int32(1))))
+	if _, err := db.Load(ctx, "Tbl", backend.OpInsertOrMerge, source([]*odata.Entity{ent("p", "1", prop("B", odata.Int32(2)))}), backend.LoadOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	got, _ := db.Get(ctx, "Tbl", "p", "1")
 	if len(got.Properties) != 2 {
 		t.Fatalf("merge load: %+v", got)
 	}
-	_, err := db.Load(ctx, "Tbl", OpReplace, source([]*odata.Entity{ent("p", "2")}), LoadOptions{})
+	_, err := db.Load(ctx, "Tbl", backend.OpReplace, source([]*odata.Entity{ent("p", "2")}), backend.LoadOptions{})
 	wantCode(t, err, odata.CodeResourceNotFound, 404)
 }

@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 	"sync"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store/internal/boltfile"
 )
@@ -40,7 +41,7 @@ type scanOut struct {
 // damaged page is DatabaseDamaged), and fn runs outside it. ok is false when
 // it did not run (one core, too few keys to split, the table missing or
 // small enough to live inside its parent) and the serial scan must answer.
-func (o *op) queryParallel(ctx context.Context, table string, req QueryRequest, plan *odata.Plan, d *delivery) (res *QueryResult, ok bool, err error) {
+func (o *op) queryParallel(ctx context.Context, table string, req backend.QueryRequest, plan *odata.Plan, d *delivery) (res *backend.QueryResult, ok bool, err error) {
 	workers := parallelScanWorkers()
 	if workers < 2 {
 		return nil, false, nil
@@ -125,7 +126,7 @@ func (o *op) queryParallel(ctx context.Context, table string, req QueryRequest, 
 			}
 		}()
 	}
-	res = &QueryResult{Plan: plan, Requests: 1}
+	res = &backend.QueryResult{Plan: plan, Requests: 1}
 	if err := o.collect(ctx, res, outs, free, d); err != nil {
 		return nil, true, err
 	}
@@ -137,7 +138,7 @@ func (o *op) queryParallel(ctx context.Context, table string, req QueryRequest, 
 // buffers back to free. It stops before a batch once ctx is done: the
 // workers run ahead of a slow caller (a terminal), and what they have
 // read already is not delivered after an interrupt.
-func (o *op) collect(ctx context.Context, res *QueryResult, outs []chan scanOut, free chan<- []byte, d *delivery) error {
+func (o *op) collect(ctx context.Context, res *backend.QueryResult, outs []chan scanOut, free chan<- []byte, d *delivery) error {
 	for _, ch := range outs {
 		for out := range ch {
 			if err := ctx.Err(); err != nil {

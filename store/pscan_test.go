@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
 )
 
@@ -20,11 +21,11 @@ func withWorkers(t *testing.T, n int) {
 
 type queryRun struct {
 	ents []*odata.Entity
-	res  *QueryResult
+	res  *backend.QueryResult
 	err  error
 }
 
-func runQuery(db *DB, table string, req QueryRequest) queryRun {
+func runQuery(db *DB, table string, req backend.QueryRequest) queryRun {
 	var r queryRun
 	r.res, r.err = db.Query(ctx, table, req, func(e *odata.Entity) error {
 		r.ents = append(r.ents, e)
@@ -40,7 +41,7 @@ func TestParallelScanEqualsSerial(t *testing.T) {
 	db, _ := benchTable(t, n)
 	// keys outside the benchmark's pattern, so the splits fall unevenly
 	for _, pk := range []string{"", "a", "zz\u00e9", "\u4e2d"} {
-		mustWrite(t, db, "Bench", OpInsert, ent(pk, "r", prop("Age", odata.Int32(30))))
+		mustWrite(t, db, "Bench", backend.OpInsert, ent(pk, "r", prop("Age", odata.Int32(30))))
 	}
 	filters := []string{"", "Age eq 30", "Age eq 30 or Active eq true", "PartitionKey ge 'p00007' and PartitionKey lt 'p00021'",
 		"PartitionKey eq 'p00003' or PartitionKey eq 'p00025'", "Name eq 'nobody'", "RowKey gt '0000029990'", "Age eq 30 and PartitionKey ge 'p00012'"}
@@ -49,7 +50,7 @@ func TestParallelScanEqualsSerial(t *testing.T) {
 		f := filterOf(t, fs)
 		for _, start := range starts {
 			for _, sel := range [][]string{nil, {"Age", "Name"}} {
-				req := QueryRequest{Query: odata.Query{Filter: f, Select: sel}, Start: start}
+				req := backend.QueryRequest{Query: odata.Query{Filter: f, Select: sel}, Start: start}
 				withWorkers(t, 1)
 				serial := runQuery(db, "Bench", req)
 				withWorkers(t, 2)
@@ -122,7 +123,7 @@ func TestParallelScanCallbackError(t *testing.T) {
 	stop := errors.New("stop")
 	calls := 0
 	all, _ := odata.ParseFilter("Age ge 0")
-	_, err := db.Query(ctx, "Bench", QueryRequest{Query: odata.Query{Filter: all}}, func(*odata.Entity) error {
+	_, err := db.Query(ctx, "Bench", backend.QueryRequest{Query: odata.Query{Filter: all}}, func(*odata.Entity) error {
 		calls++
 		if calls == 12_345 {
 			return stop
@@ -159,7 +160,7 @@ func TestParallelScanStopsWhenCancelled(t *testing.T) {
 	for _, filter := range []string{"", "Age ge 0"} {
 		cctx, cancel := context.WithCancel(ctx)
 		calls := 0
-		_, err := db.QueryJSONL(cctx, "Bench", QueryRequest{Query: odata.Query{Filter: filterOf(t, filter)}}, func([]byte, int) error {
+		_, err := db.QueryJSONL(cctx, "Bench", backend.QueryRequest{Query: odata.Query{Filter: filterOf(t, filter)}}, func([]byte, int) error {
 			calls++
 			cancel()
 			return nil

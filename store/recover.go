@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store/internal/boltfile"
 )
@@ -108,7 +109,7 @@ func Recover(ctx context.Context, damaged, newPath string, opts *ScanOptions) (r
 	if _, err := os.Stat(newPath); err == nil {
 		return nil, odata.Errorf(odata.CodeInvalidInput, "%s already exists: recover writes a new file, so name one that does not exist", newPath)
 	} else if !errors.Is(err, fs.ErrNotExist) {
-		return nil, FileError(err, "cannot use %s for the recovered database", newPath)
+		return nil, backend.FileError(err, "cannot use %s for the recovered database", newPath)
 	}
 	var progress func(done, total int64)
 	if opts != nil {
@@ -211,7 +212,7 @@ func (w *walker) recoverTable(ctx context.Context, out *DB, t fileTable, c *tabl
 	}
 	src, stop := pull(ctx, entities)
 	defer stop()
-	res, err := out.load(ctx, t.name, OpInsert, src, LoadOptions{
+	res, err := out.load(ctx, t.name, backend.OpInsert, src, backend.LoadOptions{
 		OnReject: func(n int64, e *odata.Entity, err error) error {
 			w.problem(Problem{Page: int64(page), Keys: entityKeys(e), What: "the entity was not saved: " + messageOf(err), Lost: true})
 			return nil
@@ -230,7 +231,7 @@ func (w *walker) recoverTable(ctx context.Context, out *DB, t fileTable, c *tabl
 // pull turns a sequence of entities into a Load source, which fails with
 // ctx's error once ctx is done (the load then writes nothing more); stop
 // ends the sequence early.
-func pull(ctx context.Context, seq iter.Seq[*odata.Entity]) (src EntitySource, stop func()) {
+func pull(ctx context.Context, seq iter.Seq[*odata.Entity]) (src backend.EntitySource, stop func()) {
 	next, stop := iter.Pull(seq)
 	return func() (*odata.Entity, error) {
 		if err := ctx.Err(); err != nil {
@@ -754,13 +755,13 @@ func (pl *placement) saveTable(ctx context.Context, table string, found map[stri
 	pl.w.table = table
 	keys := slices.Sorted(maps.Keys(found))
 	n := 0
-	res, err := pl.out.load(ctx, table, OpInsert, func() (*odata.Entity, error) {
+	res, err := pl.out.load(ctx, table, backend.OpInsert, func() (*odata.Entity, error) {
 		if n == len(keys) {
 			return nil, io.EOF
 		}
 		n++
 		return found[keys[n-1]], nil
-	}, LoadOptions{OnReject: func(_ int64, e *odata.Entity, err error) error {
+	}, backend.LoadOptions{OnReject: func(_ int64, e *odata.Entity, err error) error {
 		if !odata.IsCode(err, odata.CodeEntityAlreadyExists) { // the tree's copy is the current one
 			pl.w.problem(Problem{Page: -1, Keys: entityKeys(e), What: "the entity, found on an unlinked page, was not saved: " + messageOf(err), Lost: true})
 		}

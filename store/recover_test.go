@@ -3,11 +3,13 @@ package store
 import (
 	"bytes"
 	"fmt"
-	"github.com/tstable/tstable/store/internal/boltfile"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tstable/tstable/backend"
+	"github.com/tstable/tstable/store/internal/boltfile"
 
 	"github.com/tstable/tstable/odata"
 )
@@ -89,7 +91,7 @@ func TestRecoverASoundFileCopiesEverything(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	w := mustWrite(t, db, "Gamma", OpInsert, ent("new", "one"))
+	w := mustWrite(t, db, "Gamma", backend.OpInsert, ent("new", "one"))
 	for _, e := range dump(t, db, "Alpha") {
 		if !w.Timestamp.After(e.Timestamp) {
 			t.Fatalf("a new write's Timestamp %v is not after %v", w.Timestamp, e.Timestamp)
@@ -306,7 +308,7 @@ func TestRecoverSavesTheRowsOfAFinishedStagedImport(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := sortedEntities(5000)
-	if res, err := db.Load(ctx, "Slow", OpInsert, sliceSource(want), LoadOptions{}); err != nil || res.Written != 5000 {
+	if res, err := db.Load(ctx, "Slow", backend.OpInsert, sliceSource(want), backend.LoadOptions{}); err != nil || res.Written != 5000 {
 		t.Fatalf("load: %+v %v", res, err)
 	}
 	db.Close()

@@ -6,6 +6,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store/internal/boltfile"
 )
@@ -194,12 +195,12 @@ func (db *DB) Get(ctx context.Context, table, pk, rk string) (*odata.Entity, err
 // fn. Every key read counts as scanned. When the page limit (PageSize, and
 // Query.Top) is reached and another key lies in the ranges, Next is set to it.
 // A panic in fn is fn's own: it goes on to the caller untouched.
-func (db *DB) Query(ctx context.Context, table string, req QueryRequest, fn func(*odata.Entity) error) (*QueryResult, error) {
+func (db *DB) Query(ctx context.Context, table string, req backend.QueryRequest, fn func(*odata.Entity) error) (*backend.QueryResult, error) {
 	return db.query(ctx, table, req, &delivery{sel: req.Query.Select, entity: fn})
 }
 
 // queryParallel runs the query on several cores when it can (ran).
-func (db *DB) queryParallel(ctx context.Context, table string, req QueryRequest, plan *odata.Plan, d *delivery) (res *QueryResult, ran bool, err error) {
+func (db *DB) queryParallel(ctx context.Context, table string, req backend.QueryRequest, plan *odata.Plan, d *delivery) (res *backend.QueryResult, ran bool, err error) {
 	err = db.do(false, func(o *op) (err error) {
 		res, ran, err = o.queryParallel(ctx, table, req, plan, d)
 		return err
@@ -211,7 +212,7 @@ func (db *DB) queryParallel(ctx context.Context, table string, req QueryRequest,
 }
 
 // query answers Query and QueryJSONL, delivering the matches as d says.
-func (db *DB) query(ctx context.Context, table string, req QueryRequest, d *delivery) (*QueryResult, error) {
+func (db *DB) query(ctx context.Context, table string, req backend.QueryRequest, d *delivery) (*backend.QueryResult, error) {
 	if req.PageSize < 0 || req.PageSize > 1000 {
 		return nil, odata.Errorf(odata.CodeInvalidInput, "page size %d is out of range: use 1 to 1000", req.PageSize)
 	}
@@ -233,9 +234,9 @@ func (db *DB) query(ctx context.Context, table string, req QueryRequest, d *deli
 			return res, err
 		}
 	}
-	var res *QueryResult
+	var res *backend.QueryResult
 	err := db.do(false, func(o *op) error {
-		res = &QueryResult{Plan: plan, Requests: 1}
+		res = &backend.QueryResult{Plan: plan, Requests: 1}
 		return o.view(func(t *gtx) error { return o.scanSerial(ctx, t, table, req, plan, limit, d, res) })
 	})
 	if err != nil {
@@ -246,7 +247,7 @@ func (db *DB) query(ctx context.Context, table string, req QueryRequest, d *deli
 
 // scanSerial answers a query on the caller's goroutine, in t, delivering
 // each match as it reads it (or, for lines, a buffer at a time).
-func (o *op) scanSerial(ctx context.Context, t *gtx, table string, req QueryRequest, plan *odata.Plan, limit int, d *delivery, res *QueryResult) error {
+func (o *op) scanSerial(ctx context.Context, t *gtx, table string, req backend.QueryRequest, plan *odata.Plan, limit int, d *delivery, res *backend.QueryResult) error {
 	b, err := t.table(table)
 	if err != nil {
 		return err

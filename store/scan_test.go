@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
 )
 
@@ -14,13 +15,13 @@ func scanFixture(t *testing.T) *DB {
 	newTable(t, db, "Tbl")
 	for _, pk := range []string{"C", "A", "BB", "B"} {
 		for _, rk := range []string{"3", "1", "4", "2"} {
-			mustWrite(t, db, "Tbl", OpInsert, ent(pk, rk, prop("N", odata.Int32(int32(len(pk)*10)))))
+			mustWrite(t, db, "Tbl", backend.OpInsert, ent(pk, rk, prop("N", odata.Int32(int32(len(pk)*10)))))
 		}
 	}
 	return db
 }
 
-func query(t *testing.T, db *DB, filter string, req QueryRequest) ([]string, *QueryResult) {
+func query(t *testing.T, db *DB, filter string, req backend.QueryRequest) ([]string, *backend.QueryResult) {
 	t.Helper()
 	if filter != "" {
 		f, err := odata.ParseFilter(filter)
@@ -39,7 +40,7 @@ func query(t *testing.T, db *DB, filter string, req QueryRequest) ([]string, *Qu
 
 func TestOrderIsPartitionThenRow(t *testing.T) {
 	db := scanFixture(t)
-	got, res := query(t, db, "", QueryRequest{})
+	got, res := query(t, db, "", backend.QueryRequest{})
 	want := []string{"A/1", "A/2", "A/3", "A/4", "B/1", "B/2", "B/3", "B/4", "BB/1", "BB/2", "BB/3", "BB/4", "C/1", "C/2", "C/3", "C/4"}
 	if !reflect.DeepEqual(got, want) || res.Scanned != 16 || res.Returned != 16 || res.Next != nil {
 		t.Fatalf("got %v (%+v)", got, res)
@@ -70,7 +71,7 @@ func TestQueriesReadOnlyTheirRanges(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.filter, func(t *testing.T) {
-			got, res := query(t, db, c.filter, QueryRequest{})
+			got, res := query(t, db, c.filter, backend.QueryRequest{})
 			if !reflect.DeepEqual(got, c.want) {
 				t.Fatalf("got %v, want %v", got, c.want)
 			}
@@ -151,12 +152,12 @@ func TestScanBounds(t *testing.T) {
 
 func TestPagingResumesExactly(t *testing.T) {
 	db := scanFixture(t)
-	all, _ := query(t, db, "", QueryRequest{})
+	all, _ := query(t, db, "", backend.QueryRequest{})
 	var paged []string
 	var start *odata.Key
 	pages := 0
 	for {
-		got, res := query(t, db, "", QueryRequest{PageSize: 5, Start: start})
+		got, res := query(t, db, "", backend.QueryRequest{PageSize: 5, Start: start})
 		pages++
 		if len(got) > 5 {
 			t.Fatalf("page of %d", len(got))
@@ -168,8 +169,8 @@ func TestPagingResumesExactly(t *testing.T) {
 		start = res.Next
 		// Writes between pages neither skip nor repeat what was not touched.
 		if pages == 1 {
-			mustWrite(t, db, "Tbl", OpDelete, ent("B", "3"))
-			mustWrite(t, db, "Tbl", OpInsert, ent("A", "0"))
+			mustWrite(t, db, "Tbl", backend.OpDelete, ent("B", "3"))
+			mustWrite(t, db, "Tbl", backend.OpInsert, ent("A", "0"))
 		}
 	}
 	want := append(append([]string{}, all[:6]...), all[7:]...) // B/3 deleted after page 1; A/0 lies before it
@@ -180,25 +181,25 @@ func TestPagingResumesExactly(t *testing.T) {
 
 func TestTopAndExactLastPage(t *testing.T) {
 	db := scanFixture(t)
-	got, res := query(t, db, "PartitionKey eq 'A'", QueryRequest{Query: odata.Query{Top: 2}})
+	got, res := query(t, db, "PartitionKey eq 'A'", backend.QueryRequest{Query: odata.Query{Top: 2}})
 	if len(got) != 2 || res.Next == nil || *res.Next != (odata.Key{PartitionKey: "A", RowKey: "3"}) {
 		t.Fatalf("top 2: %v %+v", got, res.Next)
 	}
 	// A page that ends exactly at the last key has no continuation.
-	_, res = query(t, db, "PartitionKey eq 'A'", QueryRequest{PageSize: 4})
+	_, res = query(t, db, "PartitionKey eq 'A'", backend.QueryRequest{PageSize: 4})
 	if res.Next != nil {
 		t.Fatalf("continuation after the last entity: %+v", res.Next)
 	}
-	_, err := db.Query(ctx, "Tbl", QueryRequest{PageSize: 1001}, nil)
+	_, err := db.Query(ctx, "Tbl", backend.QueryRequest{PageSize: 1001}, nil)
 	wantCode(t, err, odata.CodeInvalidInput, 400)
 }
 
 func TestSelectProjects(t *testing.T) {
 	db, _ := openTemp(t)
 	newTable(t, db, "Tbl")
-	mustWrite(t, db, "Tbl", OpInsert, ent("p", "r", prop("A", odata.Int32(1)), prop("B", odata.Int32(2))))
+	mustWrite(t, db, "Tbl", backend.OpInsert, ent("p", "r", prop("A", odata.Int32(1)), prop("B", odata.Int32(2))))
 	var got *odata.Entity
-	db.Query(ctx, "Tbl", QueryRequest{Query: odata.Query{Select: []string{"B"}}}, func(e *odata.Entity) error { got = e; return nil })
+	db.Query(ctx, "Tbl", backend.QueryRequest{Query: odata.Query{Select: []string{"B"}}}, func(e *odata.Entity) error { got = e; return nil })
 	if len(got.Properties) != 1 || got.Properties[0].Name != "B" || got.PartitionKey != "p" {
 		t.Fatalf("projection: %+v", got)
 	}

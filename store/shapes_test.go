@@ -10,6 +10,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
 )
 
@@ -52,11 +53,11 @@ func TestNamesStoredOncePerTable(t *testing.T) {
 	for i := range 500 {
 		es = append(es, ent("p", fmt.Sprintf("%04d", i), prop("LastName", odata.String("Cao")), prop("Age", odata.Int32(int32(i)))))
 	}
-	if _, err := db.Load(ctx, "People", OpInsert, sliceSource(es), LoadOptions{}); err != nil {
+	if _, err := db.Load(ctx, "People", backend.OpInsert, sliceSource(es), backend.LoadOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	mustWrite(t, db, "People", OpInsert, ent("q", "1", prop("LastName", odata.String("Wei")), prop("Age", odata.Int32(3))))
-	mustWrite(t, db, "People", OpInsert, ent("q", "2", prop("Age", odata.Int32(3)), prop("LastName", odata.String("Wei"))))
+	mustWrite(t, db, "People", backend.OpInsert, ent("q", "1", prop("LastName", odata.String("Wei")), prop("Age", odata.Int32(3))))
+	mustWrite(t, db, "People", backend.OpInsert, ent("q", "2", prop("Age", odata.Int32(3)), prop("LastName", odata.String("Wei"))))
 	db.Close()
 	shapes, values := dictionaryOf(t, path, "People")
 	if len(shapes) != 2 {
@@ -80,10 +81,10 @@ func TestShapesPastTheBoundNameThemselves(t *testing.T) {
 	for i := range n {
 		es = append(es, ent("p", fmt.Sprintf("%05d", i), prop(fmt.Sprintf("P%05d", i), odata.Int64(int64(i)))))
 	}
-	if _, err := db.Load(ctx, "Wide", OpInsert, sliceSource(es), LoadOptions{}); err != nil {
+	if _, err := db.Load(ctx, "Wide", backend.OpInsert, sliceSource(es), backend.LoadOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	mustWrite(t, db, "Wide", OpInsert, ent("q", "1", prop("Other", odata.Bool(true))))
+	mustWrite(t, db, "Wide", backend.OpInsert, ent("q", "1", prop("Other", odata.Bool(true))))
 	got := dump(t, db, "Wide")
 	if len(got) != n+1 || got[n-1].Properties[0].Name != fmt.Sprintf("P%05d", n-1) || got[0].Properties[0].Value.Int != 0 {
 		t.Fatalf("read back %d entities, the last %+v", len(got), got[n])
@@ -110,7 +111,7 @@ func TestShapesPastTheBoundNameThemselves(t *testing.T) {
 		for j := range 250 {
 			props = append(props, prop(fmt.Sprintf("N%03d%03d%s", i, j, strings.Repeat("x", 240)), odata.Bool(true)))
 		}
-		mustWrite(t, db, "Long", OpInsert, ent("p", fmt.Sprint(i), props...))
+		mustWrite(t, db, "Long", backend.OpInsert, ent("p", fmt.Sprint(i), props...))
 	}
 	if got := dump(t, db, "Long"); len(got) != 20 || len(got[19].Properties) != 250 {
 		t.Fatalf("long names read back as %d entities", len(got))
@@ -126,13 +127,13 @@ func TestShapesPastTheBoundNameThemselves(t *testing.T) {
 func TestShapesOfATableCreatedAgain(t *testing.T) {
 	db, path := openTemp(t)
 	newTable(t, db, "Tbl")
-	mustWrite(t, db, "Tbl", OpInsert, ent("p", "1", prop("Old", odata.String("a"))))
+	mustWrite(t, db, "Tbl", backend.OpInsert, ent("p", "1", prop("Old", odata.String("a"))))
 	dump(t, db, "Tbl") // its shapes are known to the DB now
 	if err := db.DeleteTable(ctx, "Tbl"); err != nil {
 		t.Fatal(err)
 	}
 	newTable(t, db, "Tbl")
-	mustWrite(t, db, "Tbl", OpInsert, ent("p", "1", prop("New", odata.Int32(1))))
+	mustWrite(t, db, "Tbl", backend.OpInsert, ent("p", "1", prop("New", odata.Int32(1))))
 	if got := dump(t, db, "Tbl"); len(got) != 1 || got[0].Properties[0].Name != "New" {
 		t.Fatalf("read %+v", got[0])
 	}
@@ -164,7 +165,7 @@ func TestShapesOfATableCreatedAgain(t *testing.T) {
 func TestShapesOfAFailedWriteAreNotKept(t *testing.T) {
 	db, _ := openTemp(t)
 	newTable(t, db, "Tbl")
-	mustWrite(t, db, "Tbl", OpInsert, ent("p", "taken"))
+	mustWrite(t, db, "Tbl", backend.OpInsert, ent("p", "taken"))
 	var wg sync.WaitGroup
 	for w := range 8 {
 		wg.Add(1)
@@ -172,9 +173,9 @@ func TestShapesOfAFailedWriteAreNotKept(t *testing.T) {
 			defer wg.Done()
 			for i := range 30 {
 				name := fmt.Sprintf("W%dN%d", w, i)
-				ops := []Operation{{Kind: OpInsert, Entity: ent("p", name, prop(name, odata.Int32(int32(i))))}}
+				ops := []backend.Operation{{Kind: backend.OpInsert, Entity: ent("p", name, prop(name, odata.Int32(int32(i))))}}
 				if i%3 == 0 { // this one fails after its first operation has added a shape
-					ops = append(ops, Operation{Kind: OpInsert, Entity: ent("p", "taken")})
+					ops = append(ops, backend.Operation{Kind: backend.OpInsert, Entity: ent("p", "taken")})
 				}
 				_, err := db.Batch(ctx, "Tbl", ops)
 				if (err != nil) != (i%3 == 0) {
@@ -201,14 +202,14 @@ func TestShapesOfAFailedWriteAreNotKept(t *testing.T) {
 func TestShapesWithReadersAndWritersAtOnce(t *testing.T) {
 	db, _ := openTemp(t)
 	newTable(t, db, "Tbl")
-	if _, err := db.Load(ctx, "Tbl", OpInsert, sliceSource(func() []*odata.Entity {
+	if _, err := db.Load(ctx, "Tbl", backend.OpInsert, sliceSource(func() []*odata.Entity {
 		var es []*odata.Entity
 		for i := range 3000 {
 			rk := fmt.Sprintf("base%05d", i)
 			es = append(es, ent("p", rk, prop("N"+rk, odata.String(rk)), prop("K", odata.Int32(int32(i%5)))))
 		}
 		return es
-	}()), LoadOptions{}); err != nil {
+	}()), backend.LoadOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	check := func(e *odata.Entity) error {
@@ -230,7 +231,7 @@ func TestShapesWithReadersAndWritersAtOnce(t *testing.T) {
 				default:
 				}
 				rk := fmt.Sprintf("w%d_%05d", w, i)
-				if _, err := db.Write(ctx, "Tbl", Operation{Kind: OpInsertOrReplace, Entity: ent("p", rk, prop("N"+rk, odata.String(rk)))}); err != nil {
+				if _, err := db.Write(ctx, "Tbl", backend.Operation{Kind: backend.OpInsertOrReplace, Entity: ent("p", rk, prop("N"+rk, odata.String(rk)))}); err != nil {
 					t.Error(err)
 					return
 				}
@@ -239,7 +240,7 @@ func TestShapesWithReadersAndWritersAtOnce(t *testing.T) {
 	}
 	f, _ := odata.ParseFilter("K eq 3 or K ne 3 or RowKey ge 'w'")
 	for round := range 20 {
-		if _, err := db.Query(ctx, "Tbl", QueryRequest{Query: odata.Query{Filter: f}}, check); err != nil {
+		if _, err := db.Query(ctx, "Tbl", backend.QueryRequest{Query: odata.Query{Filter: f}}, check); err != nil {
 			t.Fatal(err)
 		}
 		if e, err := db.Get(ctx, "Tbl", "p", fmt.Sprintf("base%05d", round)); err != nil || check(e) != nil {
@@ -248,7 +249,7 @@ func TestShapesWithReadersAndWritersAtOnce(t *testing.T) {
 	}
 	close(stop)
 	wg.Wait()
-	if _, err := db.Query(ctx, "Tbl", QueryRequest{}, check); err != nil {
+	if _, err := db.Query(ctx, "Tbl", backend.QueryRequest{}, check); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
 )
 
@@ -61,7 +62,7 @@ func TestFileSizeOfNarrowRows(t *testing.T) {
 			t.Fatal(err)
 		}
 		newTable(t, db, "Bench")
-		if _, err := db.Load(ctx, "Bench", OpInsert, sliceSource(rows), LoadOptions{}); err != nil {
+		if _, err := db.Load(ctx, "Bench", backend.OpInsert, sliceSource(rows), backend.LoadOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		db.Close()

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
 )
 
@@ -302,7 +303,7 @@ func (l *loader) stagingTree(t *gtx) (*gbucket, error) {
 // stageCommitError gives a failed commit of a staged load its FromKey:
 // nothing of the load is in the table, so it is the load's first key.
 func (l *loader) stageCommitError(err error) error {
-	var ce *CommitError
+	var ce *backend.CommitError
 	if errors.As(err, &ce) && ce.FromKey == nil {
 		if first := l.st.first; first != nil {
 			from := l.l.odataKey(first)

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
 )
 
@@ -65,7 +66,7 @@ func TestStagedLoadEqualsRuns(t *testing.T) {
 	for i, noStaging := range []bool{false, true} {
 		db, path := stageDB(t, noStaging)
 		var progress []int64
-		res, err := db.Load(ctx, "Tab", OpInsert, sliceSource(src), LoadOptions{Progress: func(n int64) {
+		res, err := db.Load(ctx, "Tab", backend.OpInsert, sliceSource(src), backend.LoadOptions{Progress: func(n int64) {
 			if len(progress) == 1 && !noStaging {
 				if st := stagingBuckets(t, db); len(st) != 1 {
 					t.Errorf("staging buckets while loading: %v", st)
@@ -117,17 +118,17 @@ func TestStagedLoadStopsWithNothingWritten(t *testing.T) {
 	stop := errors.New("stop")
 	for name, c := range map[string]struct {
 		src  []*odata.Entity
-		kind OpKind
+		kind backend.OpKind
 		want func(error) bool
 	}{
-		"bad row":   {bad, OpInsertOrReplace, func(err error) bool { return err == stop }},
-		"duplicate": {dup, OpInsert, func(err error) bool { return err == stop }},
+		"bad row":   {bad, backend.OpInsertOrReplace, func(err error) bool { return err == stop }},
+		"duplicate": {dup, backend.OpInsert, func(err error) bool { return err == stop }},
 	} {
 		t.Run(name, func(t *testing.T) {
 			db, _ := stageDB(t, false)
 			staged := int64(0)
 			var told []int64
-			res, err := db.Load(ctx, "Tab", c.kind, sliceSource(c.src), LoadOptions{
+			res, err := db.Load(ctx, "Tab", c.kind, sliceSource(c.src), backend.LoadOptions{
 				Progress: func(n int64) { staged = n },
 				OnReject: func(pos int64, e *odata.Entity, err error) error { told = append(told, pos); return stop },
 			})
@@ -143,7 +144,7 @@ func TestStagedLoadStopsWithNothingWritten(t *testing.T) {
 			if st := stagingBuckets(t, db); len(st) != 0 {
 				t.Fatalf("staging buckets left: %v", st)
 			}
-			_, err = db.Load(ctx, "Tab", c.kind, sliceSource(c.src), LoadOptions{})
+			_, err = db.Load(ctx, "Tab", c.kind, sliceSource(c.src), backend.LoadOptions{})
 			if name == "duplicate" {
 				wantCode(t, err, odata.CodeEntityAlreadyExists, 409)
 			} else if err == nil {
@@ -159,7 +160,7 @@ func TestStagedLoadStopsWithNothingWritten(t *testing.T) {
 		arm()
 		newTable(t, db, "Tab")
 		src := sortedEntities(1000)
-		res, err := db.Load(ctx, "Tab", OpInsert, sliceSource(src), LoadOptions{})
+		res, err := db.Load(ctx, "Tab", backend.OpInsert, sliceSource(src), backend.LoadOptions{})
 		ce := wantCommitError(t, err, path)
 		if res.Written != 0 || ce.FromKey == nil || *ce.FromKey != (odata.Key{PartitionKey: src[0].PartitionKey, RowKey: src[0].RowKey}) {
 			t.Fatalf("written %d, from %v", res.Written, ce.FromKey)
@@ -188,7 +189,7 @@ func TestStagedLoadOutOfOrderFallsBack(t *testing.T) {
 	for i, noStaging := range []bool{false, true} {
 		db, path := stageDB(t, noStaging)
 		var told []int64
-		res, err := db.Load(ctx, "Tab", OpInsertOrReplace, sliceSource(src), LoadOptions{
+		res, err := db.Load(ctx, "Tab", backend.OpInsertOrReplace, sliceSource(src), backend.LoadOptions{
 			OnReject: func(pos int64, e *odata.Entity, err error) error { told = append(told, pos); return nil },
 		})
 		if err != nil || res.Written != int64(len(src)-2) || !reflect.DeepEqual(told, []int64{100, 2500}) {
@@ -216,16 +217,16 @@ func TestStagedLoadTableFilledMeanwhile(t *testing.T) {
 	db, _ := stageDB(t, false)
 	src := sortedEntities(3000)
 	i := 0
-	res, err := db.Load(ctx, "Tab", OpInsert, func() (*odata.Entity, error) {
+	res, err := db.Load(ctx, "Tab", backend.OpInsert, func() (*odata.Entity, error) {
 		if i == 2000 {
-			mustWrite(t, db, "Tab", OpInsert, ent("zzz", "meanwhile"))
+			mustWrite(t, db, "Tab", backend.OpInsert, ent("zzz", "meanwhile"))
 		}
 		if i == len(src) {
 			return nil, io.EOF
 		}
 		i++
 		return src[i-1], nil
-	}, LoadOptions{})
+	}, backend.LoadOptions{})
 	if err != nil || res.Written != 3000 {
 		t.Fatal(res, err)
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/tstable/tstable/backend"
 )
 
 // clockOf reads the file's clock through db.
@@ -41,7 +43,7 @@ func TestEveryCommitAdvancesTheClock(t *testing.T) {
 	step("create", func() error { return db.CreateTable(ctx, "Aaa") })
 	step("create", func() error { return db.CreateTable(ctx, "Bbb") })
 	step("staged import", func() error {
-		_, err := db.Load(ctx, "Aaa", OpInsert, sliceSource(sortedEntities(300)), LoadOptions{})
+		_, err := db.Load(ctx, "Aaa", backend.OpInsert, sliceSource(sortedEntities(300)), backend.LoadOptions{})
 		return err
 	})
 	step("delete", func() error { return db.DeleteTable(ctx, "Bbb") })
@@ -85,7 +87,7 @@ func TestRecoverWithBothHeadersDestroyed(t *testing.T) {
 // The same for a file of 30,000 entities loaded in key order.
 func TestRecoverALargeFileWithBothHeadersDestroyed(t *testing.T) {
 	db, path := benchTable(t, 30_000)
-	mustWrite(t, db, "Bench", OpDelete, ent(benchEntity(7).PartitionKey, benchEntity(7).RowKey))
+	mustWrite(t, db, "Bench", backend.OpDelete, ent(benchEntity(7).PartitionKey, benchEntity(7).RowKey))
 	db.Close()
 	want := contents(t, path)
 	smashHeaders(t, path)
@@ -107,7 +109,7 @@ func TestADamagedNewestHeaderKeepsTheLastImport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res, err := db.Load(ctx, "Slow", OpInsert, sliceSource(sortedEntities(5000)), LoadOptions{}); err != nil || res.Written != 5000 {
+	if res, err := db.Load(ctx, "Slow", backend.OpInsert, sliceSource(sortedEntities(5000)), backend.LoadOptions{}); err != nil || res.Written != 5000 {
 		t.Fatalf("load: %+v %v", res, err)
 	}
 	db.Close()

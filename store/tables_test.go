@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
 )
 
@@ -32,7 +33,7 @@ func TestTablesCaseInsensitiveButKeepCase(t *testing.T) {
 	if !reflect.DeepEqual(names, []string{"apples", "Employees"}) {
 		t.Fatalf("list = %v", names)
 	}
-	mustWrite(t, db, "employees", OpInsert, ent("p", "r"))
+	mustWrite(t, db, "employees", backend.OpInsert, ent("p", "r"))
 	if _, err := db.Get(ctx, "EMPLOYEES", "p", "r"); err != nil {
 		t.Fatalf("lookup ignoring case: %v", err)
 	}
@@ -42,7 +43,7 @@ func TestDeleteTableDropsEntities(t *testing.T) {
 	db, _ := openTemp(t)
 	newTable(t, db, "Logs")
 	for i := 0; i < 50; i++ {
-		mustWrite(t, db, "Logs", OpInsert, ent("p", string(rune('a'+i%26))+strings.Repeat("x", i)))
+		mustWrite(t, db, "Logs", backend.OpInsert, ent("p", string(rune('a'+i%26))+strings.Repeat("x", i)))
 	}
 	if err := db.DeleteTable(ctx, "logs"); err != nil {
 		t.Fatal(err)
@@ -58,10 +59,10 @@ func TestDeleteTableDropsEntities(t *testing.T) {
 
 func TestMissingTable(t *testing.T) {
 	db, _ := openTemp(t)
-	_, err := db.Write(ctx, "Nope", Operation{Kind: OpInsert, Entity: ent("p", "r")})
+	_, err := db.Write(ctx, "Nope", backend.Operation{Kind: backend.OpInsert, Entity: ent("p", "r")})
 	wantCode(t, err, odata.CodeTableNotFound, 404)
-	_, err = db.Query(ctx, "Nope", QueryRequest{}, nil)
+	_, err = db.Query(ctx, "Nope", backend.QueryRequest{}, nil)
 	wantCode(t, err, odata.CodeTableNotFound, 404)
-	_, err = db.Batch(ctx, "Nope", []Operation{{Kind: OpInsert, Entity: ent("p", "r")}})
+	_, err = db.Batch(ctx, "Nope", []backend.Operation{{Kind: backend.OpInsert, Entity: ent("p", "r")}})
 	wantCode(t, err, odata.CodeTableNotFound, 404)
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
 )
 
@@ -48,7 +49,7 @@ func TestWriteRefusesBadInput(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := db.Write(ctx, "Tbl", Operation{Kind: OpInsertOrReplace, Entity: c.e})
+			_, err := db.Write(ctx, "Tbl", backend.Operation{Kind: backend.OpInsertOrReplace, Entity: c.e})
 			e := wantCode(t, err, c.code, 400)
 			if !strings.Contains(e.Message, c.inMsg) {
 				t.Errorf("message %q does not mention %q", e.Message, c.inMsg)
@@ -67,15 +68,15 @@ func TestLimitsAreInclusive(t *testing.T) {
 	for i := range props {
 		props[i] = prop("P"+strings.Repeat("z", i), odata.Bool(true))
 	}
-	mustWrite(t, db, "Tbl", OpInsert, ent(strings.Repeat("k", 1024), "", props...))
-	mustWrite(t, db, "Tbl", OpInsert, ent("p", "r", prop("S", odata.String(strings.Repeat("x", 32*1024))), prop("B", odata.Binary(make([]byte, 65536)))))
-	mustWrite(t, db, "Tbl", OpInsert, ent("", "", prop("Ünïcode_name", odata.String("ok"))))
+	mustWrite(t, db, "Tbl", backend.OpInsert, ent(strings.Repeat("k", 1024), "", props...))
+	mustWrite(t, db, "Tbl", backend.OpInsert, ent("p", "r", prop("S", odata.String(strings.Repeat("x", 32*1024))), prop("B", odata.Binary(make([]byte, 65536)))))
+	mustWrite(t, db, "Tbl", backend.OpInsert, ent("", "", prop("Ünïcode_name", odata.String("ok"))))
 }
 
 func TestSuppliedTimestampIsIgnored(t *testing.T) {
 	db, _ := openTemp(t)
 	newTable(t, db, "Tbl")
-	out := mustWrite(t, db, "Tbl", OpInsert, ent("p", "r", prop("Timestamp", odata.String("2000-01-01")), prop("A", odata.Int32(1))))
+	out := mustWrite(t, db, "Tbl", backend.OpInsert, ent("p", "r", prop("Timestamp", odata.String("2000-01-01")), prop("A", odata.Int32(1))))
 	got, _ := db.Get(ctx, "Tbl", "p", "r")
 	if len(got.Properties) != 1 || got.Properties[0].Name != "A" || !got.Timestamp.Equal(out.Timestamp) {
 		t.Fatalf("stored %+v", got)

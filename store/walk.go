@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/store/internal/boltfile"
 	"github.com/tstable/tstable/store/internal/dictcopy"
 )
@@ -144,7 +145,7 @@ func (w *walker) meta() boltfile.Meta { return w.H.Meta() }
 func openForReading(ctx context.Context, path string, opts *ScanOptions) (*os.File, int64, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, 0, fmt.Errorf("cannot open %s: %s", path, describeIOError(err))
+		return nil, 0, fmt.Errorf("cannot open %s: %s", path, backend.DescribeIOError(err))
 	}
 	wait := DefaultWait
 	var onWait func(string)
@@ -163,7 +164,7 @@ func openForReading(ctx context.Context, path string, opts *ScanOptions) (*os.Fi
 	st, err := f.Stat()
 	if err != nil {
 		closeLocked(f)
-		return nil, 0, fmt.Errorf("cannot read %s: %s", path, describeIOError(err))
+		return nil, 0, fmt.Errorf("cannot read %s: %s", path, backend.DescribeIOError(err))
 	}
 	return f, st.Size(), nil
 }

@@ -3,48 +3,10 @@ package store
 import (
 	"context"
 	"encoding/binary"
-	"slices"
-	"strings"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
 )
-
-// prepare validates an operation before any transaction starts and returns
-// the entity to write (a supplied Timestamp dropped).
-func prepare(op Operation) (Operation, error) {
-	if op.Entity == nil {
-		return op, odata.Errorf(odata.CodeInvalidInput, "the %s operation has no entity", op.Kind)
-	}
-	if op.Kind == OpDelete {
-		if err := odata.ValidateKey(odata.PartitionKey, op.Entity.PartitionKey); err != nil {
-			return op, err
-		}
-		return op, odata.ValidateKey(odata.RowKey, op.Entity.RowKey)
-	}
-	if op.Kind < OpInsert || op.Kind > OpDelete {
-		return op, odata.Errorf(odata.CodeInvalidInput, "unknown operation %d", op.Kind)
-	}
-	op.Entity = withoutTimestamp(op.Entity)
-	if op.Kind != OpInsert {
-		op.Entity = byName(op.Entity)
-	}
-	return op, odata.ValidateEntity(op.Entity)
-}
-
-// byName returns e with its properties in the order the service keeps them
-// after any write but Insert Entity (Update, Merge, Insert Or Replace,
-// Insert Or Merge): sorted by name, byte by byte ("Birthday" before
-// "age"), as its answers show; Insert Entity keeps the order given. e is
-// not modified; it is returned itself when already in order.
-func byName(e *odata.Entity) *odata.Entity {
-	less := func(a, b odata.Property) int { return strings.Compare(a.Name, b.Name) }
-	if slices.IsSortedFunc(e.Properties, less) {
-		return e
-	}
-	c := e.Clone()
-	slices.SortFunc(c.Properties, less)
-	return c
-}
 
 // checkETag applies an If-Match condition to the stored value cur, of a
 // table whose codec is c. An empty condition is treated as "*" (any ETag),
@@ -76,7 +38,7 @@ func notFound(pk, rk string) error {
 // apply performs one prepared operation inside a write transaction, with
 // ticks as the new Timestamp, and sets *out to the entity as stored.
 // absent says the entity is known not to be stored (it is not looked up).
-func apply(b *gbucket, op Operation, ticks int64, absent bool, out *odata.Entity) error {
+func apply(b *gbucket, op backend.Operation, ticks int64, absent bool, out *odata.Entity) error {
 	e := op.Entity
 	c := b.codec
 	key := c.keyOf(e.PartitionKey, e.RowKey)
@@ -89,11 +51,11 @@ func apply(b *gbucket, op Operation, ticks int64, absent bool, out *odata.Entity
 	}
 	props := e.Properties
 	switch op.Kind {
-	case OpInsert:
+	case backend.OpInsert:
 		if cur != nil {
 			return odata.Errorf(odata.CodeEntityAlreadyExists, "entity (%q, %q) already exists; use upsert or replace to change it", e.PartitionKey, e.RowKey)
 		}
-	case OpReplace, OpMerge, OpDelete:
+	case backend.OpReplace, backend.OpMerge, backend.OpDelete:
 		if cur == nil {
 			return notFound(e.PartitionKey, e.RowKey)
 		}
@@ -101,11 +63,11 @@ func apply(b *gbucket, op Operation, ticks int64, absent bool, out *odata.Entity
 			return err
 		}
 	}
-	if op.Kind == OpDelete {
+	if op.Kind == backend.OpDelete {
 		*out = odata.Entity{PartitionKey: e.PartitionKey, RowKey: e.RowKey}
 		return b.del(key)
 	}
-	if cur != nil && (op.Kind == OpMerge || op.Kind == OpInsertOrMerge) {
+	if cur != nil && (op.Kind == backend.OpMerge || op.Kind == backend.OpInsertOrMerge) {
 		old, err := c.decode(key, cur)
 		if err != nil {
 			return err
@@ -116,7 +78,7 @@ func apply(b *gbucket, op Operation, ticks int64, absent bool, out *odata.Entity
 		if err := odata.ValidateEntity(old); err != nil {
 			return err
 		}
-		props = byName(old).Properties
+		props = backend.PropertiesByName(old).Properties
 	}
 	val, err := c.encode(make([]byte, 0, valueRoom(props)), ticks, props)
 	if err != nil {
@@ -141,8 +103,8 @@ func valueRoom(props []odata.Property) int {
 }
 
 // Write performs one operation and returns the entity as stored.
-func (db *DB) Write(ctx context.Context, table string, wop Operation) (*odata.Entity, error) {
-	wop, err := prepare(wop)
+func (db *DB) Write(ctx context.Context, table string, wop backend.Operation) (*odata.Entity, error) {
+	wop, err := backend.Prepare(wop)
 	if err != nil {
 		return nil, err
 	}

@@ -4,18 +4,19 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
 )
 
 func TestInsertReplaceMergeUpsertDelete(t *testing.T) {
 	db, _ := openTemp(t)
 	newTable(t, db, "Emp")
-	first := mustWrite(t, db, "Emp", OpInsert, ent("Sales", "1", prop("Name", odata.String("Ann")), prop("Age", odata.Int32(30))))
-	_, err := db.Write(ctx, "Emp", Operation{Kind: OpInsert, Entity: ent("Sales", "1")})
+	first := mustWrite(t, db, "Emp", backend.OpInsert, ent("Sales", "1", prop("Name", odata.String("Ann")), prop("Age", odata.Int32(30))))
+	_, err := db.Write(ctx, "Emp", backend.Operation{Kind: backend.OpInsert, Entity: ent("Sales", "1")})
 	wantCode(t, err, odata.CodeEntityAlreadyExists, 409)
 
 	// Merge keeps Age, changes Name, adds City; the ETag changes.
-	merged := mustWrite(t, db, "Emp", OpMerge, ent("Sales", "1", prop("Name", odata.String("Anne")), prop("City", odata.String("Oslo"))))
+	merged := mustWrite(t, db, "Emp", backend.OpMerge, ent("Sales", "1", prop("Name", odata.String("Anne")), prop("City", odata.String("Oslo"))))
 	if merged.ETag() == first.ETag() {
 		t.Fatal("merge did not change the ETag")
 	}
@@ -31,30 +32,30 @@ func TestInsertReplaceMergeUpsertDelete(t *testing.T) {
 	}
 
 	// Replace drops what it does not give.
-	mustWrite(t, db, "Emp", OpReplace, ent("Sales", "1", prop("Name", odata.String("A"))))
+	mustWrite(t, db, "Emp", backend.OpReplace, ent("Sales", "1", prop("Name", odata.String("A"))))
 	got, _ = db.Get(ctx, "Emp", "Sales", "1")
 	if _, ok := got.Get("Age"); ok || len(got.Properties) != 1 {
 		t.Fatalf("replace kept old properties: %+v", got)
 	}
 
 	// Replace, merge and delete of a missing entity.
-	for _, k := range []OpKind{OpReplace, OpMerge, OpDelete} {
-		_, err := db.Write(ctx, "Emp", Operation{Kind: k, Entity: ent("Sales", "404"), IfMatch: "*"})
+	for _, k := range []backend.OpKind{backend.OpReplace, backend.OpMerge, backend.OpDelete} {
+		_, err := db.Write(ctx, "Emp", backend.Operation{Kind: k, Entity: ent("Sales", "404"), IfMatch: "*"})
 		wantCode(t, err, odata.CodeResourceNotFound, 404)
 	}
 	// Upserts create and then update.
-	mustWrite(t, db, "Emp", OpInsertOrMerge, ent("Sales", "2", prop("A", odata.Int32(1))))
-	mustWrite(t, db, "Emp", OpInsertOrMerge, ent("Sales", "2", prop("B", odata.Int32(2))))
+	mustWrite(t, db, "Emp", backend.OpInsertOrMerge, ent("Sales", "2", prop("A", odata.Int32(1))))
+	mustWrite(t, db, "Emp", backend.OpInsertOrMerge, ent("Sales", "2", prop("B", odata.Int32(2))))
 	got, _ = db.Get(ctx, "Emp", "Sales", "2")
 	if len(got.Properties) != 2 {
 		t.Fatalf("insert-or-merge: %+v", got)
 	}
-	mustWrite(t, db, "Emp", OpInsertOrReplace, ent("Sales", "2", prop("C", odata.Int32(3))))
+	mustWrite(t, db, "Emp", backend.OpInsertOrReplace, ent("Sales", "2", prop("C", odata.Int32(3))))
 	got, _ = db.Get(ctx, "Emp", "Sales", "2")
 	if len(got.Properties) != 1 || got.Properties[0].Name != "C" {
 		t.Fatalf("insert-or-replace: %+v", got)
 	}
-	mustWrite(t, db, "Emp", OpDelete, ent("Sales", "2"))
+	mustWrite(t, db, "Emp", backend.OpDelete, ent("Sales", "2"))
 	_, err = db.Get(ctx, "Emp", "Sales", "2")
 	wantCode(t, err, odata.CodeResourceNotFound, 404)
 }
@@ -62,13 +63,13 @@ func TestInsertReplaceMergeUpsertDelete(t *testing.T) {
 func TestETagConditions(t *testing.T) {
 	db, _ := openTemp(t)
 	newTable(t, db, "Emp")
-	v1 := mustWrite(t, db, "Emp", OpInsert, ent("p", "r", prop("N", odata.Int32(1))))
-	v2, err := db.Write(ctx, "Emp", Operation{Kind: OpReplace, Entity: ent("p", "r", prop("N", odata.Int32(2))), IfMatch: v1.ETag()})
+	v1 := mustWrite(t, db, "Emp", backend.OpInsert, ent("p", "r", prop("N", odata.Int32(1))))
+	v2, err := db.Write(ctx, "Emp", backend.Operation{Kind: backend.OpReplace, Entity: ent("p", "r", prop("N", odata.Int32(2))), IfMatch: v1.ETag()})
 	if err != nil {
 		t.Fatalf("current ETag refused: %v", err)
 	}
-	for _, k := range []OpKind{OpReplace, OpMerge, OpDelete} {
-		_, err := db.Write(ctx, "Emp", Operation{Kind: k, Entity: ent("p", "r", prop("N", odata.Int32(9))), IfMatch: v1.ETag()})
+	for _, k := range []backend.OpKind{backend.OpReplace, backend.OpMerge, backend.OpDelete} {
+		_, err := db.Write(ctx, "Emp", backend.Operation{Kind: k, Entity: ent("p", "r", prop("N", odata.Int32(9))), IfMatch: v1.ETag()})
 		e := wantCode(t, err, odata.CodeUpdateConditionNotSatisfied, 412)
 		if e.Index != -1 {
 			t.Fatalf("index %d outside a batch", e.Index)
@@ -78,7 +79,7 @@ func TestETagConditions(t *testing.T) {
 	if v, _ := got.Get("N"); v.Int != 2 || got.ETag() != v2.ETag() {
 		t.Fatalf("stale writes changed the entity: %+v", got)
 	}
-	if _, err := db.Write(ctx, "Emp", Operation{Kind: OpDelete, Entity: ent("p", "r"), IfMatch: v2.ETag()}); err != nil {
+	if _, err := db.Write(ctx, "Emp", backend.Operation{Kind: backend.OpDelete, Entity: ent("p", "r"), IfMatch: v2.ETag()}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -88,7 +89,7 @@ func TestEveryWriteChangesETag(t *testing.T) {
 	newTable(t, db, "Emp")
 	seen := map[string]bool{}
 	for i := 0; i < 200; i++ {
-		e := mustWrite(t, db, "Emp", OpInsertOrReplace, ent("p", "r"))
+		e := mustWrite(t, db, "Emp", backend.OpInsertOrReplace, ent("p", "r"))
 		if seen[e.ETag()] {
 			t.Fatalf("write %d reused ETag %s", i, e.ETag())
 		}
@@ -117,32 +118,32 @@ func TestPropertyOrderAfterWrites(t *testing.T) {
 	given := func(pk, rk string) *odata.Entity {
 		return ent(pk, rk, prop("sex", odata.String("m")), prop("age", odata.Int32(1)), prop("Birthday", odata.Bool(true)), prop("ETag", odata.Int32(2)), prop("etag", odata.Int32(3)), prop("Etag", odata.Int32(4)))
 	}
-	mustWrite(t, db, "Ord", OpInsert, given("p", "insert"))
+	mustWrite(t, db, "Ord", backend.OpInsert, given("p", "insert"))
 	if got := names("p", "insert"); got != "sex,age,Birthday,ETag,etag,Etag" {
 		t.Errorf("after insert: %s", got)
 	}
 	const sorted = "Birthday,ETag,Etag,age,etag,sex"
-	for _, k := range []OpKind{OpInsertOrReplace, OpInsertOrMerge} {
+	for _, k := range []backend.OpKind{backend.OpInsertOrReplace, backend.OpInsertOrMerge} {
 		rk := k.String()
 		mustWrite(t, db, "Ord", k, given("p", rk))
 		if got := names("p", rk); got != sorted {
 			t.Errorf("after %s: %s", k, got)
 		}
 	}
-	mustWrite(t, db, "Ord", OpMerge, ent("p", "insert", prop("aardvark", odata.Int32(5))))
+	mustWrite(t, db, "Ord", backend.OpMerge, ent("p", "insert", prop("aardvark", odata.Int32(5))))
 	if got := names("p", "insert"); got != "Birthday,ETag,Etag,aardvark,age,etag,sex" {
 		t.Errorf("after merge: %s", got)
 	}
-	if _, err := db.Batch(ctx, "Ord", []Operation{{Kind: OpReplace, Entity: given("p", "insert"), IfMatch: "*"}}); err != nil {
+	if _, err := db.Batch(ctx, "Ord", []backend.Operation{{Kind: backend.OpReplace, Entity: given("p", "insert"), IfMatch: "*"}}); err != nil {
 		t.Fatal(err)
 	}
 	if got := names("p", "insert"); got != sorted {
 		t.Errorf("after a batch's replace: %s", got)
 	}
 	// A load merging into stored entities (staged or not: the table is not empty).
-	mustWrite(t, db, "Ord", OpInsert, ent("p", "loaded", prop("b", odata.Int32(1)), prop("a", odata.Int32(2))))
-	for _, k := range []OpKind{OpInsertOrMerge, OpMerge} {
-		if _, err := db.Load(ctx, "Ord", k, sliceSource([]*odata.Entity{ent("p", "loaded", prop("C", odata.Int32(3)))}), LoadOptions{}); err != nil {
+	mustWrite(t, db, "Ord", backend.OpInsert, ent("p", "loaded", prop("b", odata.Int32(1)), prop("a", odata.Int32(2))))
+	for _, k := range []backend.OpKind{backend.OpInsertOrMerge, backend.OpMerge} {
+		if _, err := db.Load(ctx, "Ord", k, sliceSource([]*odata.Entity{ent("p", "loaded", prop("C", odata.Int32(3)))}), backend.LoadOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		if got := names("p", "loaded"); got != "C,a,b" {

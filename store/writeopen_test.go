@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store/internal/boltfile"
 )
@@ -17,7 +18,7 @@ var opensForWriting = map[string]func(path string) error{
 	"open": func(path string) error {
 		db, err := Open(path, nil)
 		if err == nil {
-			_, err = db.Write(ctx, "Alpha", Operation{Kind: OpInsertOrReplace, Entity: ent("new", "one")})
+			_, err = db.Write(ctx, "Alpha", backend.Operation{Kind: backend.OpInsertOrReplace, Entity: ent("new", "one")})
 			db.Close()
 		}
 		return err
@@ -25,7 +26,7 @@ var opensForWriting = map[string]func(path string) error{
 	"import": func(path string) error {
 		db, err := Open(path, nil)
 		if err == nil {
-			_, err = db.Load(ctx, "Alpha", OpInsertOrReplace, source([]*odata.Entity{ent("new", "one"), ent("new", "two")}), LoadOptions{})
+			_, err = db.Load(ctx, "Alpha", backend.OpInsertOrReplace, source([]*odata.Entity{ent("new", "one"), ent("new", "two")}), backend.LoadOptions{})
 			db.Close()
 		}
 		return err
@@ -67,7 +68,7 @@ func TestAFreeListNamingAPageInUseIsRefusedForWriting(t *testing.T) {
 		t.Fatal(err)
 	}
 	big := ent("p05", "beta-big", prop("Text", odata.String(strings.Repeat("b", 30<<10))), prop("More", odata.String(strings.Repeat("c", 30<<10))))
-	mustWrite(t, db, "Beta", OpInsert, big)
+	mustWrite(t, db, "Beta", backend.OpInsert, big)
 	db.Close()
 	raw := openRaw(t, base)
 	e := fixtureEntity("Alpha", 77)

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/remote"
 	"github.com/tstable/tstable/store"
 	"github.com/tstable/tstable/tstabletest"
@@ -11,7 +12,7 @@ import (
 
 func TestContractLocal(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "t.db")
-	Run(t, "Local", func(t *testing.T) store.Backend {
+	Run(t, "Local", func(t *testing.T) backend.Backend {
 		db, err := store.Open(path, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -24,7 +25,7 @@ func TestContractLocal(t *testing.T) {
 func TestContractAzurite(t *testing.T) {
 	NeedRemote(t)
 	cs := StartAzurite(t)
-	Run(t, "Remote", func(t *testing.T) store.Backend {
+	Run(t, "Remote", func(t *testing.T) backend.Backend {
 		b, err := remote.Open(remote.Config{ConnectionString: cs})
 		if err != nil {
 			t.Fatal(err)
@@ -37,7 +38,7 @@ func TestContractAzurite(t *testing.T) {
 // in-process: the remote backend over HTTP must behave as the local store.
 func TestContractServe(t *testing.T) {
 	s := tstabletest.NewServer(t)
-	Run(t, "Serve", func(t *testing.T) store.Backend {
+	Run(t, "Serve", func(t *testing.T) backend.Backend {
 		b, err := remote.Open(remote.Config{ConnectionString: s.ConnectionString()})
 		if err != nil {
 			t.Fatal(err)

@@ -15,13 +15,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
-	"github.com/tstable/tstable/store"
 )
 
 // Run runs the contract against the backend open returns. Each subtest
 // uses its own table, named with prefix.
-func Run(t *testing.T, prefix string, open func(t *testing.T) store.Backend) {
+func Run(t *testing.T, prefix string, open func(t *testing.T) backend.Backend) {
 	c := &contract{prefix: prefix, open: open}
 	for _, s := range []struct {
 		name string
@@ -41,13 +41,13 @@ func Run(t *testing.T, prefix string, open func(t *testing.T) store.Backend) {
 // contract is the suite over one backend.
 type contract struct {
 	prefix string
-	open   func(t *testing.T) store.Backend
+	open   func(t *testing.T) backend.Backend
 }
 
 var ctx = context.Background()
 
 // table creates a fresh table of b for one subtest, deleted when it ends.
-func (c *contract) table(t *testing.T, b store.Backend, name string) string {
+func (c *contract) table(t *testing.T, b backend.Backend, name string) string {
 	n := c.prefix + name
 	b.DeleteTable(ctx, n)
 	if err := b.CreateTable(ctx, n); err != nil {
@@ -79,7 +79,7 @@ func (c *contract) everyTypeRoundTrips(t *testing.T) {
 	b := c.open(t)
 	n := c.table(t, b, "Types")
 	e := everyType("p", "r")
-	if _, err := b.Write(ctx, n, store.Operation{Kind: store.OpInsert, Entity: e}); err != nil {
+	if _, err := b.Write(ctx, n, backend.Operation{Kind: backend.OpInsert, Entity: e}); err != nil {
 		t.Fatal(err)
 	}
 	got, err := b.Get(ctx, n, "p", "r")
@@ -95,7 +95,7 @@ func (c *contract) everyTypeRoundTrips(t *testing.T) {
 	if got.Timestamp.IsZero() || time.Since(got.Timestamp) > time.Hour {
 		t.Errorf("Timestamp %v: want the time of the write", got.Timestamp)
 	}
-	_, err = b.Write(ctx, n, store.Operation{Kind: store.OpInsert, Entity: e})
+	_, err = b.Write(ctx, n, backend.Operation{Kind: backend.OpInsert, Entity: e})
 	wantCode(t, err, odata.CodeEntityAlreadyExists)
 }
 
@@ -103,16 +103,16 @@ func (c *contract) everyTypeRoundTrips(t *testing.T) {
 func (c *contract) etagsAndUpdates(t *testing.T) {
 	b := c.open(t)
 	n := c.table(t, b, "ETags")
-	first, err := b.Write(ctx, n, store.Operation{Kind: store.OpInsert, Entity: ent("p", "r", "A", odata.Int32(1), "B", odata.String("b"))})
+	first, err := b.Write(ctx, n, backend.Operation{Kind: backend.OpInsert, Entity: ent("p", "r", "A", odata.Int32(1), "B", odata.String("b"))})
 	if err != nil {
 		t.Fatal(err)
 	}
 	stale := first.ETag()
 	time.Sleep(2 * time.Millisecond)
-	if _, err := b.Write(ctx, n, store.Operation{Kind: store.OpMerge, Entity: ent("p", "r", "A", odata.Int32(2)), IfMatch: stale}); err != nil {
+	if _, err := b.Write(ctx, n, backend.Operation{Kind: backend.OpMerge, Entity: ent("p", "r", "A", odata.Int32(2)), IfMatch: stale}); err != nil {
 		t.Fatalf("merge with the current ETag: %v", err)
 	}
-	_, err = b.Write(ctx, n, store.Operation{Kind: store.OpReplace, Entity: ent("p", "r", "C", odata.Bool(true)), IfMatch: stale})
+	_, err = b.Write(ctx, n, backend.Operation{Kind: backend.OpReplace, Entity: ent("p", "r", "C", odata.Bool(true)), IfMatch: stale})
 	wantCode(t, err, odata.CodeUpdateConditionNotSatisfied)
 	got, _ := b.Get(ctx, n, "p", "r")
 	if v, _ := got.Get("A"); v.Int != 2 {
@@ -121,21 +121,21 @@ func (c *contract) etagsAndUpdates(t *testing.T) {
 	if _, ok := got.Get("B"); !ok {
 		t.Error("merge dropped B")
 	}
-	if _, err := b.Write(ctx, n, store.Operation{Kind: store.OpReplace, Entity: ent("p", "r", "C", odata.Bool(true)), IfMatch: "*"}); err != nil {
+	if _, err := b.Write(ctx, n, backend.Operation{Kind: backend.OpReplace, Entity: ent("p", "r", "C", odata.Bool(true)), IfMatch: "*"}); err != nil {
 		t.Fatal(err)
 	}
 	got, _ = b.Get(ctx, n, "p", "r")
 	if _, ok := got.Get("A"); ok || len(got.Properties) != 1 {
 		t.Errorf("replace kept old properties: %+v", got.Properties)
 	}
-	_, err = b.Write(ctx, n, store.Operation{Kind: store.OpReplace, Entity: ent("p", "missing"), IfMatch: "*"})
+	_, err = b.Write(ctx, n, backend.Operation{Kind: backend.OpReplace, Entity: ent("p", "missing"), IfMatch: "*"})
 	wantCode(t, err, odata.CodeResourceNotFound)
-	_, err = b.Write(ctx, n, store.Operation{Kind: store.OpDelete, Entity: ent("p", "missing"), IfMatch: "*"})
+	_, err = b.Write(ctx, n, backend.Operation{Kind: backend.OpDelete, Entity: ent("p", "missing"), IfMatch: "*"})
 	wantCode(t, err, odata.CodeResourceNotFound)
-	if _, err := b.Write(ctx, n, store.Operation{Kind: store.OpInsertOrMerge, Entity: ent("p", "new", "X", odata.Int32(1))}); err != nil {
+	if _, err := b.Write(ctx, n, backend.Operation{Kind: backend.OpInsertOrMerge, Entity: ent("p", "new", "X", odata.Int32(1))}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := b.Write(ctx, n, store.Operation{Kind: store.OpDelete, Entity: ent("p", "new"), IfMatch: "*"}); err != nil {
+	if _, err := b.Write(ctx, n, backend.Operation{Kind: backend.OpDelete, Entity: ent("p", "new"), IfMatch: "*"}); err != nil {
 		t.Fatal(err)
 	}
 	_, err = b.Get(ctx, n, "p", "new")
@@ -149,11 +149,11 @@ func (c *contract) orderedPagedQueries(t *testing.T) {
 	keys := []string{"b/2", "a/10", "c/1", "a/9", "b/1", "a/1"}
 	for i, k := range keys {
 		pk, rk, _ := strings.Cut(k, "/")
-		if _, err := b.Write(ctx, n, store.Operation{Kind: store.OpInsert, Entity: ent(pk, rk, "Age", odata.Int32(int32(20+i*5)))}); err != nil {
+		if _, err := b.Write(ctx, n, backend.Operation{Kind: backend.OpInsert, Entity: ent(pk, rk, "Age", odata.Int32(int32(20+i*5)))}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	all := queryKeys(t, b, n, store.QueryRequest{})
+	all := queryKeys(t, b, n, backend.QueryRequest{})
 	if want := "a/1 a/10 a/9 b/1 b/2 c/1"; all != want {
 		t.Fatalf("order %q, want %q (PartitionKey then RowKey, ordinal)", all, want)
 	}
@@ -161,7 +161,7 @@ func (c *contract) orderedPagedQueries(t *testing.T) {
 	var start *odata.Key
 	for i := 0; i < 10; i++ {
 		var got []string
-		res, err := b.Query(ctx, n, store.QueryRequest{PageSize: 2, Start: start}, func(e *odata.Entity) error {
+		res, err := b.Query(ctx, n, backend.QueryRequest{PageSize: 2, Start: start}, func(e *odata.Entity) error {
 			got = append(got, e.PartitionKey+"/"+e.RowKey)
 			return nil
 		})
@@ -181,15 +181,15 @@ func (c *contract) orderedPagedQueries(t *testing.T) {
 		t.Errorf("pages %q, want %q", pages, all)
 	}
 	flt, _ := odata.ParseFilter("PartitionKey eq 'a' and Age ge 30")
-	if got := queryKeys(t, b, n, store.QueryRequest{Query: odata.Query{Filter: flt}}); got != "a/1 a/9" {
+	if got := queryKeys(t, b, n, backend.QueryRequest{Query: odata.Query{Filter: flt}}); got != "a/1 a/9" {
 		t.Errorf("typed filter: %q", got)
 	}
 	flt, _ = odata.ParseFilter("RowKey ge '10' and RowKey lt '9'")
-	if got := queryKeys(t, b, n, store.QueryRequest{Query: odata.Query{Filter: flt}}); got != "a/10 b/2" {
+	if got := queryKeys(t, b, n, backend.QueryRequest{Query: odata.Query{Filter: flt}}); got != "a/10 b/2" {
 		t.Errorf("RowKey range across partitions: %q", got)
 	}
 	var sel *odata.Entity
-	b.Query(ctx, n, store.QueryRequest{Query: odata.Query{Select: []string{"Age"}, Top: 1}}, func(e *odata.Entity) error { sel = e; return nil })
+	b.Query(ctx, n, backend.QueryRequest{Query: odata.Query{Select: []string{"Age"}, Top: 1}}, func(e *odata.Entity) error { sel = e; return nil })
 	if sel == nil || sel.PartitionKey != "a" || len(sel.Properties) != 1 {
 		t.Errorf("select Age top 1: %+v", sel)
 	}
@@ -199,31 +199,31 @@ func (c *contract) orderedPagedQueries(t *testing.T) {
 func (c *contract) batchIsAtomic(t *testing.T) {
 	b := c.open(t)
 	n := c.table(t, b, "Batch")
-	if _, err := b.Write(ctx, n, store.Operation{Kind: store.OpInsert, Entity: ent("p", "2")}); err != nil {
+	if _, err := b.Write(ctx, n, backend.Operation{Kind: backend.OpInsert, Entity: ent("p", "2")}); err != nil {
 		t.Fatal(err)
 	}
-	ops := []store.Operation{
-		{Kind: store.OpInsert, Entity: ent("p", "1")},
-		{Kind: store.OpInsert, Entity: ent("p", "2")}, // exists
-		{Kind: store.OpInsert, Entity: ent("p", "3")},
+	ops := []backend.Operation{
+		{Kind: backend.OpInsert, Entity: ent("p", "1")},
+		{Kind: backend.OpInsert, Entity: ent("p", "2")}, // exists
+		{Kind: backend.OpInsert, Entity: ent("p", "3")},
 	}
 	_, err := b.Batch(ctx, n, ops)
 	var se *odata.Error
 	if !errors.As(err, &se) || se.Code != odata.CodeEntityAlreadyExists || se.Index != 1 {
 		t.Fatalf("batch error %v, want EntityAlreadyExists at operation 1", err)
 	}
-	if got := queryKeys(t, b, n, store.QueryRequest{}); got != "p/2" {
+	if got := queryKeys(t, b, n, backend.QueryRequest{}); got != "p/2" {
 		t.Errorf("after a failed batch the table holds %q, want only p/2", got)
 	}
-	_, err = b.Batch(ctx, n, []store.Operation{{Kind: store.OpInsert, Entity: ent("p", "5")}, {Kind: store.OpInsert, Entity: ent("q", "5")}})
+	_, err = b.Batch(ctx, n, []backend.Operation{{Kind: backend.OpInsert, Entity: ent("p", "5")}, {Kind: backend.OpInsert, Entity: ent("q", "5")}})
 	if !errors.As(err, &se) || se.Code != odata.CodeCommandsInBatchActOnDifferentPartitions || se.Index != 1 {
 		t.Errorf("two partitions: %v", err)
 	}
-	ops[1] = store.Operation{Kind: store.OpDelete, Entity: ent("p", "2"), IfMatch: "*"}
+	ops[1] = backend.Operation{Kind: backend.OpDelete, Entity: ent("p", "2"), IfMatch: "*"}
 	if _, err := b.Batch(ctx, n, ops); err != nil {
 		t.Fatal(err)
 	}
-	if got := queryKeys(t, b, n, store.QueryRequest{}); got != "p/1 p/3" {
+	if got := queryKeys(t, b, n, backend.QueryRequest{}); got != "p/1 p/3" {
 		t.Errorf("after the batch: %q", got)
 	}
 }
@@ -234,22 +234,22 @@ func (c *contract) load(t *testing.T) {
 	n := c.table(t, b, "Load")
 	const total = 450
 	i := 0
-	res, err := b.Load(ctx, n, store.OpInsertOrReplace, func() (*odata.Entity, error) {
+	res, err := b.Load(ctx, n, backend.OpInsertOrReplace, func() (*odata.Entity, error) {
 		if i == total {
 			return nil, io.EOF
 		}
 		i++
 		return ent(fmt.Sprintf("p%d", (i-1)/200), fmt.Sprintf("%04d", i-1), "N", odata.Int32(int32(i))), nil
-	}, store.LoadOptions{})
+	}, backend.LoadOptions{})
 	if err != nil || res.Written != total {
 		t.Fatalf("Load: %+v, %v", res, err)
 	}
-	if got := strings.Count(queryKeys(t, b, n, store.QueryRequest{}), " ") + 1; got != total {
+	if got := strings.Count(queryKeys(t, b, n, backend.QueryRequest{}), " ") + 1; got != total {
 		t.Errorf("%d entities after loading %d", got, total)
 	}
 }
 
-func queryKeys(t *testing.T, b store.Backend, table string, req store.QueryRequest) string {
+func queryKeys(t *testing.T, b backend.Backend, table string, req backend.QueryRequest) string {
 	t.Helper()
 	var keys []string
 	if _, err := b.Query(context.Background(), table, req, func(e *odata.Entity) error {

@@ -10,8 +10,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
-	"github.com/tstable/tstable/store"
 )
 
 // CopyChunk is about how many entities a copy reads, writes and
@@ -56,15 +56,15 @@ func ReadCheckpoint(path string) (*Checkpoint, bool) {
 // save writes ck to path whole: to a temporary file, then renamed over it.
 func (ck Checkpoint) save(path string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return store.FileError(err, "cannot keep the copy's checkpoint %s", path)
+		return backend.FileError(err, "cannot keep the copy's checkpoint %s", path)
 	}
 	b, _ := json.Marshal(ck)
 	tmp := path + ".tmp"
 	if err := os.WriteFile(tmp, b, 0o600); err != nil {
-		return store.FileError(err, "cannot keep the copy's checkpoint %s", path)
+		return backend.FileError(err, "cannot keep the copy's checkpoint %s", path)
 	}
 	if err := os.Rename(tmp, path); err != nil {
-		return store.FileError(err, "cannot keep the copy's checkpoint %s", path)
+		return backend.FileError(err, "cannot keep the copy's checkpoint %s", path)
 	}
 	return nil
 }
@@ -80,12 +80,12 @@ type CopyRequest struct {
 	Resume     *Checkpoint
 	// Read opens the source for reading, runs fn and closes it; it is
 	// called for each chunk, so the source is not held between chunks.
-	Read func(ctx context.Context, fn func(store.Backend) error) error
+	Read func(ctx context.Context, fn func(backend.Backend) error) error
 	// Open opens the destination for writing. With HoldOpen it is opened
 	// once for the whole copy (a remote account); else once a chunk and
 	// closed after it, so that other processes get a local file between
 	// chunks.
-	Open     func(ctx context.Context) (store.Backend, error)
+	Open     func(ctx context.Context) (backend.Backend, error)
 	HoldOpen bool
 	// Progress, when set, is told after each chunk of the entities
 	// committed so far in this run; AfterChunk, when set, is called after each chunk's
@@ -132,7 +132,7 @@ type copier struct {
 	ck           Checkpoint // committed so far, and where the next chunk starts
 	start        *odata.Key // nil: the beginning
 	resumedAfter int64      // committed by the runs before this one
-	dst          store.Backend
+	dst          backend.Backend
 }
 
 // run creates the destination table, then copies chunk after chunk.
@@ -145,7 +145,7 @@ func (cp *copier) run(ctx context.Context) error {
 		defer b.Close()
 		cp.dst = b
 	}
-	err := cp.withDestination(ctx, func(dst store.Backend) error {
+	err := cp.withDestination(ctx, func(dst backend.Backend) error {
 		if err := dst.CreateTable(ctx, cp.req.ToTable); err != nil && !odata.IsCode(err, odata.CodeTableAlreadyExists) {
 			return err
 		}
@@ -192,9 +192,9 @@ func (cp *copier) chunk(ctx context.Context) (more bool, err error) {
 // Timestamps are dropped: the destination sets its own.
 func (cp *copier) readChunk(ctx context.Context) (chunk []*odata.Entity, next *odata.Key, err error) {
 	start := cp.start
-	err = cp.req.Read(ctx, func(from store.Backend) error {
+	err = cp.req.Read(ctx, func(from backend.Backend) error {
 		for {
-			req := store.QueryRequest{Query: odata.Query{Filter: cp.req.Filter}, PageSize: odata.MaxTop, Start: start}
+			req := backend.QueryRequest{Query: odata.Query{Filter: cp.req.Filter}, PageSize: odata.MaxTop, Start: start}
 			res, err := from.Query(ctx, cp.req.Table, req, func(e *odata.Entity) error {
 				c := *e
 				c.Timestamp = time.Time{}
@@ -217,15 +217,15 @@ func (cp *copier) readChunk(ctx context.Context) (chunk []*odata.Entity, next *o
 // destination its transactions go in parallel. What was committed is
 // counted even when the load fails.
 func (cp *copier) write(ctx context.Context, chunk []*odata.Entity) error {
-	return cp.withDestination(ctx, func(dst store.Backend) error {
+	return cp.withDestination(ctx, func(dst backend.Backend) error {
 		i := 0
-		res, err := dst.Load(ctx, cp.req.ToTable, store.OpInsertOrReplace, func() (*odata.Entity, error) {
+		res, err := dst.Load(ctx, cp.req.ToTable, backend.OpInsertOrReplace, func() (*odata.Entity, error) {
 			if i == len(chunk) {
 				return nil, io.EOF
 			}
 			i++
 			return chunk[i-1], nil
-		}, store.LoadOptions{})
+		}, backend.LoadOptions{})
 		if res != nil {
 			cp.ck.Copied += res.Written
 			if cp.req.Progress != nil {
@@ -238,7 +238,7 @@ func (cp *copier) write(ctx context.Context, chunk []*odata.Entity) error {
 
 // withDestination runs fn on the destination: the one held open, or one
 // opened for fn and closed after it.
-func (cp *copier) withDestination(ctx context.Context, fn func(store.Backend) error) error {
+func (cp *copier) withDestination(ctx context.Context, fn func(backend.Backend) error) error {
 	if cp.dst != nil {
 		return fn(cp.dst)
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store"
 )
@@ -35,7 +36,7 @@ func (f *file) open(write bool) (*store.DB, error) {
 	return store.Open(f.path, &store.Options{ReadOnly: !write})
 }
 
-func (f *file) read(ctx context.Context, fn func(store.Backend) error) error {
+func (f *file) read(ctx context.Context, fn func(backend.Backend) error) error {
 	db, err := f.open(false)
 	if err != nil {
 		return err
@@ -44,7 +45,7 @@ func (f *file) read(ctx context.Context, fn func(store.Backend) error) error {
 	return fn(db)
 }
 
-func (f *file) write(ctx context.Context) (store.Backend, error) { return f.open(true) }
+func (f *file) write(ctx context.Context) (backend.Backend, error) { return f.open(true) }
 
 // fill creates table in f with n entities over a few partitions.
 func (f *file) fill(table string, n int) {
@@ -58,14 +59,14 @@ func (f *file) fill(table string, n int) {
 		f.t.Fatal(err)
 	}
 	i := 0
-	_, err = db.Load(ctx, table, store.OpInsert, func() (*odata.Entity, error) {
+	_, err = db.Load(ctx, table, backend.OpInsert, func() (*odata.Entity, error) {
 		if i == n {
 			return nil, io.EOF
 		}
 		i++
 		return &odata.Entity{PartitionKey: fmt.Sprintf("p%d", i%7), RowKey: fmt.Sprintf("%06d", i),
 			Properties: []odata.Property{{Name: "N", Value: odata.Int32(int32(i))}}}, nil
-	}, store.LoadOptions{})
+	}, backend.LoadOptions{})
 	if err != nil {
 		f.t.Fatal(err)
 	}
@@ -75,8 +76,8 @@ func (f *file) fill(table string, n int) {
 func (f *file) keys(table string) []string {
 	f.t.Helper()
 	var out []string
-	err := f.read(ctx, func(b store.Backend) error {
-		_, err := b.Query(ctx, table, store.QueryRequest{}, func(e *odata.Entity) error {
+	err := f.read(ctx, func(b backend.Backend) error {
+		_, err := b.Query(ctx, table, backend.QueryRequest{}, func(e *odata.Entity) error {
 			out = append(out, e.PartitionKey+"/"+e.RowKey)
 			return nil
 		})
@@ -224,7 +225,7 @@ func TestCopyCountsOnlyWhatWasCommitted(t *testing.T) {
 	src.fill("Src", CopyChunk+10)
 	req := request(t, src, dst)
 	open := req.Open
-	req.Open = func(ctx context.Context) (store.Backend, error) {
+	req.Open = func(ctx context.Context) (backend.Backend, error) {
 		b, err := open(ctx)
 		return &halfLoad{Backend: b}, err
 	}
@@ -238,9 +239,9 @@ func TestCopyCountsOnlyWhatWasCommitted(t *testing.T) {
 }
 
 // halfLoad commits the first half of what it is given, then fails.
-type halfLoad struct{ store.Backend }
+type halfLoad struct{ backend.Backend }
 
-func (h *halfLoad) Load(ctx context.Context, table string, kind store.OpKind, src store.EntitySource, opts store.LoadOptions) (*store.LoadResult, error) {
+func (h *halfLoad) Load(ctx context.Context, table string, kind backend.OpKind, src backend.EntitySource, opts backend.LoadOptions) (*backend.LoadResult, error) {
 	var ents []*odata.Entity
 	for {
 		e, err := src()

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
-	"github.com/tstable/tstable/store"
 )
 
 // The CSV form of entities, both directions: the header export writes is
@@ -264,7 +264,7 @@ func newCSVSource(r io.Reader, name string, lines *lineIndex, faults *rowFaults)
 	case errors.As(err, &pe):
 		return nil, odata.Errorf(odata.CodeInvalidInput, "%s: the CSV header: %v", name, err)
 	case err != nil:
-		return nil, store.FileError(err, "cannot read %s", name)
+		return nil, backend.FileError(err, "cannot read %s", name)
 	}
 	s.header = append([]string(nil), header...) // the reader reuses its record
 	if err := s.typeColumns(name); err != nil {
@@ -316,7 +316,7 @@ func (s *csvSource) typeColumns(name string) error {
 	return nil
 }
 
-// next is the source's store.EntitySource: the next row's entity, io.EOF
+// next is the source's backend.EntitySource: the next row's entity, io.EOF
 // at the end, or the error that stops the import.
 func (s *csvSource) next() (*odata.Entity, error) {
 	if s.header == nil {

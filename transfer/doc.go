@@ -1,4 +1,4 @@
-// Package transfer moves entities into and out of a store.Backend: import
+// Package transfer moves entities into and out of a backend.Backend: import
 // of JSONL and CSV input (NewImport, Import.Into), the CSV form of entities
 // in both directions (the header export writes is the header import reads),
 // and copy of a table between two backends with a checkpoint after each

@@ -6,8 +6,8 @@ import (
 	"io"
 	"sync"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
-	"github.com/tstable/tstable/store"
 )
 
 // Format is an import's input format.
@@ -86,7 +86,7 @@ const (
 	Finished        Stop = iota // the whole input was read and written
 	StopBadRow                  // at a row that does not parse or that the backend refused
 	StopCommit                  // a commit failed once writing had begun (a full disk)
-	StopLocked                  // the file could not be had back after letting another process in
+	StopLocked                  // another process, let in, took the file and did not give it back in time
 	StopInterrupted             // the context was cancelled
 	StopFailed                  // another failure (reading the input, say)
 )
@@ -94,8 +94,8 @@ const (
 // Into loads the input into table of b as kind (upsert, insert, merge or
 // replace). An input with no rows at all is an error. The outcome is
 // returned with the error, counting what was committed before it.
-func (im *Import) Into(ctx context.Context, b store.Backend, table string, kind store.OpKind) (*ImportOutcome, error) {
-	res, err := b.Load(ctx, table, kind, im.read, store.LoadOptions{OnReject: im.refused})
+func (im *Import) Into(ctx context.Context, b backend.Backend, table string, kind backend.OpKind) (*ImportOutcome, error) {
+	res, err := b.Load(ctx, table, kind, im.read, backend.LoadOptions{OnReject: im.refused})
 	im.mu.Lock()
 	defer im.mu.Unlock()
 	out := &ImportOutcome{Rejected: im.rejected}
@@ -117,7 +117,7 @@ func (im *Import) Into(ctx context.Context, b store.Backend, table string, kind 
 
 // stopOf classifies the error that ended the import.
 func (im *Import) stopOf(ctx context.Context, err error) (Stop, *odata.Key) {
-	var ce *store.CommitError
+	var ce *backend.CommitError
 	switch {
 	case errors.As(err, &ce):
 		return StopCommit, ce.FromKey
@@ -137,7 +137,7 @@ func (im *Import) read() (*odata.Entity, error) {
 	e, err := im.source()
 	if err != nil && !errors.Is(err, io.EOF) {
 		if odata.CodeOf(err) == "" {
-			err = store.FileError(err, "cannot read %s", im.opts.Name)
+			err = backend.FileError(err, "cannot read %s", im.opts.Name)
 		}
 		im.mu.Lock()
 		im.srcErr = err

@@ -6,13 +6,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
-	"github.com/tstable/tstable/store"
 )
 
 // importInto imports input into table People of a new file (holding one
 // entity, (a, 1)) under ictx, and returns the outcome, the error and the rejects.
-func importInto(t *testing.T, ictx context.Context, input string, o ImportOptions, kind store.OpKind) (*ImportOutcome, []int64, *file, error) {
+func importInto(t *testing.T, ictx context.Context, input string, o ImportOptions, kind backend.OpKind) (*ImportOutcome, []int64, *file, error) {
 	t.Helper()
 	f := newFile(t, "t.db")
 	db, err := f.open(true)
@@ -21,7 +21,7 @@ func importInto(t *testing.T, ictx context.Context, input string, o ImportOption
 	}
 	defer db.Close()
 	db.CreateTable(ctx, "People")
-	if _, err := db.Write(ctx, "People", store.Operation{Kind: store.OpInsert, Entity: &odata.Entity{PartitionKey: "a", RowKey: "1"}}); err != nil {
+	if _, err := db.Write(ctx, "People", backend.Operation{Kind: backend.OpInsert, Entity: &odata.Entity{PartitionKey: "a", RowKey: "1"}}); err != nil {
 		t.Fatal(err)
 	}
 	var rejected []int64
@@ -45,24 +45,24 @@ func TestImportOutcome(t *testing.T) {
 		name     string
 		input    string
 		o        ImportOptions
-		kind     store.OpKind
+		kind     backend.OpKind
 		written  int64
 		rejected []int64
 		stop     Stop
 		row      *RowError // the row it stopped at
 	}{
-		{name: "upsert writes every row", input: jsonl, kind: store.OpInsertOrMerge, written: 3},
-		{name: "a key already there stops an insert at its line, writing nothing", input: jsonl, kind: store.OpInsert,
+		{name: "upsert writes every row", input: jsonl, kind: backend.OpInsertOrMerge, written: 3},
+		{name: "a key already there stops an insert at its line, writing nothing", input: jsonl, kind: backend.OpInsert,
 			stop: StopBadRow, row: &RowError{Line: 3, Key: &odata.Key{PartitionKey: "a", RowKey: "1"}, Code: odata.CodeEntityAlreadyExists}},
-		{name: "with KeepGoing the refused row is rejected and the rest written", input: jsonl, o: ImportOptions{KeepGoing: true}, kind: store.OpInsert,
+		{name: "with KeepGoing the refused row is rejected and the rest written", input: jsonl, o: ImportOptions{KeepGoing: true}, kind: backend.OpInsert,
 			written: 2, rejected: []int64{3}},
-		{name: "a CSV cell of the wrong type stops the import at its line", input: csv, o: ImportOptions{Format: FormatCSV}, kind: store.OpInsertOrMerge,
+		{name: "a CSV cell of the wrong type stops the import at its line", input: csv, o: ImportOptions{Format: FormatCSV}, kind: backend.OpInsertOrMerge,
 			stop: StopBadRow, row: &RowError{Line: 3, Code: odata.CodeInvalidInput}},
-		{name: "with KeepGoing the bad CSV row is rejected", input: csv, o: ImportOptions{Format: FormatCSV, KeepGoing: true}, kind: store.OpInsertOrMerge,
+		{name: "with KeepGoing the bad CSV row is rejected", input: csv, o: ImportOptions{Format: FormatCSV, KeepGoing: true}, kind: backend.OpInsertOrMerge,
 			written: 2, rejected: []int64{3}},
-		{name: "a line that is not JSON stops the import", input: "{\n", kind: store.OpInsertOrMerge,
+		{name: "a line that is not JSON stops the import", input: "{\n", kind: backend.OpInsertOrMerge,
 			stop: StopBadRow, row: &RowError{Line: 1, Code: odata.CodeInvalidInput}},
-		{name: "an empty input is an error", input: "\n\n", kind: store.OpInsertOrMerge, stop: Finished},
+		{name: "an empty input is an error", input: "\n\n", kind: backend.OpInsertOrMerge, stop: Finished},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -100,7 +100,7 @@ func TestImportInterruptedOutcome(t *testing.T) {
 	}
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
-	out, _, f, err := importInto(t, cctx, b.String(), ImportOptions{}, store.OpInsertOrMerge)
+	out, _, f, err := importInto(t, cctx, b.String(), ImportOptions{}, backend.OpInsertOrMerge)
 	if err == nil || out.Stop != StopInterrupted {
 		t.Fatalf("outcome %+v, %v", out, err)
 	}

@@ -258,7 +258,7 @@ func (s *jsonlSource) deliver(order <-chan chan jsonlChunk) {
 	}
 }
 
-// next is the source's store.EntitySource: the next entity, io.EOF at
+// next is the source's backend.EntitySource: the next entity, io.EOF at
 // the end, or the error that stops the import (a bad line without
 // keepGoing, a read error).
 func (s *jsonlSource) next() (*odata.Entity, error) {

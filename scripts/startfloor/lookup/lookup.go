@@ -10,6 +10,7 @@ import (
 	"context"
 	"io"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store"
 )
@@ -26,7 +27,7 @@ func Run(path, table, filter string, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	req := store.QueryRequest{Query: odata.Query{Filter: f}, PageSize: odata.MaxTop} // one page, as tstable query asks
+	req := backend.QueryRequest{Query: odata.Query{Filter: f}, PageSize: odata.MaxTop} // one page, as tstable query asks
 	_, err = db.QueryJSONL(context.Background(), table, req, func(lines []byte, _ int) error {
 		_, err := w.Write(lines)
 		return err

@@ -1,6 +1,10 @@
 package boltfile
 
-import "io"
+import (
+	"io"
+
+	"github.com/tstable/tstable/backend"
+)
 
 // Header is what the start of a file says about it: both copies of the
 // meta, and which one the engine uses.
@@ -29,7 +33,7 @@ func ReadMetaAt(f io.ReaderAt, size, off int64) MetaCopy {
 	}
 	var b [PageHeaderSize + MetaSize]byte
 	if _, err := f.ReadAt(b[:], off); err != nil {
-		return MetaCopy{Fault: "it cannot be read: " + DescribeIOError(err)}
+		return MetaCopy{Fault: "it cannot be read: " + backend.DescribeIOError(err)}
 	}
 	m, _ := ParseMeta(b[PageHeaderSize:])
 	return MetaCopy{M: m, Found: true, Fault: m.Valid()}

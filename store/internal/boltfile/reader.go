@@ -4,10 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"slices"
-	"syscall"
+
+	"github.com/tstable/tstable/backend"
 )
 
 // ErrDamaged marks every error that reports damage found in the file:
@@ -76,34 +75,7 @@ func ReadError(id uint64, err error) error {
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 		return &PageError{ID: id, What: "lies past the end of the file (the file was cut short)"}
 	}
-	return &PageError{ID: id, What: "cannot be read: " + DescribeIOError(err)}
-}
-
-// DescribeIOError renders an operating-system error without the path and
-// operation the os package puts before it ("write /x/y.db: no space left
-// on device" becomes "the disk is full (no space left on device)"):
-// messages name the file themselves, once.
-func DescribeIOError(err error) string {
-	var msg string
-	var (
-		pe *fs.PathError
-		le *os.LinkError
-		se *os.SyscallError
-	)
-	switch {
-	case errors.As(err, &pe):
-		msg = pe.Err.Error()
-	case errors.As(err, &le):
-		msg = le.Err.Error()
-	case errors.As(err, &se):
-		msg = se.Err.Error()
-	default:
-		msg = err.Error()
-	}
-	if errors.Is(err, syscall.ENOSPC) {
-		return "the disk is full (" + msg + ")"
-	}
-	return msg
+	return &PageError{ID: id, What: "cannot be read: " + backend.DescribeIOError(err)}
 }
 
 // Span returns the page count of a page and its overflow, checked

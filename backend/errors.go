@@ -1,16 +1,16 @@
-package store
+package backend
 
 import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"syscall"
 
 	"github.com/tstable/tstable/odata"
-	"github.com/tstable/tstable/store/internal/boltfile"
 )
 
-// CommitError is a write the file did not take: committing its
+// CommitError is a write a local file did not take: committing its
 // transaction failed (the disk is full, an I/O error), so nothing of that
 // transaction is stored. What was committed before it stays.
 type CommitError struct {
@@ -29,7 +29,7 @@ type CommitError struct {
 }
 
 func (e *CommitError) Error() string {
-	return fmt.Sprintf("saving to %s failed: %s; the transaction was rolled back and nothing of it is stored", e.Path, describeIOError(e.Err))
+	return fmt.Sprintf("saving to %s failed: %s; the transaction was rolled back and nothing of it is stored", e.Path, DescribeIOError(e.Err))
 }
 
 // Unwrap returns the cause, so that errors.Is(err, syscall.ENOSPC) works,
@@ -57,11 +57,12 @@ func (e *fileError) Unwrap() []error { return []error{e.coded, e.cause} }
 // os package repeats ("the disk is full (no space left on device)"); the
 // system's error stays its cause, for errors.Is.
 func FileError(cause error, format string, args ...any) error {
-	return fileFailure(cause, fmt.Sprintf(format, args...)+": "+describeIOError(cause))
+	return FileFailure(cause, fmt.Sprintf(format, args...)+": "+DescribeIOError(cause))
 }
 
-// fileFailure is FileError with the whole message given.
-func fileFailure(cause error, msg string) error {
+// FileFailure is FileError with the whole message given, for a message
+// that says the cause (DescribeIOError) elsewhere than at its end.
+func FileFailure(cause error, msg string) error {
 	return &fileError{coded: odata.Errorf(fileCode(cause), "%s", msg), cause: cause}
 }
 
@@ -77,7 +78,7 @@ func Coded(err error) *odata.Error {
 	}
 	var pe *fs.PathError
 	if errors.As(err, &pe) && err == error(pe) {
-		return odata.Errorf(fileCode(err), "cannot %s %s: %s", pe.Op, pe.Path, describeIOError(err))
+		return odata.Errorf(fileCode(err), "cannot %s %s: %s", pe.Op, pe.Path, DescribeIOError(err))
 	}
 	msg := err.Error()
 	if errors.Is(err, syscall.ENOSPC) {
@@ -100,6 +101,29 @@ func fileCode(err error) odata.Code {
 	return odata.CodeInternalError
 }
 
-// describeIOError renders an operating-system error without the path and
-// operation the os package puts before it (see boltfile.DescribeIOError).
-var describeIOError = boltfile.DescribeIOError
+// DescribeIOError renders an operating-system error without the path and
+// operation the os package puts before it ("write /x/y.db: no space left
+// on device" becomes "the disk is full (no space left on device)"):
+// messages name the file themselves, once.
+func DescribeIOError(err error) string {
+	var msg string
+	var (
+		pe *fs.PathError
+		le *os.LinkError
+		se *os.SyscallError
+	)
+	switch {
+	case errors.As(err, &pe):
+		msg = pe.Err.Error()
+	case errors.As(err, &le):
+		msg = le.Err.Error()
+	case errors.As(err, &se):
+		msg = se.Err.Error()
+	default:
+		msg = err.Error()
+	}
+	if errors.Is(err, syscall.ENOSPC) {
+		return "the disk is full (" + msg + ")"
+	}
+	return msg
+}

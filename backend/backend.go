@@ -1,4 +1,4 @@
-package store
+package backend
 
 import (
 	"context"
@@ -114,7 +114,7 @@ type Backend interface {
 	// Load writes many entities with one kind of operation (insert, replace
 	// or either upsert) as fast as the backend allows: large transactions
 	// locally, parallel batches remotely. Written counts what was
-	// committed. Locally (DB.Load), a load that stops at a refused entity
+	// committed. Locally (store.DB.Load), a load that stops at a refused entity
 	// writes nothing, and one whose commit fails keeps the entities before
 	// a key (it writes in key order); remotely, transactions go in
 	// parallel, so one that stops may have committed entities on either
@@ -122,6 +122,14 @@ type Backend interface {
 	Load(ctx context.Context, table string, kind OpKind, src EntitySource, opts LoadOptions) (*LoadResult, error)
 
 	Close() error
+}
+
+// JSONLQuerier is a Backend that can deliver a query's entities already
+// written as JSON lines (as the local engine's store.DB.QueryJSONL does),
+// which spares decoding them when that is all the caller would do with
+// them.
+type JSONLQuerier interface {
+	QueryJSONL(ctx context.Context, table string, req QueryRequest, fn func(lines []byte, n int) error) (*QueryResult, error)
 }
 
 // KeyOrderer is a Backend that says in which order its tables keep their
