@@ -20,8 +20,8 @@ import (
 // PageCost is what losing any one of some pages would cost.
 type PageCost struct {
 	Pages []uint64 // the pages, in order
-	Table string  // the table they belong to, or ""
-	Holds string  // what they hold
+	Table string   // the table they belong to, or ""
+	Holds string   // what they hold
 	// Costs says what losing one of them costs Recover; Entities is how
 	// many entities that is (their data, or their properties' names), 0
 	// when it costs none.
