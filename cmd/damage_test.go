@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -115,6 +116,9 @@ func TestDamageGolden(t *testing.T) {
 		{"cut-query", cutHalf, []string{"query", "Big", "--top", "2"}},
 		{"cut-table-create", cutHalf, []string{"table", "create", "Other"}},
 		{"empty-table-list", empty, []string{"table", "list"}},
+		// A header whose root is a table's leaf: refused by reads too.
+		{"rooted-at-a-leaf-table-list", rootAtLeaf, []string{"table", "list"}},
+		{"rooted-at-a-leaf-query", rootAtLeaf, []string{"query", "Big", "--top", "2"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -171,6 +175,31 @@ var csvPageNumbers = regexp.MustCompile(`(,k\d{4}),\d+,`)
 // counts are the numbers of entities and pages saved from a cut file:
 // which pages fall in the half that is left depends on the same.
 var counts = regexp.MustCompile(`\b\d+ (entities|entity|pages|page|found|in all)\b`)
+
+// rootAtLeaf makes the header in use (the one of the higher transaction)
+// name the leaf that holds k0123 as the root, its checksum made right: a
+// header that reads, leading to a table's page instead of the list of
+// tables.
+func rootAtLeaf(t *testing.T, db string) {
+	t.Helper()
+	data, err := os.ReadFile(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := int64(os.Getpagesize())
+	use := int64(0)
+	if binary.LittleEndian.Uint64(data[ps+16+48:]) > binary.LittleEndian.Uint64(data[16+48:]) {
+		use = 1
+	}
+	m := data[use*ps+16 : use*ps+16+64]
+	binary.LittleEndian.PutUint64(m[16:], uint64(leafHolding(t, db, "k0123")))
+	h := fnv.New64a()
+	h.Write(m[:56])
+	binary.LittleEndian.PutUint64(m[56:], h.Sum64())
+	if err := os.WriteFile(db, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
 
 // zeroLeaf zeroes the leaf page that holds k0123 (and its neighbours).
 func zeroLeaf(t *testing.T, db string) { zeroPage(t, db, leafHolding(t, db, "k0123")) }
