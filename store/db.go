@@ -109,6 +109,9 @@ type DB struct {
 	releasedCtx context.Context
 	// unready: opened Later, the file not yet vetted (see readyLater).
 	unready atomic.Bool
+	// headerNote: the file opened at the commit before its newest, whose
+	// header is damaged (see HeaderNote).
+	headerNote atomic.Pointer[string]
 }
 
 var _ Backend = (*DB)(nil)
@@ -291,6 +294,8 @@ func (db *DB) openWithin(ctx context.Context, wait time.Duration) error {
 	db.guard, db.pageSize = boltfile.NewGuard(f), int64(b.Info().PageSize)
 	b.AllocSize = allocStep
 	db.layoutNow.Store(db.fileFormat())
+	note := olderCommitNote(f, st.Size(), boltfile.ReadHeader(f, st.Size()), db.path, db.fileLayout() >= 3)
+	db.headerNote.Store(&note)
 	db.shapes.reset()
 	db.spare.reset()
 	if elsewhere != "" {
