@@ -145,8 +145,8 @@ func Open(path string, opts *Options) (*DB, error) {
 // database for reading; for writing it becomes a new one. A file found
 // damaged earlier in this process is not opened for writing. Opened for
 // writing, it removes what loads killed before they ended left behind:
-// staging buckets (see staging.go) and temporary files (see extsort.go)
-// whose process is gone.
+// staging buckets (see staging.go), temporary files (see extsort.go)
+// whose process is gone, and a killed compaction's copy (see compact.go).
 func OpenContext(ctx context.Context, path string, opts *Options) (*DB, error) {
 	db := &DB{path: path}
 	if opts != nil {
@@ -204,6 +204,7 @@ func (db *DB) ready() error {
 			return err
 		}
 		removeLeftTemps(db.path)
+		removeLeftCompact(db.path)
 	}
 	if testOpened != nil {
 		testOpened(db.path)
