@@ -24,7 +24,10 @@ read, or the readable one describes an older state than the file's pages
 hold, check reads the newest state it finds by scanning the pages, and
 says so. It also says how many rows an import killed while it staged them
 left in the file: they were never in the table, and the next open of the
-file for writing removes them.
+file for writing removes them. Of a sound file, it says what losing each
+page that others need would cost (the list of tables, the file's own
+records, the dictionaries' pages, the tables' branches), and that losing
+any other page costs only the entities on it.
 
 check never writes. It waits for a command that is writing the file, and
 shows its progress on a terminal. It exits 0 when the file is sound and 1
@@ -110,6 +113,18 @@ type checkResult struct {
 	// Unfinished is the rows of imports killed while they staged them,
 	// still in the file: no problem, but room it holds.
 	Unfinished []unfinishedRow `json:"unfinishedImports,omitempty"`
+	// Costs is, for a sound file, what losing each page others need
+	// would cost; the last is any other page.
+	Costs []costJSON `json:"pageCosts,omitempty"`
+}
+
+// costJSON is what losing one of some pages would cost.
+type costJSON struct {
+	Costs    string   `json:"costs"`
+	Entities int64    `json:"entities"`
+	Holds    string   `json:"holds"`
+	Pages    []uint64 `json:"pages"` // empty: every page not named elsewhere
+	Table    string   `json:"table,omitempty"`
 }
 
 // tableCount is a table and its entities.
@@ -131,6 +146,9 @@ func printCheck(p *Printer, r *store.CheckReport) error {
 	for _, u := range r.Unfinished {
 		res.Unfinished = append(res.Unfinished, unfinishedRow{Note: u.InFile(), Pages: len(u.Pages), Rows: u.Rows, Table: u.Table})
 	}
+	for _, c := range r.Costs {
+		res.Costs = append(res.Costs, costJSON{Costs: c.Costs, Entities: c.Entities, Holds: c.Holds, Pages: append([]uint64{}, c.Pages...), Table: c.Table})
+	}
 	return p.Print(res, func(w io.Writer) error {
 		fmt.Fprintf(w, "checked %s: %s, %s in %s\n", r.Path, plural(r.Pages, "page"), plural(entities, "entity"), plural(int64(len(r.Tables)), "table"))
 		if note := store.FormatNote(r.Format); note != "" && r.PageSize > 0 {
@@ -140,8 +158,14 @@ func printCheck(p *Printer, r *store.CheckReport) error {
 			fmt.Fprintf(w, "  not in a table: %s\n", u.InFile())
 		}
 		if r.OK() {
-			_, err := fmt.Fprintln(w, "no problems")
-			return err
+			fmt.Fprintln(w, "no problems")
+			if len(r.Costs) > 0 {
+				fmt.Fprintln(w, "what the loss of one page would cost:")
+				for _, c := range r.Costs {
+					fmt.Fprintf(w, "  %s\n", c)
+				}
+			}
+			return nil
 		}
 		listProblems(w, plural(int64(len(r.Problems)), "problem"), r.Problems)
 		if r.PageSize == 0 {

@@ -6,6 +6,8 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -15,6 +17,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/tstable/tstable/iostreams"
+	"github.com/tstable/tstable/server"
 )
 
 // runDamage runs one command line in-process.
@@ -115,6 +118,9 @@ func TestDamageGolden(t *testing.T) {
 		{"cut-query", cutHalf, []string{"query", "Big", "--top", "2"}},
 		{"cut-table-create", cutHalf, []string{"table", "create", "Other"}},
 		{"empty-table-list", empty, []string{"table", "list"}},
+		// A header whose root is a table's leaf: refused by reads too.
+		{"rooted-at-a-leaf-table-list", rootAtLeaf, []string{"table", "list"}},
+		{"rooted-at-a-leaf-query", rootAtLeaf, []string{"query", "Big", "--top", "2"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -171,6 +177,31 @@ var csvPageNumbers = regexp.MustCompile(`(,k\d{4}),\d+,`)
 // counts are the numbers of entities and pages saved from a cut file:
 // which pages fall in the half that is left depends on the same.
 var counts = regexp.MustCompile(`\b\d+ (entities|entity|pages|page|found|in all)\b`)
+
+// rootAtLeaf makes the header in use (the one of the higher transaction)
+// name the leaf that holds k0123 as the root, its checksum made right: a
+// header that reads, leading to a table's page instead of the list of
+// tables.
+func rootAtLeaf(t *testing.T, db string) {
+	t.Helper()
+	data, err := os.ReadFile(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := int64(os.Getpagesize())
+	use := int64(0)
+	if binary.LittleEndian.Uint64(data[ps+16+48:]) > binary.LittleEndian.Uint64(data[16+48:]) {
+		use = 1
+	}
+	m := data[use*ps+16 : use*ps+16+64]
+	binary.LittleEndian.PutUint64(m[16:], uint64(leafHolding(t, db, "k0123")))
+	h := fnv.New64a()
+	h.Write(m[:56])
+	binary.LittleEndian.PutUint64(m[56:], h.Sum64())
+	if err := os.WriteFile(db, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
 
 // zeroLeaf zeroes the leaf page that holds k0123 (and its neighbours).
 func zeroLeaf(t *testing.T, db string) { zeroPage(t, db, leafHolding(t, db, "k0123")) }
@@ -294,5 +325,58 @@ func TestCheckOfAServedFile(t *testing.T) {
 	want := "error: DatabaseLocked: database " + db + " is held by tstable serve at " + srv.URL() + ": stop the server, then check it\n"
 	if status != 1 || errOut != want {
 		t.Fatalf("exit %d, %q; want %q", status, errOut, want)
+	}
+}
+
+// hugeOverflow sets the count of overflow pages of the leaf that holds
+// k0123 past the file: the leaf's entries all lie in the page itself.
+func hugeOverflow(t *testing.T, db string) {
+	t.Helper()
+	page := leafHolding(t, db, "k0123")
+	data, err := os.ReadFile(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	binary.LittleEndian.PutUint32(data[page*int64(os.Getpagesize())+12:], 0x7fffffff)
+	if err := os.WriteFile(db, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The CLI and serve agree on a leaf whose count of overflow pages runs
+// past the file while its entries lie in the page itself: query, export
+// and serve all answer every row (the engine's cursor never reads the
+// count; export's reads of the pages used to stop there), and check
+// reports the count without losing any entity.
+func TestTheCLIAndServeAgreeOnALeafWithAHugeOverflowCount(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "t.db")
+	bigTable(t, db)
+	hugeOverflow(t, db)
+	out, errOut, st := runDamage(db, "", "query", "Big", "--all", "-o", "csv")
+	if st != 0 || strings.Count(out, "\n") != 401 {
+		t.Errorf("query: exit %d, %d lines\n%s", st, strings.Count(out, "\n"), errOut)
+	}
+	out, errOut, st = runDamage(db, "", "export", "Big")
+	if st != 0 || strings.Count(out, "\n") != 400 {
+		t.Errorf("export: exit %d, %d lines\n%s", st, strings.Count(out, "\n"), errOut)
+	}
+	out, _, st = runDamage(db, "", "check", "-o", "jsonl")
+	if st != 1 || !strings.Contains(out, `its entries all lie in the page itself, and are read`) || strings.Contains(out, `"lost":true`) {
+		t.Errorf("check: exit %d\n%s", st, out)
+	}
+	stop := serveInBackground(t, db, "--no-auth")
+	defer stop()
+	url, _, _ := server.ReadAddress(db)
+	req, _ := http.NewRequest("GET", url+"/Big()", nil)
+	req.Header.Set("Accept", "application/json;odata=nometadata")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var body struct{ Value []map[string]any }
+	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil || resp.StatusCode != 200 || len(body.Value) != 400 {
+		t.Errorf("serve: %d, %d rows, %v", resp.StatusCode, len(body.Value), err)
 	}
 }

@@ -47,6 +47,9 @@ type Factory struct {
 	printer      *Printer      // the only writer of the command's output
 
 	kept *keptDB // the file the shell keeps open between commands, or nil
+	// headerNoted is the notes of damaged newest headers said already
+	// (see noteHeader), so that each is said once.
+	headerNoted map[string]bool
 }
 
 // Opener opens the storage a target names, for writing or for reading
@@ -80,7 +83,22 @@ func (f *Factory) openLocal(ctx context.Context, path string, opts *store.Option
 	if err != nil {
 		return nil, err
 	}
+	f.noteHeader(db)
 	return db, nil
+}
+
+// noteHeader says on standard error, once, that the file db opened was
+// opened at the commit before its newest, whose header is damaged.
+func (f *Factory) noteHeader(db *store.DB) {
+	note := db.HeaderNote()
+	if note == "" || f.headerNoted[note] || f.printer == nil {
+		return
+	}
+	if f.headerNoted == nil {
+		f.headerNoted = map[string]bool{}
+	}
+	f.headerNoted[note] = true
+	f.printer.Note("note: %s", note)
 }
 
 // storeOptions opens the file at path for reading or writing, waiting for

@@ -104,6 +104,7 @@ func (k *keptDB) acquire(ctx context.Context, f *Factory, path string, write boo
 		if err != nil {
 			return nil, true, err
 		}
+		f.noteHeader(db)
 		now := time.Now()
 		k.db, k.path, k.write, k.lastCheck, k.lastUsed, k.opened = db, path, write, now, now, now
 		keptOpens.Add(1)

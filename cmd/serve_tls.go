@@ -120,6 +120,9 @@ func (fl serveFlags) printStart(f *Factory, path string, run *server.Running, ce
 	if fl.az.inMemory {
 		fmt.Fprintln(w, "in memory (--inMemoryPersistence): the file is removed when the server stops")
 	}
+	if note := run.HeaderNote(); note != "" {
+		fmt.Fprintf(w, "note: %s\n", note)
+	}
 	if cert != nil {
 		printTrust(w, cert)
 	}

@@ -53,6 +53,9 @@ a locked file). Keys and SAS tokens are never printed.`,
 					r.Format = lf.Format()
 					r.Note = store.FormatNote(r.Format)
 				}
+				if db, ok := b.(*store.DB); ok && db.HeaderNote() != "" {
+					r.Note = strings.TrimPrefix(strings.Join([]string{r.Note, db.HeaderNote()}, "; "), "; ")
+				}
 				return err
 			})
 			if errors.Is(err, errNoDatabase) {

@@ -154,6 +154,11 @@ func newHandler(db backend.Backend, cfg Config) (*Server, []*Server, http.Handle
 // the server serves TLS.
 func (r *Running) URL() string { return r.url }
 
+// HeaderNote says, when the file was opened at the commit before its
+// newest because the newest commit's header is damaged, so (see
+// store.DB.HeaderNote); "" otherwise.
+func (r *Running) HeaderNote() string { return r.db.HeaderNote() }
+
 // Addr is the address the server listens on.
 func (r *Running) Addr() net.Addr { return r.l.Addr() }
 

@@ -125,6 +125,10 @@ type CheckReport struct {
 	Format   uint64 // the file's format (see format.go), as its records say or its tables show; 0 when they cannot
 	Tables   []TableReport
 	Problems []Problem
+	// Costs says, for a file found sound, what losing each page that
+	// others need would cost (see PageCost); the last one is any other
+	// page, a leaf of a table's.
+	Costs []PageCost
 	// Unfinished lists the rows of imports that did not finish, still in
 	// the file and never in their table: no problem (the next open for
 	// writing removes them), but room the file holds.
@@ -177,12 +181,15 @@ func checkFile(ctx context.Context, f io.ReaderAt, size int64, path string, prog
 		if sv.formatRead {
 			rep.Format = sv.format
 		}
+		tallies := map[string]*tableTally{}
 		for _, t := range sv.tables {
 			if t.missing {
 				continue
 			}
 			w.table = t.name
 			c := sv.codec(t)
+			tally := &tableTally{byShape: map[uint64]int64{}}
+			tallies[t.name] = tally
 			var count int64
 			whole := w.Tree(t.root, t.inline, t.at, nil, nil, func(page uint64, e boltfile.Elem) bool {
 				if e.Bucket {
@@ -196,6 +203,7 @@ func checkFile(ctx context.Context, f io.ReaderAt, size int64, path string, prog
 					}
 				}
 				count++
+				tally.count(page, e.Value, c.values2())
 				return true
 			}, w.lostEntities)
 			if !whole {
@@ -210,6 +218,9 @@ func checkFile(ctx context.Context, f io.ReaderAt, size int64, path string, prog
 				what = "the page is neither in use nor on the list of free pages"
 			}
 			w.problem(Problem{Page: int64(r[0]), What: what})
+		}
+		if len(w.problems) == 0 {
+			rep.Costs = w.pagesCost(sv, tallies)
 		}
 	}
 	if err := ctx.Err(); err != nil {

@@ -135,3 +135,31 @@ func (c *endsAfter) Err() error {
 	}
 	return nil
 }
+
+// The copy a compaction killed before it ended leaves beside the database
+// is removed when the database is next opened for writing (as a killed
+// import's temporary file is), not only by the next compaction; opening
+// it for reading leaves it.
+func TestAKilledCompactionsCopyIsRemovedAtTheNextWriteOpen(t *testing.T) {
+	path := newFile(t)
+	left := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".compact")
+	if err := os.WriteFile(left, bytes.Repeat([]byte{1}, 1<<16), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ro, err := Open(path, &Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ro.Close()
+	if _, err := os.Stat(left); err != nil {
+		t.Fatalf("opening for reading removed the copy: %v", err)
+	}
+	db, err := Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if _, err := os.Stat(left); !os.IsNotExist(err) {
+		t.Fatalf("the killed compaction's copy is still there after an open for writing: %v", err)
+	}
+}

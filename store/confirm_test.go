@@ -17,8 +17,9 @@ import (
 )
 
 // notIntoTheFile are the DB's methods that do not read or write the file
-// (OthersWaiting and CloseForWaiter look at its locks, not its pages).
-var notIntoTheFile = []string{"Close", "CloseForWaiter", "Describe", "Format", "KeyOrder", "OthersWaiting", "Path"}
+// (OthersWaiting and CloseForWaiter look at its locks, not its pages;
+// HeaderNote says what the open found).
+var notIntoTheFile = []string{"Close", "CloseForWaiter", "Describe", "Format", "HeaderNote", "KeyOrder", "OthersWaiting", "Path"}
 
 // Every method of DB that reads or writes the file is among the calls the
 // damage tests make (everyCall): a new method fails here until it is.

@@ -110,6 +110,9 @@ type DB struct {
 	releasedCtx context.Context
 	// unready: opened Later, the file not yet vetted (see readyLater).
 	unready atomic.Bool
+	// headerNote: the file opened at the commit before its newest, whose
+	// header is damaged (see HeaderNote).
+	headerNote atomic.Pointer[string]
 }
 
 var _ backend.Backend = (*DB)(nil)
@@ -143,8 +146,8 @@ func Open(path string, opts *Options) (*DB, error) {
 // database for reading; for writing it becomes a new one. A file found
 // damaged earlier in this process is not opened for writing. Opened for
 // writing, it removes what loads killed before they ended left behind:
-// staging buckets (see staging.go) and temporary files (see extsort.go)
-// whose process is gone.
+// staging buckets (see staging.go), temporary files (see extsort.go)
+// whose process is gone, and a killed compaction's copy (see compact.go).
 func OpenContext(ctx context.Context, path string, opts *Options) (*DB, error) {
 	db := &DB{path: path}
 	if opts != nil {
@@ -202,6 +205,7 @@ func (db *DB) ready() error {
 			return err
 		}
 		removeLeftTemps(db.path)
+		removeLeftCompact(db.path)
 	}
 	if testOpened != nil {
 		testOpened(db.path)
@@ -292,6 +296,8 @@ func (db *DB) openWithin(ctx context.Context, wait time.Duration) error {
 	db.guard, db.pageSize = boltfile.NewGuard(f), int64(b.Info().PageSize)
 	b.AllocSize = allocStep
 	db.layoutNow.Store(db.fileFormat())
+	note := olderCommitNote(f, st.Size(), boltfile.ReadHeader(f, st.Size()), db.path, db.fileLayout() >= 3)
+	db.headerNote.Store(&note)
 	db.shapes.reset()
 	db.spare.reset()
 	if elsewhere != "" {

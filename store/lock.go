@@ -15,12 +15,20 @@ const pollInterval = 10 * time.Millisecond
 // errBusy is lockFile's answer when the wait ran out.
 var errBusy = errors.New("the file is locked by another process")
 
+// quietWait is how long lockFile waits before it says that it waits (a
+// third of a shorter wait): a holder about to let go (an export whose
+// output was all read, ending) is not worth a line.
+const quietWait = 250 * time.Millisecond
+
 // lockFile takes the file's lock (tryLock), exclusive for writing and
-// shared for reading. When another process holds it, lockFile calls
-// onWait once with who that is, marks itself as waiting (so that a long
-// import lets it in between two commits), and tries again every
-// pollInterval until the lock is free, wait has passed (errBusy) or ctx
-// ends.
+// shared for reading. When another process holds it, lockFile marks
+// itself as waiting (so that a long import lets it in between two
+// commits), tries again every pollInterval until the lock is free, wait
+// has passed (errBusy) or ctx ends, and, once it has waited quietWait
+// and still waits, calls onWait once with who holds the file. A holder
+// that the system names is named: when it has just let go (it is gone
+// from the system's list), the lock is tried again before anything is
+// said.
 func lockFile(ctx context.Context, f *os.File, exclusive bool, wait time.Duration, onWait func(string)) error {
 	if ok, err := tryLock(f, exclusive); ok || err != nil {
 		return err
@@ -28,15 +36,20 @@ func lockFile(ctx context.Context, f *os.File, exclusive bool, wait time.Duratio
 	if wait <= 0 {
 		return errBusy
 	}
-	if onWait != nil {
-		onWait(describeHolders(holdersOf(f)))
-	}
 	unmark := markWaiting(f)
 	defer unmark()
-	deadline := time.Now().Add(wait)
+	start := time.Now()
+	deadline, quiet := start.Add(wait), start.Add(min(quietWait, wait/3))
 	t := time.NewTicker(pollInterval)
 	defer t.Stop()
 	for {
+		if onWait != nil && time.Now().After(quiet) {
+			hs := holdersOf(f)
+			if len(hs) > 0 || !holdersNamed || time.Now().After(quiet.Add(quietWait)) {
+				onWait(describeHolders(hs))
+				onWait = nil
+			}
+		}
 		select {
 		case <-ctx.Done():
 			return ctx.Err()

@@ -23,9 +23,9 @@ func notDatabase(path, why string, maybeDamaged bool) error {
 // into memory and trusts it: the file is not empty (unless it is opened
 // for writing, which makes it a new database) nor too short, a valid copy
 // of the meta exists and names a sound page size, root and high-water
-// mark, the file holds every page that mark counts, the root page is a
-// data page, and (for writing, because the engine then allocates pages
-// from it) what vetForWriting checks. It reports whether the file is
+// mark, the file holds every page that mark counts, the root page is the
+// list of tables (see listOfTablesFault), and (for writing, because the
+// engine then allocates pages from it) what vetForWriting checks. It reports whether the file is
 // empty, and, for writing, damage elsewhere in the file's trees.
 func vetFile(f io.ReaderAt, size int64, path string, write bool) (empty bool, elsewhere string, err error) {
 	if size == 0 {
@@ -57,6 +57,8 @@ func vetFile(f io.ReaderAt, size int64, path string, write bool) (empty bool, el
 	}
 	if write {
 		elsewhere, err = vetForWriting(r, m, path)
+	} else if what := listOfTablesFault(r, m.Root); what != "" {
+		err = damagedError(path, what) // a read would find no table, or take a table's page for the list
 	}
 	return false, elsewhere, err
 }

@@ -39,6 +39,29 @@ var opensForWriting = map[string]func(path string) error{
 // file's bytes stay as they were. Reading it still works.
 func wantRefusedForWriting(t *testing.T, path string, what string) {
 	t.Helper()
+	wantNoWriteOpen(t, path, what)
+	ro, err := Open(path, &Options{ReadOnly: true})
+	if err != nil {
+		t.Fatalf("reading it: %v", err)
+	}
+	ro.Close()
+}
+
+// wantRefused checks that every open of the file, for writing and for
+// reading, is refused with the DatabaseDamaged error that says what, and
+// that none writes to it.
+func wantRefused(t *testing.T, path string, what string) {
+	t.Helper()
+	wantNoWriteOpen(t, path, what)
+	_, err := Open(path, &Options{ReadOnly: true})
+	wantDamaged(t, err, what)
+}
+
+// wantNoWriteOpen checks that every open of the file for writing is
+// refused with the DatabaseDamaged error that says what, and writes
+// nothing.
+func wantNoWriteOpen(t *testing.T, path string, what string) {
+	t.Helper()
 	before := readAll(t, path)
 	for how, open := range opensForWriting {
 		err := open(path)
@@ -49,11 +72,6 @@ func wantRefusedForWriting(t *testing.T, path string, what string) {
 			t.Fatalf("%s wrote to the file", how)
 		}
 	}
-	ro, err := Open(path, &Options{ReadOnly: true})
-	if err != nil {
-		t.Fatalf("reading it: %v", err)
-	}
-	ro.Close()
 }
 
 // A file whose list of free pages names a page in use is refused for
@@ -94,7 +112,9 @@ func TestAFreeListNamingAPageInUseIsRefusedForWriting(t *testing.T) {
 
 // A header whose root page is not the list of tables (a leaf of a table,
 // the page of the catalogue) is refused for writing before anything is
-// written; an open used to add the file's own records to that page.
+// written (an open used to add the file's own records to that page), and
+// for reading (a read found no table, or took a table's page for the
+// list).
 func TestAHeaderRootThatIsNotTheListOfTablesIsRefusedForWriting(t *testing.T) {
 	base := fixture(t)
 	raw := openRaw(t, base)
@@ -104,7 +124,7 @@ func TestAHeaderRootThatIsNotTheListOfTablesIsRefusedForWriting(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			path := copyFile(t, base, "r.db")
 			setRoot(t, path, page)
-			wantRefusedForWriting(t, path, fmt.Sprintf("its root page %d is not the list of tables", page))
+			wantRefused(t, path, fmt.Sprintf("its root page %d is not the list of tables", page))
 		})
 	}
 }

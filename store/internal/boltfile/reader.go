@@ -114,6 +114,32 @@ func (r *Reader) Page(id uint64, kinds ...uint16) (PageHead, []byte, error) {
 	return h, b, nil
 }
 
+// FirstPageAlone reads leaf page id without the overflow its header
+// claims, when that count runs past the file (Span fails) but every
+// entry lies in the page itself: the engine's cursor never looks at the
+// count, and reads the entries. The head returned claims no overflow.
+func (r *Reader) FirstPageAlone(id uint64) (PageHead, []byte, bool) {
+	if r.locate(id) != nil {
+		return PageHead{}, nil, false
+	}
+	b := make([]byte, r.PageSize)
+	if _, err := r.F.ReadAt(b, int64(id)*r.PageSize); err != nil {
+		return PageHead{}, nil, false
+	}
+	h, err := r.own(id, b)
+	if err != nil || h.Flags != FlagLeaf || h.Overflow == 0 {
+		return PageHead{}, nil, false
+	}
+	if _, err := r.Span(h); err == nil {
+		return PageHead{}, nil, false
+	}
+	if _, err := ParseElems(h, b); err != nil {
+		return PageHead{}, nil, false
+	}
+	h.Overflow = 0
+	return h, b, true
+}
+
 // kindIn checks that the page is of one of the kinds.
 func kindIn(h PageHead, kinds []uint16) error {
 	if !slices.Contains(kinds, h.Flags) {

@@ -242,6 +242,12 @@ func (w *Walker) page(id uint64, lo, hi []byte, depth int, visit VisitFn, lost L
 	}
 	h, b, err := w.R.Page(id, FlagLeaf, FlagBranch)
 	if err != nil {
+		if oh, ob, ok := w.R.FirstPageAlone(id); ok {
+			w.problem(int64(id), PageWhat(err)+"; its entries all lie in the page itself, and are read (the page's own count of pages is wrong)", false)
+			h, b, err = oh, ob, nil
+		}
+	}
+	if err != nil {
 		if id < w.R.HWM {
 			w.Claim(id, 1) // in use, though unreadable
 		}
