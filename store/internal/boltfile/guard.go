@@ -63,6 +63,7 @@ type state struct {
 	txid  uint64
 	pages map[uint64]*branchInfo
 	free  map[uint64]bool // for a write: the pages the free-page list names
+	fits  map[uint64]bool // for a write: the leaves whose overflow pages lie in the file
 }
 
 func newState(txid uint64) state { return state{txid: txid, pages: map[uint64]*branchInfo{}} }

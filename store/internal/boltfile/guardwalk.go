@@ -81,8 +81,16 @@ func (w *guardWalk) walk(id uint64, above []uint64, from, to []byte) ([]byte, []
 		return nil, nil, inFreeList(id)
 	}
 	b, err := s.branch(r, id)
+	if err == nil && b.leaf && s.free != nil {
+		err = s.leafFits(r, id)
+	}
 	if err != nil || b.leaf {
 		return from, to, err
+	}
+	if b.leaves && s.free != nil {
+		if from, to, err = w.leavesFit(b, from, to); err != nil {
+			return nil, nil, err
+		}
 	}
 	if b.whole {
 		return from, to, nil
@@ -149,4 +157,57 @@ func (w *guardWalk) walk(id uint64, above []uint64, from, to []byte) ([]byte, []
 // names.
 func inFreeList(id uint64) *PageError {
 	return &PageError{ID: id, What: "is in use but also on the list of free pages, so a write would overwrite it", Free: true}
+}
+
+// leavesFit checks, for a write, the leaves of branch b that keys lo to
+// hi reach (leafFits); for a single key it narrows [from, to) to its
+// leaf's keys, so that a later key in another leaf is checked too.
+func (w *guardWalk) leavesFit(b *branchInfo, from, to []byte) ([]byte, []byte, error) {
+	i0, i1 := 0, len(b.kids)-1
+	if w.lo != nil {
+		i0 = Slot(b.keys, w.lo)
+	}
+	if w.hi != nil {
+		i1 = max(i0, Slot(b.keys, w.hi))
+		if w.next && i1 < len(b.kids)-1 {
+			i1++
+		}
+	}
+	for i := i0; i <= i1; i++ {
+		if err := w.s.leafFits(w.r, b.kids[i]); err != nil {
+			return nil, nil, err
+		}
+	}
+	if i0 == i1 {
+		if i0 > 0 {
+			from = b.keys[i0]
+		}
+		if i0 < len(b.keys)-1 {
+			to = b.keys[i0+1]
+		}
+	}
+	return from, to, nil
+}
+
+// leafFits checks, for a write, that leaf id's overflow pages lie inside
+// the file. A write that changes a leaf has the engine free its pages one
+// by one, as many as its count says: a damaged count (2^31) would keep
+// it freeing for hours, so the write is refused before the engine sees
+// the page.
+func (s *state) leafFits(r *Reader, id uint64) error {
+	if s.fits[id] {
+		return nil
+	}
+	h, err := r.Head(id)
+	if err != nil {
+		return err
+	}
+	if id+uint64(h.Overflow) >= r.HWM {
+		return &PageError{ID: id, What: fmt.Sprintf("counts %d overflow pages, past the end of the %d pages the file counts, so a write that changed it would free pages that do not exist", h.Overflow, r.HWM)}
+	}
+	if s.fits == nil {
+		s.fits = map[uint64]bool{}
+	}
+	s.fits[id] = true
+	return nil
 }
