@@ -276,7 +276,7 @@ func find2(val []byte, shapes *shapeView, name string) (t odata.EdmType, start, 
 	}
 	var sh *shape
 	var err error
-	if set := shapes.set.Load(); id-1 < uint64(len(set.list)) { // shapeView.get, without a call
+	if set := shapes.set.Load(); id-1 < uint64(len(set.list)) && set.list[id-1] != nil { // shapeView.get, without a call
 		sh = set.list[id-1]
 	} else if sh, err = shapes.getRead(id); err != nil {
 		return 0, 0, 0, false

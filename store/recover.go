@@ -565,42 +565,97 @@ func (pl *placement) place(ctx context.Context, p unlinkedPage) error {
 
 // decode decodes the entities of a page of format 2 with the dictionary
 // of its table: that of the first of homes, then of owners, that reads
-// them all, then any dictionary found in the file that does. It reports
-// whether one did; when none does, the page's entities are lost, and a
-// problem says so.
+// them all, then any dictionary found in the file that does. When none
+// reads them all (a page of the dictionary is lost), the first that reads
+// some and lacks the shapes of the others keeps those it reads, and each
+// other entity is lost, a problem each (lostNames). It reports whether
+// any entity was read; when no dictionary fits, the page's entities are
+// lost, and a problem says so.
 func (pl *placement) decode(p *unlinkedPage, homes []int, owners map[string]bool) bool {
 	if p.entities != nil || len(p.elems) == 0 {
 		return true
 	}
+	var part []*odata.Entity
+	var partInc uint64
+	var unread []boltfile.Elem
 	tried := map[uint64]bool{}
-	try := func(inc uint64) bool {
-		if tried[inc] {
-			return false
+	for _, inc := range pl.candidates(homes, owners) {
+		s := pl.dictionary(inc)
+		if tried[inc] || s == nil {
+			continue
 		}
 		tried[inc] = true
-		s := pl.dictionary(inc)
-		if s == nil {
-			return false
-		}
-		c := &tableCodec{l: pl.w.l, shapes: staticShapes(inc, s)}
-		es := make([]*odata.Entity, 0, len(p.elems))
-		for _, e := range p.elems {
-			ent, err := c.decode(e.Key, e.Value)
-			if err != nil {
-				return false
-			}
-			es = append(es, ent)
-		}
-		p.entities = es
-		return true
-	}
-	for _, inc := range pl.candidates(homes, owners) {
-		if try(inc) {
+		es, lacking, ok := readWith(pl.w.l, inc, s, p.elems)
+		if ok && len(lacking) == 0 {
+			p.entities = es
 			return true
 		}
+		if ok && (unread == nil || len(es) > len(part)) {
+			part, partInc, unread = es, inc, lacking
+		}
 	}
-	pl.w.problem(Problem{Page: int64(p.id), Keys: pl.w.keysBetween(p.lo, p.hi), What: "the page, which no table leads to, holds entities that name shapes no readable dictionary holds; they were not saved", Lost: true})
-	return false
+	if unread == nil {
+		pl.w.problem(Problem{Page: int64(p.id), Keys: pl.w.keysBetween(p.lo, p.hi), What: "the page, which no table leads to, holds entities that name shapes no readable dictionary holds; they were not saved", Lost: true})
+		return false
+	}
+	p.entities = part
+	pl.lostNames(p.id, partInc, unread)
+	return len(part) > 0
+}
+
+// readWith decodes es with the dictionary s of inc: the entities it
+// reads, and those naming a shape s lacks; ok is false when an entity
+// names a shape s has and does not decode with it (s is not their
+// table's dictionary).
+func readWith(l layout, inc uint64, s *shapeSet, es []boltfile.Elem) (read []*odata.Entity, lacking []boltfile.Elem, ok bool) {
+	c := &tableCodec{l: l, shapes: staticShapes(inc, s)}
+	for _, e := range es {
+		ent, err := c.decode(e.Key, e.Value)
+		if err == nil {
+			read = append(read, ent)
+			continue
+		}
+		if _, id, _, err := head2(e.Value); err != nil || !s.lacks(id) {
+			return nil, nil, false
+		}
+		lacking = append(lacking, e)
+	}
+	return read, lacking, true
+}
+
+// lostNames reports, one problem each, the entities of page that name a
+// shape the dictionary of inc lacks: their data survives, their
+// properties' names were on a page of the dictionary that is lost.
+func (pl *placement) lostNames(page, inc uint64, es []boltfile.Elem) {
+	for _, e := range es {
+		_, id, _, _ := head2(e.Value)
+		where := "a page of the table's dictionary, which is lost"
+		if d := pl.dictPageOf(inc, id); d != 0 {
+			where = fmt.Sprintf("page %d, which is lost", d)
+		}
+		pl.w.problem(Problem{Table: pl.sv.tableOf(inc), Page: int64(page), Keys: pl.w.oneKey(e.Key), What: fmt.Sprintf("the entity, on a page no table leads to, names shape %d of its table's dictionary: its property names were on %s; it was not saved", id, where), Lost: true})
+	}
+}
+
+// dictPageOf is the page that a branch page of the bucket of
+// dictionaries gives shape id of inc, when that page cannot be read as a
+// page of the dictionaries; 0 when no branch page says.
+func (pl *placement) dictPageOf(inc, id uint64) uint64 {
+	key := shapeKey(inc, id)
+	for _, child := range slices.Sorted(maps.Keys(pl.ev.parents)) {
+		for _, par := range pl.ev.parents[child] {
+			if len(par.lo) != len(key) || (par.hi != nil && len(par.hi) != len(key)) || bytes.Compare(par.lo, key) > 0 || (par.hi != nil && bytes.Compare(key, par.hi) >= 0) {
+				continue
+			}
+			if h, b, err := pl.w.R.Page(child, boltfile.FlagLeaf); err == nil {
+				if es, err := boltfile.ParseElems(h, b); err == nil && dictionaryPage(es) {
+					continue
+				}
+			}
+			return child
+		}
+	}
+	return 0
 }
 
 // candidates are the incarnations whose dictionaries may read a page:
@@ -628,13 +683,28 @@ func (pl *placement) candidates(homes []int, owners map[string]bool) []uint64 {
 	return append(out, slices.Sorted(maps.Keys(pl.ev.dicts))...)
 }
 
-// dictionary is the dictionary of inc: as the file's tree holds it, else
-// as the pages found hold it; nil when neither has it.
+// dictionary is the dictionary of inc: as the file's tree (and the
+// header's copy) holds it, completed with the shapes the pages found hold
+// where that lacks them (past a lost page of the dictionary); nil when
+// neither has it.
 func (pl *placement) dictionary(inc uint64) *shapeSet {
-	if s, ok := pl.sv.shapes[inc]; ok {
+	s, ok := pl.sv.shapes[inc]
+	found := pl.ev.shapes(inc)
+	switch {
+	case found == nil:
 		return s
+	case !ok:
+		return found
 	}
-	return pl.ev.shapes(inc)
+	list := slices.Clone(found.list)
+	for i, sh := range s.list {
+		if i >= len(list) {
+			list = append(list, s.list[i:]...)
+			break
+		}
+		list[i] = sh
+	}
+	return gappedShapes(list)
 }
 
 // staged counts a page of rows an import staged and never committed.

@@ -171,25 +171,48 @@ func (ev *evidence) noteIncarnation(lower string, inc uint64) {
 }
 
 // shapes is the dictionary of inc as the pages found hold it: shapes 1
-// to n, up to the first one missing or known twice; nil when none.
+// to the highest number found, each one missing or known twice a gap (a
+// nil in the list, which the codec reads as a shape it lacks: see
+// shapeView.get), so that the entities naming the shapes found after a
+// lost page of the dictionary are read too; nil when none. Only Recover
+// reads a dictionary with gaps.
 func (ev *evidence) shapes(inc uint64) *shapeSet {
 	d := ev.dicts[inc]
 	if d == nil {
 		return nil
 	}
 	var list []*shape
-	for id := uint64(1); ; id++ {
-		def, ok := d[id]
-		if !ok || ev.clash[[2]uint64{inc, id}] {
-			break
+	for id := range d {
+		if int(id) > len(list) {
+			list = append(list, make([]*shape, int(id)-len(list))...)
 		}
-		sh, err := parseShape([]byte(def))
-		if err != nil {
-			break
+		if ev.clash[[2]uint64{inc, id}] {
+			continue
 		}
-		list = append(list, sh)
+		if sh, err := parseShape([]byte(d[id])); err == nil {
+			list[id-1] = sh
+		}
 	}
-	return emptyShapes.with(list...)
+	return gappedShapes(list)
+}
+
+// gappedShapes is a dictionary whose list may have gaps (nil).
+func gappedShapes(list []*shape) *shapeSet {
+	s := &shapeSet{list: list, ids: map[string]uint64{}}
+	for i, sh := range list {
+		if sh != nil {
+			s.ids[sh.def] = uint64(i + 1)
+			s.bytes += len(sh.def)
+		}
+	}
+	return s
+}
+
+// lacks reports whether the dictionary s has no shape id (a gap, or past
+// its end): an entity that names it cannot be read with s, but need not
+// belong to another table.
+func (s *shapeSet) lacks(id uint64) bool {
+	return id == 0 || id > uint64(len(s.list)) || s.list[id-1] == nil
 }
 
 // noteCopies takes what the copies in the header's pages hold (format 3;

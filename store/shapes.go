@@ -246,7 +246,7 @@ func (c *shapeCache) withPending(inc uint64, s *shapeSet) *shapeSet {
 // get returns shape id, reading the dictionary when the view does not
 // know it yet.
 func (v *shapeView) get(id uint64) (*shape, error) {
-	if s := v.set.Load(); id-1 < uint64(len(s.list)) { // (0 wraps round: the slow way)
+	if s := v.set.Load(); id-1 < uint64(len(s.list)) && s.list[id-1] != nil { // (0 wraps round, and a gap goes, the slow way)
 		return s.list[id-1], nil
 	}
 	return v.getRead(id)
@@ -260,7 +260,7 @@ func (v *shapeView) getRead(id uint64) (*shape, error) {
 	if err := v.readAll(); err != nil {
 		return nil, err
 	}
-	if s := v.set.Load(); id <= uint64(len(s.list)) {
+	if s := v.set.Load(); id <= uint64(len(s.list)) && s.list[id-1] != nil { // a gap (Recover's dictionaries only) is a shape it lacks
 		return s.list[id-1], nil
 	}
 	return nil, errCorrupt
