@@ -199,6 +199,7 @@ func scanChunk(ctx context.Context, b *gbucket, c *boltfile.Checker, room *boltf
 		s.readLeaves(c, hi, room)
 	}
 	rec := &rawRecord{c: b.codec}
+	sieve := newTextSieve(b.codec, filter)
 	// keys counts every key this chunk read: o.scanned starts again at
 	// each batch sent, which may be fewer than 4096 keys.
 	var keys int
@@ -214,7 +215,7 @@ func scanChunk(ctx context.Context, b *gbucket, c *boltfile.Checker, room *boltf
 			}
 		}
 		rec.key, rec.val = s.k, s.v
-		if filter != nil && !filter.Match(rec) {
+		if filter != nil && (sieve.rejects(s.v) || !filter.Match(rec)) {
 			continue
 		}
 		if err := d.add(&o.batch, s.k, s.v, rec); err != nil {

@@ -285,6 +285,7 @@ func (o *op) scanSerial(ctx context.Context, t *gtx, table string, req QueryRequ
 	}
 	filter := req.Query.Filter
 	rec := &rawRecord{c: b.codec}
+	sieve := newTextSieve(b.codec, filter)
 	hook := o.db.opts.finding
 	for s.next() {
 		if hook != nil {
@@ -304,7 +305,7 @@ func (o *op) scanSerial(ctx context.Context, t *gtx, table string, req QueryRequ
 			}
 		}
 		rec.key, rec.val = s.k, s.v
-		if filter != nil && !filter.Match(rec) {
+		if filter != nil && (sieve.rejects(s.v) || !filter.Match(rec)) {
 			continue
 		}
 		if err := d.add(&out, s.k, s.v, rec); err != nil {
