@@ -54,7 +54,7 @@ func SplitLine(line string) ([]string, error) {
 // character), or whole (0) — the line SplitLine splits without an error.
 // The shell reads a command that ends open on to the next line.
 func OpenEnd(line string) rune {
-	p := splitWords(line, BackslashEscapes, true)
+	p := scanWords(line, BackslashEscapes, true, false)
 	switch {
 	case p.quote != 0:
 		return p.quote
@@ -69,6 +69,12 @@ func OpenEnd(line string) rune {
 // escapes, a backslash outside single quotes takes the next character as
 // it is; with comments, a word starting with # ends the line.
 func splitWords(line string, escapes, comments bool) partialLine {
+	return scanWords(line, escapes, comments, true)
+}
+
+// scanWords is splitWords, keeping the complete words only when words is
+// true (OpenEnd needs only how the line ends).
+func scanWords(line string, escapes, comments, words bool) partialLine {
 	var (
 		p      partialLine
 		cur    strings.Builder
@@ -121,12 +127,17 @@ func splitWords(line string, escapes, comments bool) partialLine {
 			quoted(i)
 			p.quote = r
 		case r == ' ' || r == '\t':
-			if inWord {
+			if inWord && words {
+				if p.words == nil {
+					p.words = make([]string, 0, 8) // a command line's words, mostly
+				}
 				if plain {
 					p.words = append(p.words, line[start:i])
 				} else {
 					p.words = append(p.words, cur.String())
 				}
+			}
+			if inWord {
 				cur.Reset()
 				inWord = false
 			}
