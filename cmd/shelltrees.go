@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"reflect"
+	"slices"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -39,7 +40,16 @@ type lineTree struct {
 	f        *Factory
 	commands []*commandFlags
 	values   map[*pflag.Flag]savedFlag
+	// runs counts the lines run since the flag sets were last made anew,
+	// and dash says the last line held "--" (see reset).
+	runs int
+	dash bool
 }
+
+// newSetsEvery is how many lines a tree runs before its flag sets are made
+// anew: pflag adds each flag a line sets to a list (FlagSet.Visit's),
+// which reset does not empty.
+const newSetsEvery = 1024
 
 // commandFlags are a command's own flags, local and persistent, as built:
 // what its flag sets hold again after a line parsed them.
@@ -87,11 +97,11 @@ func (lt *lineTrees) tree(base *Factory, ios *iostreams.IOStreams, sess Session,
 		delete(lt.trees, name)
 		return fresh()
 	}
-	// The tree holds args' command only when cobra finds it there (else
-	// the whole tree says what is wrong, as newRootFor does).
-	if found, _, err := t.root.Find(expandedValues(args)); err != nil || found == t.root {
-		return fresh()
-	}
+	// cobra finds args' command in the tree, as it did when newRootFor
+	// built it: commandName read the same name, past the same flags of
+	// the root, the way cobra's Find reads them (a flag it does not know
+	// or a shorthand run such as -ox gives no name, and a new tree).
+	t.dash = slices.Contains(args, "--")
 	return t.root, t.f
 }
 
@@ -190,7 +200,18 @@ func (v savedFlag) restore(fl *pflag.Flag) error {
 // reset puts the tree back as built, on a new Factory over ios, sess and
 // opener. It is false when the tree cannot be put back (a flag added
 // since it was built).
+//
+// Every flag's value and Changed are put back. pflag's flag set also
+// keeps which flags its parses set (what FlagSet.Visit and NFlag read,
+// which no command reads: they read Changed) and where a "--" was
+// (ArgsLenAtDash); the sets are made anew after a line with "--" and
+// every newSetsEvery lines, which keeps that list short.
 func (t *lineTree) reset(ios *iostreams.IOStreams, sess Session, opener Opener) bool {
+	t.runs++
+	anew := t.dash || t.runs >= newSetsEvery
+	if anew {
+		t.runs = 0
+	}
 	for _, cf := range t.commands {
 		c := cf.c
 		c.SetContext(nil) // else cobra hands a command the first line's context again
@@ -206,8 +227,9 @@ func (t *lineTree) reset(ios *iostreams.IOStreams, sess Session, opener Opener) 
 		if !known {
 			return false
 		}
-		// A new flag set: pflag remembers which flags a parse set (Visit,
-		// query's next) and the arguments it left.
+		if !anew {
+			continue
+		}
 		c.ResetFlags()
 		for _, fl := range cf.persistent {
 			c.PersistentFlags().AddFlag(fl)

@@ -79,12 +79,28 @@ func reusedLineScript(t *testing.T, otherDB string) (string, int) {
 					all = append(all, flagLineValue(fl, otherDB))
 				}
 			})
+			// After a query, next runs it again from where it ended: with
+			// the flags its line set, and only those (a flag of the line
+			// before, even at its default, would change the next page:
+			// --top=0 returns none).
+			then := []string{base}
+			if path == "query" {
+				then = append(then, base+" --page-size=1", "next")
+			}
 			for _, a := range all {
-				lines = append(lines, base+" '"+a+"'", base)
+				lines = append(lines, base+" '"+a+"'")
+				if path == "query" {
+					lines = append(lines, "next")
+				}
+				lines = append(lines, then...)
 				covered++
 			}
-			lines = append(lines, base+" -h", base)
-			lines = append(lines, base+" '"+strings.Join(all, "' '")+"'", base)
+			lines = append(lines, base+" -h")
+			lines = append(lines, then...)
+			lines = append(lines, strings.TrimSpace(path+" -- "+args))
+			lines = append(lines, then...)
+			lines = append(lines, base+" '"+strings.Join(all, "' '")+"'")
+			lines = append(lines, then...)
 		}
 		for _, sub := range c.Commands() {
 			visit(sub)
