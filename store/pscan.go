@@ -198,13 +198,14 @@ func scanChunk(ctx context.Context, b *gbucket, c *boltfile.Checker, room *boltf
 	if c != nil {
 		s.readLeaves(c, hi, room)
 	}
+	lc, _ := s.c.(*boltfile.LeafCursor) // compares a leaf's last key with hi, not each key
 	rec := &rawRecord{c: b.codec}
 	sieve := newTextSieve(b.codec, filter)
 	// keys counts every key this chunk read: o.scanned starts again at
 	// each batch sent, which may be fewer than 4096 keys.
 	var keys int
 	for s.next() {
-		if hi != nil && bytes.Compare(s.k, hi) >= 0 {
+		if hi != nil && (lc == nil || !lc.BelowHi()) && bytes.Compare(s.k, hi) >= 0 {
 			break
 		}
 		o.scanned++
