@@ -174,8 +174,8 @@ func footerText(res *backend.QueryResult, x *odata.Explanation, took time.Durati
 // without --db, which the shell sets itself), for the shell's `next`.
 func queryArgs(c *cobra.Command, args []string) []string {
 	out := append([]string{"query"}, args...)
-	c.Flags().Visit(func(fl *pflag.Flag) {
-		if fl.Name == "continuation" || fl.Name == "db" {
+	c.Flags().VisitAll(func(fl *pflag.Flag) { // Changed, not Visit: the shell reuses flag sets (shelltrees.go)
+		if !fl.Changed || fl.Name == "continuation" || fl.Name == "db" {
 			return
 		}
 		out = append(out, "--"+fl.Name+"="+fl.Value.String())

@@ -21,6 +21,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 
@@ -45,7 +46,10 @@ func Main(args []string) int {
 // flag's value is optional (-x alone is on), so its parser takes a value
 // only after '='. Only on, off and auto are taken; after "--" nothing is.
 func expandedValues(args []string) []string {
-	var out []string
+	if !slices.ContainsFunc(args, func(a string) bool { return a == "--expanded" || a == "-x" }) {
+		return args // nothing to join (most lines): args as they are
+	}
+	out := make([]string, 0, len(args))
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {

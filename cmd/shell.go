@@ -69,6 +69,7 @@ func runShell(c *cobra.Command, f *Factory) error {
 	// A script of many commands makes much short-lived garbage (a command
 	// tree a line) and keeps little.
 	defer collectLess(400)()
+	var trees lineTrees
 	kept := &keptDB{}
 	defer kept.letGo()
 	f.kept = kept // completion's reads and the first check use it too
@@ -76,8 +77,7 @@ func runShell(c *cobra.Command, f *Factory) error {
 		IO: f.IO,
 		Exec: func(ctx context.Context, sess *shell.Session, ios *iostreams.IOStreams, args []string) int {
 			args = append(append([]string{}, global...), args...)
-			line := &Factory{IO: ios, Session: sess, Opener: f.Opener}
-			tree := newRootFor(line, args)
+			tree, line := trees.tree(f, ios, sess, args)
 			if kept.serves(tree, args) {
 				line.kept = kept
 			}

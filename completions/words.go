@@ -3,6 +3,7 @@ package completions
 import (
 	"errors"
 	"strings"
+	"unicode/utf8"
 )
 
 // partialLine is a command line split the way a POSIX shell splits it,
@@ -53,7 +54,7 @@ func SplitLine(line string) ([]string, error) {
 // character), or whole (0) — the line SplitLine splits without an error.
 // The shell reads a command that ends open on to the next line.
 func OpenEnd(line string) rune {
-	p := splitWords(line, BackslashEscapes, true)
+	p := scanWords(line, BackslashEscapes, true, false)
 	switch {
 	case p.quote != 0:
 		return p.quote
@@ -68,12 +69,36 @@ func OpenEnd(line string) rune {
 // escapes, a backslash outside single quotes takes the next character as
 // it is; with comments, a word starting with # ends the line.
 func splitWords(line string, escapes, comments bool) partialLine {
+	return scanWords(line, escapes, comments, true)
+}
+
+// scanWords is splitWords, keeping the complete words only when words is
+// true (OpenEnd needs only how the line ends).
+func scanWords(line string, escapes, comments, words bool) partialLine {
 	var (
 		p      partialLine
 		cur    strings.Builder
 		inWord bool
+		// A word with no quote or escape in it is line[start:i] as it
+		// is: it is cut out of line, not copied rune by rune (plain).
+		start int
+		plain bool
 	)
-	for _, r := range line {
+	// quoted turns the plain word begun at start into one built in cur,
+	// before its first quote or escape at i.
+	quoted := func(i int) {
+		if plain {
+			cur.Reset()
+			cur.WriteString(line[start:i])
+			plain = false
+		}
+	}
+	begin := func(i int) {
+		if !inWord {
+			inWord, plain, start = true, true, i
+		}
+	}
+	for i, r := range line {
 		switch {
 		case p.escaped:
 			cur.WriteRune(r)
@@ -94,12 +119,25 @@ func splitWords(line string, escapes, comments bool) partialLine {
 				cur.WriteRune(r)
 			}
 		case r == '\\' && escapes:
-			p.escaped, inWord = true, true
+			begin(i)
+			quoted(i)
+			p.escaped = true
 		case r == '\'' || r == '"':
-			p.quote, inWord = r, true
+			begin(i)
+			quoted(i)
+			p.quote = r
 		case r == ' ' || r == '\t':
+			if inWord && words {
+				if p.words == nil {
+					p.words = make([]string, 0, 8) // a command line's words, mostly
+				}
+				if plain {
+					p.words = append(p.words, line[start:i])
+				} else {
+					p.words = append(p.words, cur.String())
+				}
+			}
 			if inWord {
-				p.words = append(p.words, cur.String())
 				cur.Reset()
 				inWord = false
 			}
@@ -107,11 +145,22 @@ func splitWords(line string, escapes, comments bool) partialLine {
 			p.current = ""
 			return p
 		default:
-			cur.WriteRune(r)
-			inWord = true
+			begin(i)
+			if r == utf8.RuneError {
+				quoted(i) // a byte that is no UTF-8 becomes U+FFFD
+			}
+			if !plain {
+				cur.WriteRune(r)
+			}
 		}
 	}
-	p.current, p.begun = cur.String(), inWord
+	switch {
+	case inWord && plain:
+		p.current = line[start:]
+	default:
+		p.current = cur.String()
+	}
+	p.begun = inWord
 	return p
 }
 
@@ -137,10 +186,10 @@ func replacement(line, partial, candidate string) string {
 }
 
 // inSingleQuotes is text as it is typed inside a shell word's single
-// quotes, where a quote is written '\'' (the quotes closed, an escaped
+// quotes, where a quote is written '\” (the quotes closed, an escaped
 // quote, the quotes opened again; '"'"' where a backslash escapes
 // nothing): the filter PartitionKey eq 'Sales' is
-// --filter 'PartitionKey eq '\''Sales'\'''.
+// --filter 'PartitionKey eq '\”Sales'\”'.
 func inSingleQuotes(text string) string {
 	if BackslashEscapes {
 		return strings.ReplaceAll(text, "'", `'\''`)
@@ -161,7 +210,7 @@ func singleQuoted(sugg []Suggestion) []Suggestion {
 // line (the line up to the cursor) is followed by a space, as readline
 // puts one after a completed word: not when it opens something still to
 // be typed — a literal (', datetime', X': an odd count of quotes in the
-// word once its shell quoting is read, --filter 'RowKey gt '\'' as
+// word once its shell quoting is read, --filter 'RowKey gt '\” as
 // --filter "RowKey gt '), a group "(" or a flag's "=".
 func SpaceAfter(line string) bool {
 	if strings.HasSuffix(line, "(") || strings.HasSuffix(line, "=") {

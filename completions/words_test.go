@@ -80,6 +80,60 @@ func FuzzSplitLine(f *testing.F) {
 			if len(p.words) > len(line) {
 				t.Fatalf("%q: %d words", line, len(p.words))
 			}
+			if want := splitWordsRuneByRune(line, escapes, true); !reflect.DeepEqual(p, want) {
+				t.Fatalf("%q: %#v; built rune by rune, %#v", line, p, want)
+			}
 		}
 	})
+}
+
+// splitWordsRuneByRune is splitWords as it was written first, every word
+// built rune by rune: splitWords, which cuts plain words out of the line,
+// must split every line as it does.
+func splitWordsRuneByRune(line string, escapes, comments bool) partialLine {
+	var (
+		p      partialLine
+		cur    strings.Builder
+		inWord bool
+	)
+	for _, r := range line {
+		switch {
+		case p.escaped:
+			cur.WriteRune(r)
+			p.escaped = false
+		case p.quote == '\'':
+			if r == '\'' {
+				p.quote = 0
+			} else {
+				cur.WriteRune(r)
+			}
+		case p.quote == '"':
+			switch {
+			case r == '"':
+				p.quote = 0
+			case r == '\\' && escapes:
+				p.escaped = true
+			default:
+				cur.WriteRune(r)
+			}
+		case r == '\\' && escapes:
+			p.escaped, inWord = true, true
+		case r == '\'' || r == '"':
+			p.quote, inWord = r, true
+		case r == ' ' || r == '\t':
+			if inWord {
+				p.words = append(p.words, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		case r == '#' && comments && !inWord:
+			p.current = ""
+			return p
+		default:
+			cur.WriteRune(r)
+			inWord = true
+		}
+	}
+	p.current, p.begun = cur.String(), inWord
+	return p
 }

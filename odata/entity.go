@@ -151,7 +151,9 @@ func ETagMatches(s string, ticks int64) bool {
 
 // ETagFor returns the weak ETag the service derives from a Timestamp.
 func ETagFor(ts time.Time) string {
-	return string(appendETagOf(nil, appendDateTime(nil, ts)))
+	var dt [40]byte // a DateTime's text is 28 bytes
+	var tag [80]byte
+	return string(appendETagOf(tag[:0], appendDateTime(dt[:0], ts)))
 }
 
 // unescapeQuery decodes s as a URL's query component (%XX escapes and +

@@ -92,11 +92,25 @@ func (b *heatBackend) Get(ctx context.Context, table, pk, rk string) (*odata.Ent
 	return e, err
 }
 
+// Query counts the entities it gives by runs of one partition (they come
+// in key order), each run added at once when the next partition begins
+// and when the query ends: one lock a partition a page, not one an entity.
 func (b *heatBackend) Query(ctx context.Context, table string, req backend.QueryRequest, fn func(*odata.Entity) error) (*backend.QueryResult, error) {
-	return b.Backend.Query(ctx, table, req, func(e *odata.Entity) error {
-		b.h.add(table, e.PartitionKey, 1, 0)
+	var pk string
+	var run int64
+	res, err := b.Backend.Query(ctx, table, req, func(e *odata.Entity) error {
+		if run > 0 && e.PartitionKey != pk {
+			b.h.add(table, pk, run, 0)
+			run = 0
+		}
+		pk = e.PartitionKey
+		run++
 		return fn(e)
 	})
+	if run > 0 {
+		b.h.add(table, pk, run, 0)
+	}
+	return res, err
 }
 
 func (b *heatBackend) Write(ctx context.Context, table string, op backend.Operation) (*odata.Entity, error) {

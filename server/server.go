@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tstable/tstable/backend"
@@ -129,12 +130,16 @@ func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	if verr != nil {
 		v = DefaultVersion
 	}
-	h["X-Ms-Version"] = []string{v}
-	h["Date"] = []string{q.start.UTC().Format(http.TimeFormat)}
+	if v == DefaultVersion {
+		h["X-Ms-Version"] = defaultVersionValue
+	} else {
+		h["X-Ms-Version"] = []string{v}
+	}
+	h["Date"] = dateValue(q.start)
 	if id := r.Header.Get("X-Ms-Client-Request-Id"); id != "" {
 		h["X-Ms-Client-Request-Id"] = []string{id}
 	}
-	h["Server"] = []string{"tstable"}
+	h["Server"] = serverValue
 	if s.applyCORS(w, r) {
 		return
 	}
@@ -269,18 +274,60 @@ func (q *request) allow(op auth.Op, table, pk, rk string) error {
 	return errorf(odata.CodeAuthorizationPermissionMismatch, "the credentials of this request do not allow %s on %s", op, where)
 }
 
+// The values of the headers every JSON response carries, one slice for
+// all responses rather than one a response: net/http only reads them, and
+// a slice of one value has no room that an Add could write into.
+var (
+	dataServiceVersionValue = []string{"3.0;"}
+	noSniffValue            = []string{"nosniff"}
+	noCacheValue            = []string{"no-cache"}
+	jsonContentTypeValues   = map[odata.Metadata][]string{
+		odata.NoMetadata:      {jsonContentType(odata.NoMetadata)},
+		odata.MinimalMetadata: {jsonContentType(odata.MinimalMetadata)},
+		odata.FullMetadata:    {jsonContentType(odata.FullMetadata)},
+	}
+)
+
+var (
+	defaultVersionValue = []string{DefaultVersion}
+	serverValue         = []string{"tstable"}
+	lastDate            atomic.Pointer[dateHeader]
+)
+
+// dateHeader is the Date header's value for one second.
+type dateHeader struct {
+	unix  int64
+	value []string
+}
+
+// dateValue is the Date header's value at t, made once a second (a
+// second's requests share it, as they share its text).
+func dateValue(t time.Time) []string {
+	sec := t.Unix()
+	if d := lastDate.Load(); d != nil && d.unix == sec {
+		return d.value
+	}
+	d := &dateHeader{unix: sec, value: []string{t.UTC().Format(http.TimeFormat)}}
+	lastDate.Store(d)
+	return d.value
+}
+
 // commonJSONHeaders sets the headers of every JSON response.
 func (q *request) commonJSONHeaders() {
 	h := q.w.Header()
-	h.Set("DataServiceVersion", "3.0;")
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Cache-Control", "no-cache")
+	h["Dataserviceversion"] = dataServiceVersionValue // the canonical forms, as Set writes them
+	h["X-Content-Type-Options"] = noSniffValue
+	h["Cache-Control"] = noCacheValue
 }
 
 // writeJSON answers status with a JSON body at the request's level.
 func (q *request) writeJSON(status int, body []byte) {
 	q.commonJSONHeaders()
-	q.w.Header().Set("Content-Type", jsonContentType(q.format))
+	if v, ok := jsonContentTypeValues[q.format]; ok {
+		q.w.Header()["Content-Type"] = v
+	} else {
+		q.w.Header().Set("Content-Type", jsonContentType(q.format))
+	}
 	q.w.WriteHeader(status)
 	if q.r.Method != http.MethodHead {
 		q.w.Write(body)
@@ -307,7 +354,8 @@ func (w *timedWriter) WriteHeader(status int) {
 	if !w.written {
 		w.written = true
 		d := float64(time.Since(w.start).Microseconds()) / 1000
-		w.Header().Set("Server-Timing", "app;dur="+strconv.FormatFloat(d, 'f', 3, 64))
+		var b [32]byte
+		w.Header()["Server-Timing"] = []string{string(strconv.AppendFloat(append(b[:0], "app;dur="...), d, 'f', 3, 64))}
 	}
 	w.ResponseWriter.WriteHeader(status)
 }

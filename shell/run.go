@@ -99,7 +99,11 @@ func (s *shell) execTimed(ctx context.Context, args []string) int {
 	s.sess.queried = false
 	began := time.Now()
 	status := s.exec(ctx, args)
-	s.refreshLabel()
+	if s.cfg.IO.InTTY {
+		// Only the prompt shows the label: lines read from a file or a
+		// pipe ask nothing of the file system for it.
+		s.refreshLabel()
+	}
 	if s.sess.Timing && !(s.sess.queried && s.sess.Explain) {
 		fmt.Fprintf(s.cfg.IO.ErrOut, "Time: %.1f ms\n", float64(time.Since(began).Microseconds())/1000)
 	}

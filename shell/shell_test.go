@@ -247,8 +247,15 @@ func TestPrompt(t *testing.T) {
 	if p := s.prompt(); p != "tstable[remote devstoreaccount1]:Employees> " {
 		t.Errorf("prompt %q", p)
 	}
-	// The prompt follows the backend the commands use, asked after each.
+	// The prompt follows the backend the commands use, asked after each
+	// on a terminal; lines read from a file or pipe have no prompt and
+	// never ask.
 	label = "served t.db"
+	s.execLine(context.Background(), "query")
+	if p := s.prompt(); p != "tstable[remote devstoreaccount1]:Employees> " {
+		t.Errorf("prompt after a line read from a file asked the label again: %q", p)
+	}
+	s.cfg.IO.InTTY = true
 	s.execLine(context.Background(), "query")
 	if p := s.prompt(); p != "tstable[served t.db]:Employees> " {
 		t.Errorf("prompt after the backend changed: %q", p)

@@ -199,12 +199,14 @@ func scanChunk(ctx context.Context, b *gbucket, c *boltfile.Checker, room *boltf
 	if c != nil {
 		s.readLeaves(c, hi, room)
 	}
+	lc, _ := s.c.(*boltfile.LeafCursor) // compares a leaf's last key with hi, not each key
 	rec := &rawRecord{c: b.codec}
+	sieve := newTextSieve(b.codec, filter)
 	// keys counts every key this chunk read: o.scanned starts again at
 	// each batch sent, which may be fewer than 4096 keys.
 	var keys int
 	for s.next() {
-		if hi != nil && bytes.Compare(s.k, hi) >= 0 {
+		if hi != nil && (lc == nil || !lc.BelowHi()) && bytes.Compare(s.k, hi) >= 0 {
 			break
 		}
 		o.scanned++
@@ -215,7 +217,7 @@ func scanChunk(ctx context.Context, b *gbucket, c *boltfile.Checker, room *boltf
 			}
 		}
 		rec.key, rec.val = s.k, s.v
-		if filter != nil && !filter.Match(rec) {
+		if filter != nil && (sieve.rejects(s.v) || !filter.Match(rec)) {
 			continue
 		}
 		if err := d.add(&o.batch, s.k, s.v, rec); err != nil {

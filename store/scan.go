@@ -286,6 +286,7 @@ func (o *op) scanSerial(ctx context.Context, t *gtx, table string, req backend.Q
 	}
 	filter := req.Query.Filter
 	rec := &rawRecord{c: b.codec}
+	sieve := newTextSieve(b.codec, filter)
 	hook := o.db.opts.finding
 	for s.next() {
 		if hook != nil {
@@ -305,7 +306,7 @@ func (o *op) scanSerial(ctx context.Context, t *gtx, table string, req backend.Q
 			}
 		}
 		rec.key, rec.val = s.k, s.v
-		if filter != nil && !filter.Match(rec) {
+		if filter != nil && (sieve.rejects(s.v) || !filter.Match(rec)) {
 			continue
 		}
 		if err := d.add(&out, s.k, s.v, rec); err != nil {

@@ -34,25 +34,12 @@ const (
 // sasParameters are the query parameters of a SAS, each given once.
 var sasParameters = []string{"sv", "ss", "srt", "sp", "st", "se", "sip", "spr", "ses", "sig", "tn", "si", "spk", "srk", "epk", "erk"}
 
-// queryValues parses a raw query. A malformed pair is left out, as
-// url.ParseQuery leaves it; the rest is kept.
-func queryValues(rawQuery string) url.Values {
-	q, _ := url.ParseQuery(rawQuery)
-	return q
-}
-
-// queryValue is the first value of key in a raw query, "" when absent.
-func queryValue(rawQuery, key string) string { return queryValues(rawQuery).Get(key) }
-
-// hasQueryKey reports whether a raw query has key, even with no value.
-func hasQueryKey(rawQuery, key string) bool { return queryValues(rawQuery).Has(key) }
-
 // verifySAS checks the SAS in r's query, account SAS (ss, srt) or table SAS
-// (tn), and fills g with what it grants.
-func (v *Verifier) verifySAS(r *http.Request, now time.Time, g *Grant) error {
-	q, err := url.ParseQuery(r.URL.RawQuery)
-	if err != nil {
-		return errorf(odata.CodeAuthenticationFailed, "the SAS query string is malformed (%v): send the token exactly as the SDK or portal made it", err)
+// (tn), and fills g with what it grants. q and qerr are url.ParseQuery's
+// answer for the query, read once for the whole request.
+func (v *Verifier) verifySAS(r *http.Request, q url.Values, qerr error, now time.Time, g *Grant) error {
+	if qerr != nil {
+		return errorf(odata.CodeAuthenticationFailed, "the SAS query string is malformed (%v): send the token exactly as the SDK or portal made it", qerr)
 	}
 	for _, k := range sasParameters {
 		if len(q[k]) > 1 {

@@ -8,6 +8,7 @@ import (
 	"hash"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -97,7 +98,10 @@ func (v *Verifier) Authorize(r *http.Request, now time.Time) (*Grant, error) {
 	if err := v.checkAccount(path); err != nil {
 		return nil, err
 	}
-	g := &Grant{method: r.Method, comp: queryValue(r.URL.RawQuery, "comp")}
+	// The query, parsed once: a malformed pair is left out of q, as
+	// url.ParseQuery leaves it, and refused only in a SAS.
+	q, qerr := url.ParseQuery(r.URL.RawQuery)
+	g := &Grant{method: r.Method, comp: q.Get("comp")}
 	if h := r.Header.Get("Authorization"); h != "" {
 		scheme, rest, _ := strings.Cut(h, " ")
 		switch {
@@ -117,8 +121,8 @@ func (v *Verifier) Authorize(r *http.Request, now time.Time) (*Grant, error) {
 		return nil, errorf(odata.CodeAuthenticationFailed,
 			"the Authorization header's scheme %.40q is not one the table service takes: use SharedKey, SharedKeyLite or Bearer, or a SAS in the query", scheme)
 	}
-	if hasQueryKey(r.URL.RawQuery, "sig") {
-		if err := v.verifySAS(r, now, g); err != nil {
+	if q.Has("sig") {
+		if err := v.verifySAS(r, q, qerr, now, g); err != nil {
 			return nil, err
 		}
 		return g, nil

@@ -30,6 +30,7 @@ type LeafCursor struct {
 	stack []leafFrame // the branch pages above the leaf, root first
 	elems []Elem      // the leaf's entries
 	i     int         // the entry at the cursor
+	below bool        // every key of the leaf sorts before hi (see BelowHi)
 	*LeafRoom
 	bufAt uint64 // the first page in buf
 	bufN  uint64 // how many
@@ -207,8 +208,14 @@ func (c *LeafCursor) leaf(id uint64) bool {
 		return c.fail(&PageError{ID: id, What: err.Error()})
 	}
 	c.elems, c.room, c.i = es, es, 0
+	c.below = c.hi != nil && len(es) > 0 && bytes.Compare(es[len(es)-1].Key, c.hi) < 0
 	return true
 }
+
+// BelowHi reports whether every key of the leaf at the cursor sorts
+// before the hi it was made with, so that a scan bounded by hi need not
+// compare them with it one by one (false without hi, or without a leaf).
+func (c *LeafCursor) BelowHi() bool { return c.below && c.elems != nil }
 
 // run is how many pages from leaf id one read takes: up to the last of the
 // leaves after it, under the same branch page, whose page numbers run on
