@@ -59,7 +59,7 @@ func TestADamagedNewestHeaderIsSaidByEveryCommand(t *testing.T) {
 		t.Errorf("query: exit %d, %q", st, out)
 	}
 	says("query", errOut)
-	out, errOut, st = runDamage(db, "", "status")
+	out, _, st = runDamage(db, "", "status")
 	if st != 0 || !strings.Contains(out, fmt.Sprintf("opened at commit %d", before)) {
 		t.Errorf("status: exit %d\n%s", st, out)
 	}

@@ -214,7 +214,10 @@ func (t *lineTree) reset(ios *iostreams.IOStreams, sess Session, opener Opener) 
 	}
 	for _, cf := range t.commands {
 		c := cf.c
-		c.SetContext(nil) // else cobra hands a command the first line's context again
+		// cobra hands a command the line's context only when the command's
+		// own is nil; else it would run with the first line's again.
+		//lint:ignore SA1012 nil is what makes cobra take the next line's context
+		c.SetContext(nil)
 		if !c.Flags().Parsed() {
 			continue
 		}
