@@ -7,7 +7,7 @@
 //
 // The file records the version of its format (format.go). A new file is
 // written in format 2: its tables keep their keys in the service's order,
-// UTF-16 code units (layout.go, odata.Order), and each table stores the
+// UTF-16 code units (keylayout.go, odata.Order), and each table stores the
 // names and types of its entities' properties once, in its dictionary of
 // shapes, so that a value holds only its Timestamp, the number of its
 // shape and its payloads, packed by type (shapes.go, codec2.go). A file of

@@ -28,7 +28,7 @@ import (
 //
 // Format 2 keeps all of that and changes two things. Keys are in the
 // service's order, UTF-16 code units: each byte of both keys is mapped by
-// odata.UTF16Byte (layout.go), so that the engine's byte order of the
+// odata.UTF16Byte (keylayout.go), so that the engine's byte order of the
 // stored keys is that order. Values name their properties through the
 // table's dictionary of shapes (shapes.go, codec2.go) and pack each value
 // by its type; the dictionaries live in the top-level bucket

@@ -8,7 +8,7 @@ import (
 )
 
 // tableCodec reads and writes the stored entities of one table in one
-// transaction, in the file's format: its layout of keys (layout.go) and
+// transaction, in the file's format: its layout of keys (keylayout.go) and
 // of values (format 1: codec.go; format 2: codec2.go, with the table's
 // shapes). Every bucket of a table carries one (gbucket.codec).
 type tableCodec struct {
