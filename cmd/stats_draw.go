@@ -45,32 +45,11 @@ func partitionsNamed(f design.Finding) []string {
 	var pks []string
 	for _, ex := range f.Evidence.Examples {
 		ex = strings.TrimPrefix(ex, "(")
-		if pk, ok := leadingQuoted(ex); ok {
+		if pk, _, ok := odata.CutQuoted(ex); ok {
 			pks = append(pks, pk)
 		}
 	}
 	return pks
-}
-
-// leadingQuoted reads the quoted string ('it”s') s starts with.
-func leadingQuoted(s string) (string, bool) {
-	if !strings.HasPrefix(s, "'") {
-		return "", false
-	}
-	var b strings.Builder
-	for i := 1; i < len(s); i++ {
-		if s[i] != '\'' {
-			b.WriteByte(s[i])
-			continue
-		}
-		if i+1 < len(s) && s[i+1] == '\'' {
-			b.WriteByte('\'')
-			i++
-			continue
-		}
-		return b.String(), true
-	}
-	return "", false
 }
 
 // lintPictures draws, for each finding about partitions, the key space

@@ -310,3 +310,27 @@ func formatDoubleLiteral(f float64) string {
 	}
 	return mant + "E" + strings.TrimPrefix(exp, "+")
 }
+
+// CutQuoted reads the OData string literal s starts with ('it”s': a
+// doubled quote is a quote) and returns its value and what follows it; ok
+// is false when s does not start with a quote or the literal is not
+// closed.
+func CutQuoted(s string) (value, rest string, ok bool) {
+	if !strings.HasPrefix(s, "'") {
+		return "", "", false
+	}
+	var b strings.Builder
+	for i := 1; i < len(s); i++ {
+		if s[i] != '\'' {
+			b.WriteByte(s[i])
+			continue
+		}
+		if i+1 < len(s) && s[i+1] == '\'' {
+			b.WriteByte('\'')
+			i++
+			continue
+		}
+		return b.String(), s[i+1:], true
+	}
+	return "", "", false
+}

@@ -130,27 +130,14 @@ func tableBeforeTables(method, account, escaped string) error {
 		table, tail, account, tail, account)
 }
 
-// quoted reads an OData string literal at the start of s (” is a quote)
-// and returns its value and what follows it.
+// quoted reads an OData string literal at the start of s (after white
+// space) and returns its value and what follows it.
 func quoted(s string) (string, string, error) {
-	s = strings.TrimSpace(s)
-	if !strings.HasPrefix(s, "'") {
+	v, rest, ok := odata.CutQuoted(strings.TrimSpace(s))
+	if !ok {
 		return "", "", errNotQuoted
 	}
-	var b strings.Builder
-	for i := 1; i < len(s); i++ {
-		if s[i] != '\'' {
-			b.WriteByte(s[i])
-			continue
-		}
-		if i+1 < len(s) && s[i+1] == '\'' {
-			b.WriteByte('\'')
-			i++
-			continue
-		}
-		return b.String(), s[i+1:], nil
-	}
-	return "", "", errNotQuoted
+	return v, rest, nil
 }
 
 var errNotQuoted = errorf(odata.CodeInvalidURI, "not a quoted string")
