@@ -82,15 +82,7 @@ func TestProcessesShareTheFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := map[string]string{}
-	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
-		var e struct{ PartitionKey, RowKey, V string }
-		if err := json.Unmarshal([]byte(line), &e); err != nil {
-			t.Fatalf("export line %q: %v", line, err)
-		}
-		got[e.PartitionKey+"/"+e.RowKey] = e.V
-	}
-	s.ReadBack(t, got)
+	s.ReadBack(t, exportedValues(t, out))
 	if _, _, err := proc(bin, db, "", "check"); err != nil {
 		t.Error(err)
 	}
@@ -265,4 +257,19 @@ func TestExportPipedIntoImportOnOneFile(t *testing.T) {
 	if _, _, err := proc(bin, db, "", "check"); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// exportedValues is the V of each entity an export wrote as JSON lines,
+// by "PartitionKey/RowKey", as loadtest's ReadBack takes them.
+func exportedValues(t *testing.T, out string) map[string]string {
+	t.Helper()
+	got := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var e struct{ PartitionKey, RowKey, V string }
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatalf("export line %q: %v", line, err)
+		}
+		got[e.PartitionKey+"/"+e.RowKey] = e.V
+	}
+	return got
 }

@@ -3,7 +3,6 @@ package cmd
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -115,15 +114,7 @@ func TestNineProcessesWaitInTurn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := map[string]string{}
-	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
-		var e struct{ PartitionKey, RowKey, V string }
-		if err := json.Unmarshal([]byte(line), &e); err != nil {
-			t.Fatalf("export line %q: %v", line, err)
-		}
-		got[e.PartitionKey+"/"+e.RowKey] = e.V
-	}
-	s.ReadBack(t, got)
+	s.ReadBack(t, exportedValues(t, out))
 	if _, _, err := procDefaultWait(bin, db, "", "check"); err != nil {
 		t.Error(err)
 	}
