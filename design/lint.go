@@ -2,8 +2,8 @@ package design
 
 import (
 	"strconv"
-	"strings"
 
+	"github.com/tstable/tstable/keyspace"
 	"github.com/tstable/tstable/odata"
 )
 
@@ -108,22 +108,7 @@ func pct(share float64) string {
 }
 
 // num renders a count with thousands separators: 1,000,000.
-func num(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
+func num(n int64) string { return keyspace.Thousands(n) }
 
 // plural writes a count with the singular or plural noun.
 func plural(n int64, one, many string) string {
