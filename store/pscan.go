@@ -34,17 +34,25 @@ type scanOut struct {
 	batch
 	scanned int64
 	err     error
+	// next, when set, is the key the chunk reads next, which it has not
+	// read yet: the caller may step aside after this batch and go on from
+	// there (see readturn.go). A chunk sends one every stepKeys keys.
+	next []byte
 }
+
+// stepKeys is how many keys a chunk reads between two points to step
+// aside at.
+const stepKeys = 1 << 13
 
 // queryParallel runs a streaming query on several cores, inside o's guard:
 // every worker is guarded as the caller is (a fault or an engine panic on a
 // damaged page is DatabaseDamaged), and fn runs outside it. ok is false when
 // it did not run (one core, too few keys to split, the table missing or
 // small enough to live inside its parent) and the serial scan must answer.
-func (o *op) queryParallel(ctx context.Context, table string, req backend.QueryRequest, plan *odata.Plan, d *delivery) (res *backend.QueryResult, ok bool, err error) {
+func (o *op) queryParallel(ctx context.Context, table string, req backend.QueryRequest, plan *odata.Plan, d *delivery, turn *turn) (res *backend.QueryResult, resume *odata.Key, ok bool, err error) {
 	workers := parallelScanWorkers()
 	if workers < 2 {
-		return nil, false, nil
+		return nil, nil, false, nil
 	}
 	// One read transaction pins the snapshot for every worker: they read
 	// the leaves themselves (see boltfile.LeafCursor), and share the bucket only
@@ -54,30 +62,30 @@ func (o *op) queryParallel(ctx context.Context, table string, req backend.QueryR
 	// for that writer, so the two would wait for each other for ever.
 	t, err := o.begin(false)
 	if err != nil {
-		return nil, false, err
+		return nil, nil, false, err
 	}
 	defer t.rollback()
 	b, err := t.table(table)
 	if err != nil {
-		return nil, false, nil // the serial scan reports it
+		return nil, nil, false, nil // the serial scan reports it
 	}
 	if err := sameOrder(b, req.Query.Filter); err != nil {
-		return nil, true, err
+		return nil, nil, true, err
 	}
 	if b.root == 0 {
-		return nil, false, nil // an inline bucket: one small leaf, nothing to share
+		return nil, nil, false, nil // an inline bucket: one small leaf, nothing to share
 	}
 	// The guard checks the ranges' trees once for the snapshot.
 	if _, err := b.scanner(plan.Ranges, req.Start, true); err != nil {
-		return nil, true, err
+		return nil, nil, true, err
 	}
 	splits, err := scanSplits(b, plan.Ranges, req.Start)
 	if err != nil || len(splits) == 0 {
-		return nil, err != nil, err
+		return nil, nil, err != nil, err
 	}
 	// The workers share the table's dictionary: it is read whole first.
 	if err := b.codec.readyForAll(); err != nil {
-		return nil, true, err
+		return nil, nil, true, err
 	}
 	d.c = b.codec
 	var from []byte
@@ -126,28 +134,51 @@ func (o *op) queryParallel(ctx context.Context, table string, req backend.QueryR
 			}
 		}()
 	}
-	res = &backend.QueryResult{Plan: plan, Requests: 1}
-	if err := o.collect(ctx, res, outs, free, d); err != nil {
-		return nil, true, err
+	res = &backend.QueryResult{}
+	goOn, err := o.collect(ctx, res, outs, splits, free, d, turn)
+	if err != nil {
+		return nil, nil, true, err
 	}
-	return res, true, nil
+	if goOn != nil {
+		resume = firstKeyFrom(b, goOn)
+	}
+	return res, resume, true, nil
+}
+
+// firstKeyFrom is the first key of b at or after k (nil: none), to go on
+// from: every key before k has been read.
+func firstKeyFrom(b *gbucket, k []byte) *odata.Key {
+	first, _ := b.b.Cursor().Seek(k)
+	if first == nil {
+		return nil
+	}
+	at := b.codec.l.odataKey(first)
+	return &at
 }
 
 // collect delivers the chunks' batches in key order, through the caller's
 // code (see op.user), counting them into res, and gives their line
-// buffers back to free. It stops before a batch once ctx is done: the
-// workers run ahead of a slow caller (a terminal), and what they have
-// read already is not delivered after an interrupt.
-func (o *op) collect(ctx context.Context, res *backend.QueryResult, outs []chan scanOut, free chan<- []byte, d *delivery) error {
-	for _, ch := range outs {
+// buffers back to free. When the read's turn is over (see readturn.go),
+// it stops at a batch that says where its chunk goes on, or between two
+// chunks, and returns the key to go on from, with every key before it
+// read and delivered (the chunk's own key, or the split before the chunk
+// not read: from is then the first key at or after it). It stops before a
+// batch once ctx is done: the workers run ahead of a slow caller (a
+// terminal), and what they have read already is not delivered after an
+// interrupt.
+func (o *op) collect(ctx context.Context, res *backend.QueryResult, outs []chan scanOut, splits [][]byte, free chan<- []byte, d *delivery, turn *turn) (from []byte, err error) {
+	for i, ch := range outs {
+		if i > 0 && turn.over() {
+			return splits[i-1], nil
+		}
 		for out := range ch {
 			if err := ctx.Err(); err != nil {
-				return err
+				return nil, err
 			}
 			res.Returned += int64(out.n)
 			if out.n > 0 {
 				if err := o.user(func() error { return d.deliver(&out.batch) }); err != nil {
-					return err
+					return nil, err
 				}
 			}
 			if out.lines != nil {
@@ -158,11 +189,14 @@ func (o *op) collect(ctx context.Context, res *backend.QueryResult, outs []chan 
 			}
 			res.Scanned += out.scanned
 			if out.err != nil {
-				return out.err
+				return nil, out.err
+			}
+			if out.next != nil && turn.over() {
+				return out.next, nil
 			}
 		}
 	}
-	return nil
+	return nil, nil
 }
 
 // scanChunk scans the keys k of the ranges with k ≥ from, lo ≤ k and
@@ -205,17 +239,36 @@ func scanChunk(ctx context.Context, b *gbucket, c *boltfile.Checker, room *boltf
 	// keys counts every key this chunk read: o.scanned starts again at
 	// each batch sent, which may be fewer than 4096 keys.
 	var keys int
+	fresh := func() scanOut {
+		o := scanOut{}
+		if d.lines != nil {
+			select {
+			case o.lines = <-free:
+			default:
+			}
+		} else {
+			o.ents = make([]*odata.Entity, 0, scanBatch)
+		}
+		return o
+	}
 	for s.next() {
 		if hi != nil && (lc == nil || !lc.BelowHi()) && bytes.Compare(s.k, hi) >= 0 {
 			break
 		}
-		o.scanned++
 		if keys++; keys&4095 == 0 {
 			if err := ctx.Err(); err != nil {
 				o.err = err
 				break
 			}
+			if keys&(stepKeys-1) == 0 {
+				o.next = bytes.Clone(s.k)
+				if !send(o) {
+					return false
+				}
+				o = fresh()
+			}
 		}
+		o.scanned++
 		rec.key, rec.val = s.k, s.v
 		if filter != nil && (sieve.rejects(s.v) || !filter.Match(rec)) {
 			continue
@@ -229,15 +282,7 @@ func scanChunk(ctx context.Context, b *gbucket, c *boltfile.Checker, room *boltf
 			if !send(o) {
 				return false
 			}
-			o = scanOut{}
-			if d.lines != nil {
-				select {
-				case o.lines = <-free:
-				default:
-				}
-			} else {
-				o.ents = make([]*odata.Entity, 0, scanBatch)
-			}
+			o = fresh()
 		}
 	}
 	if err := s.err(); err != nil && o.err == nil {

@@ -199,18 +199,6 @@ func (db *DB) Query(ctx context.Context, table string, req backend.QueryRequest,
 	return db.query(ctx, table, req, &delivery{sel: req.Query.Select, entity: fn})
 }
 
-// queryParallel runs the query on several cores when it can (ran).
-func (db *DB) queryParallel(ctx context.Context, table string, req backend.QueryRequest, plan *odata.Plan, d *delivery) (res *backend.QueryResult, ran bool, err error) {
-	err = db.do(false, func(o *op) (err error) {
-		res, ran, err = o.queryParallel(ctx, table, req, plan, d)
-		return err
-	})
-	if err != nil {
-		return nil, false, err
-	}
-	return res, ran, nil
-}
-
 // query answers Query and QueryJSONL, delivering the matches as d says.
 func (db *DB) query(ctx context.Context, table string, req backend.QueryRequest, d *delivery) (*backend.QueryResult, error) {
 	if req.PageSize < 0 || req.PageSize > 1000 {
@@ -229,35 +217,70 @@ func (db *DB) query(ctx context.Context, table string, req backend.QueryRequest,
 	// entity and delivered (export), the caller's goroutine is the
 	// bottleneck and handing entities across costs more than it saves. A
 	// point query reads one key: there is nothing to share.
-	if limit == 0 && (req.Query.Filter != nil || d.lines != nil) && plan.Class != odata.ClassPoint {
-		if res, ran, err := db.queryParallel(ctx, table, req, plan, d); err != nil || ran {
-			return res, err
+	parallel := limit == 0 && (req.Query.Filter != nil || d.lines != nil) && plan.Class != odata.ClassPoint
+	res := &backend.QueryResult{Plan: plan, Requests: 1}
+	for {
+		left := limit
+		if limit > 0 {
+			left -= int(res.Returned)
+		}
+		part, resume, err := db.queryOnce(ctx, table, req, plan, left, parallel, d)
+		if err != nil {
+			return nil, err
+		}
+		res.Scanned += part.Scanned
+		res.Returned += part.Returned
+		res.Next = part.Next
+		if resume == nil {
+			return res, nil
+		}
+		if err := db.stepAside(ctx); err != nil {
+			return nil, err
+		}
+		req.Start = resume
+	}
+}
+
+// queryOnce reads a query in one read transaction, on several cores when
+// parallel and it can, up to limit matches (0: no limit), and returns the
+// key to go on from when it stopped to step aside (see readturn.go).
+func (db *DB) queryOnce(ctx context.Context, table string, req backend.QueryRequest, plan *odata.Plan, limit int, parallel bool, d *delivery) (res *backend.QueryResult, resume *odata.Key, err error) {
+	if parallel {
+		var ran bool
+		err = db.do(false, func(o *op) (err error) {
+			res, resume, ran, err = o.queryParallel(ctx, table, req, plan, d, db.readTurnOf())
+			return err
+		})
+		if err != nil || ran {
+			return res, resume, err
 		}
 	}
-	var res *backend.QueryResult
-	err := db.do(false, func(o *op) error {
-		res = &backend.QueryResult{Plan: plan, Requests: 1}
-		return o.view(func(t *gtx) error { return o.scanSerial(ctx, t, table, req, plan, limit, d, res) })
+	err = db.do(false, func(o *op) error {
+		res = &backend.QueryResult{}
+		return o.view(func(t *gtx) (err error) {
+			resume, err = o.scanSerial(ctx, t, table, req, plan, limit, d, res, db.readTurnOf())
+			return err
+		})
 	})
-	if err != nil {
-		return nil, err
-	}
-	return res, nil
+	return res, resume, err
 }
 
 // scanSerial answers a query on the caller's goroutine, in t, delivering
-// each match as it reads it (or, for lines, a buffer at a time).
-func (o *op) scanSerial(ctx context.Context, t *gtx, table string, req backend.QueryRequest, plan *odata.Plan, limit int, d *delivery, res *backend.QueryResult) error {
+// each match as it reads it (or, for lines, a buffer at a time), up to
+// limit matches (0: no limit). When its turn is over (see readturn.go), it
+// stops before a key it has not read and returns that key, to go on from
+// after stepping aside.
+func (o *op) scanSerial(ctx context.Context, t *gtx, table string, req backend.QueryRequest, plan *odata.Plan, limit int, d *delivery, res *backend.QueryResult, turn *turn) (resume *odata.Key, err error) {
 	b, err := t.table(table)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := sameOrder(b, req.Query.Filter); err != nil {
-		return err
+		return nil, err
 	}
 	s, err := b.scanner(plan.Ranges, req.Start, false)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	d.c = b.codec
 	var out batch
@@ -291,35 +314,39 @@ func (o *op) scanSerial(ctx context.Context, t *gtx, table string, req backend.Q
 	for s.next() {
 		if hook != nil {
 			if err := hook("scan"); err != nil {
-				return finish(err)
+				return nil, finish(err)
 			}
 		}
 		if limit > 0 && res.Returned == int64(limit) {
 			next := b.codec.l.odataKey(s.k)
 			res.Next = &next
-			return finish(nil)
+			return nil, finish(nil)
 		}
-		res.Scanned++
-		if res.Scanned&4095 == 0 {
+		if res.Scanned&4095 == 4095 {
 			if err := ctx.Err(); err != nil {
-				return finish(err)
+				return nil, finish(err)
+			}
+			if turn.over() {
+				at := b.codec.l.odataKey(s.k)
+				return &at, finish(nil)
 			}
 		}
+		res.Scanned++
 		rec.key, rec.val = s.k, s.v
 		if filter != nil && (sieve.rejects(s.v) || !filter.Match(rec)) {
 			continue
 		}
 		if err := d.add(&out, s.k, s.v, rec); err != nil {
-			return finish(err)
+			return nil, finish(err)
 		}
 		res.Returned++
 		if d.full(&out, false) {
 			if err := deliver(); err != nil {
-				return err
+				return nil, err
 			}
 		}
 	}
-	return finish(nil)
+	return nil, finish(nil)
 }
 
 // sameOrder fails a query whose filter and plan were made, outside its
