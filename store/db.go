@@ -62,6 +62,11 @@ type Options struct {
 	// format, when set, is the format a new file is written in (a file of
 	// an older format, for the tests of those).
 	format uint64
+	// copyUnbound adds shapes to a dictionary of a file of format 3 past
+	// what the copy in the header holds (see gtx.spareHolds), as files
+	// written before that bound have them, for the tests of Check and
+	// Recover on such files.
+	copyUnbound bool
 	// finding, when set, is asked at each step of a call where damage can
 	// be met (a table opened, "table"; a key scanned, "scan"), and an error
 	// from it is met there as damage (a false finding, for the tests of

@@ -218,6 +218,10 @@ type shapeView struct {
 	set  atomic.Pointer[shapeSet]
 	mu   sync.Mutex // one reader of the dictionary at a time
 	full bool       // set holds every shape of the transaction's dictionary
+	// copyFull: the copy in the header had no room for a shape this
+	// transaction would have added (format 3; see gtx.spareHolds), and
+	// no other is tried until the next transaction.
+	copyFull bool
 }
 
 // newShapeView is the dictionary of the table whose incarnation is inc,
@@ -363,6 +367,13 @@ func (v *shapeView) idOf(def []byte) (uint64, error) {
 	}
 	if len(s.list) >= maxShapes || s.bytes+len(def) > maxShapeBytes || v.inc == 0 || v.t == nil {
 		return 0, nil // (a view of no transaction, as Check's, adds nothing)
+	}
+	if v.copyFull {
+		return 0, nil
+	}
+	if ok, err := v.t.spareHolds(v.inc, uint64(len(s.list))+1, def); err != nil || !ok {
+		v.copyFull = err == nil
+		return 0, err // the copy in the header is full: the names go inline
 	}
 	return v.add(def)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -12,6 +13,8 @@ import (
 
 	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/store/internal/boltfile"
+	"github.com/tstable/tstable/store/internal/dictcopy"
 )
 
 // dictionaryOf reads, under the engine, the shapes the file's dictionary
@@ -70,11 +73,16 @@ func TestNamesStoredOncePerTable(t *testing.T) {
 	}
 }
 
-// A table holds at most maxShapes shapes; entities of shapes past that
-// name their properties themselves, and read back the same, as do the
-// others.
+// In a file of format 2, a table holds at most maxShapes shapes; entities
+// of shapes past that name their properties themselves, and read back the
+// same, as do the others. (Format 3 bounds the dictionaries by its copy in
+// the header first: TestTheHeadersCopyHoldsEveryShape.)
 func TestShapesPastTheBoundNameThemselves(t *testing.T) {
-	db, path := openTemp(t)
+	path := dbPath(t, "t.db")
+	db, err := Open(path, &Options{format: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
 	newTable(t, db, "Wide")
 	n := maxShapes + 20
 	var es []*odata.Entity
@@ -100,7 +108,7 @@ func TestShapesPastTheBoundNameThemselves(t *testing.T) {
 	}
 
 	// The bytes bound too: long names fill the dictionary first.
-	db, err := Open(path, nil)
+	db, err = Open(path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,6 +127,75 @@ func TestShapesPastTheBoundNameThemselves(t *testing.T) {
 	db.Close()
 	if shapes, _ := dictionaryOf(t, path, "Long"); len(shapes) >= 20 || len(shapes) == 0 {
 		t.Fatalf("the dictionary of long names holds %d shapes; want fewer than the 20 entities (at most %d bytes)", len(shapes), maxShapeBytes)
+	}
+}
+
+// In a file of format 3, a dictionary takes a new shape only while the
+// copy in the header still holds every shape of every table (leaving room
+// for tables to come): entities of the shapes past that name their
+// properties themselves, so that every entity on a page that survives
+// reads without the dictionaries' pages. Every entity reads back.
+func TestTheHeadersCopyHoldsEveryShape(t *testing.T) {
+	db, path := openTemp(t)
+	for _, tb := range []string{"Wide", "Other"} {
+		newTable(t, db, tb)
+		for i := range 150 {
+			name := fmt.Sprintf("Property_%03d_%s", i, strings.Repeat("x", 20))
+			mustWrite(t, db, tb, backend.OpInsert, ent("p", fmt.Sprintf("r%03d", i), prop(name, odata.Int32(int32(i))), prop("N", odata.Int64(int64(i)))))
+		}
+	}
+	want := map[string][]*odata.Entity{"Wide": dump(t, db, "Wide"), "Other": dump(t, db, "Other")}
+	db.Close()
+	copies := 0
+	for i := range 2 {
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, _ := f.Stat()
+		c, err := dictcopy.Parse(boltfile.Spare(f, st.Size(), 4096, i))
+		f.Close()
+		if err != nil {
+			continue
+		}
+		copies++
+		if !c.Complete {
+			t.Errorf("the copy in header page %d holds %d shapes and not all", i, len(c.Shapes))
+		}
+	}
+	if copies == 0 {
+		t.Fatal("no copy in the header")
+	}
+	inline := 0
+	for _, tb := range []string{"Wide", "Other"} {
+		shapes, values := dictionaryOf(t, path, tb)
+		if len(shapes) == 0 || len(shapes) >= 150 {
+			t.Errorf("%s's dictionary holds %d shapes; want some, and fewer than its 150", tb, len(shapes))
+		}
+		for _, v := range values {
+			if v[8] == 0 {
+				inline++
+			}
+		}
+	}
+	if inline == 0 {
+		t.Error("no entity names its properties itself")
+	}
+	db, err := Open(path, &Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for tb, es := range want {
+		got := dump(t, db, tb)
+		if len(got) != len(es) {
+			t.Fatalf("%s: %d entities read back, want %d", tb, len(got), len(es))
+		}
+		for i := range es {
+			if !sameEntity(es[i], got[i]) {
+				t.Errorf("%s: read back %+v, want %+v", tb, got[i], es[i])
+			}
+		}
 	}
 }
 

@@ -58,6 +58,40 @@ func (db *DB) writesSpare() bool {
 	return !db.opts.ReadOnly && db.fileLayout() >= 3
 }
 
+// spareKeep is the room of the copy that shapes leave to the tables yet
+// to be created.
+const spareKeep = 512
+
+// spareHolds reports whether the copy of the state t, a write
+// transaction, would still hold every shape with shape id added to the
+// dictionary of table inc as def, leaving spareKeep bytes for tables to
+// come, and with the table's shapes in no more than half the copy's room,
+// so that one table of many shapes leaves room to the others. A file of
+// format 3 adds a shape to a dictionary only then: past that, an entity
+// of a new shape holds its properties' names itself (shape 0), so that
+// every entity on a page that survives can still be read without the
+// pages of the dictionaries. A file of an older format has no copy: there
+// it always holds.
+func (t *gtx) spareHolds(inc, id uint64, def []byte) (bool, error) {
+	db := t.o.db
+	if db.fileLayout() < 3 || db.opts.copyUnbound {
+		return true, nil
+	}
+	c, err := buildSpare(t, uint64(db.fileLayout()))
+	if err != nil {
+		return false, err
+	}
+	c.Shapes = append(c.Shapes, dictcopy.Shape{Inc: inc, ID: id, Def: string(def)})
+	room := int(db.pageSize - boltfile.SpareOffset)
+	own := dictcopy.Copy{Format: c.Format}
+	for _, s := range c.Shapes {
+		if s.Inc == inc {
+			own.Shapes = append(own.Shapes, s)
+		}
+	}
+	return dictcopy.Fits(*c, room-spareKeep) && dictcopy.Fits(own, room/2), nil
+}
+
 // writeSpare writes the copy of the state t, a write transaction, will
 // commit into the page of the header that t will not write. It reports
 // whether it built the copy anew (the caller marks it fresh once t

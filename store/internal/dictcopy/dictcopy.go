@@ -119,6 +119,13 @@ func Append(dst []byte, c Copy, room int) []byte {
 	return dst
 }
 
+// Fits reports whether all of c, every table and every shape, fits in
+// room bytes.
+func Fits(c Copy, room int) bool {
+	got, err := Parse(Append(nil, c, room))
+	return err == nil && got.Complete
+}
+
 // ErrNone is the error of bytes that hold no copy (never written, or
 // written over).
 var ErrNone = errors.New("no copy of the tables' dictionaries")
