@@ -115,6 +115,9 @@ type DB struct {
 	releasedCtx context.Context
 	// unready: opened Later, the file not yet vetted (see readyLater).
 	unready atomic.Bool
+	// loaded: a Load ran, so the file may end in pages the engine grew it
+	// by and did not use (see trimTail).
+	loaded atomic.Bool
 	// headerNote: the file opened at the commit before its newest, whose
 	// header is damaged (see HeaderNote).
 	headerNote atomic.Pointer[string]
@@ -451,6 +454,9 @@ func (db *DB) closeEngine() error {
 	db.bolt, db.file = nil, nil
 	releaseFile(f) // the engine's own lock keeps others out until it closes
 	if db.damaged.Load() == nil {
+		if !db.opts.ReadOnly && db.loaded.Load() {
+			trimTail(b, f)
+		}
 		if err := b.Close(); err != nil {
 			return backend.FileError(err, "cannot close database %s", db.path)
 		}
@@ -467,6 +473,27 @@ func (db *DB) closeEngine() error {
 		f.Close()
 	}
 	return nil
+}
+
+// trimTail cuts the file of b, a writer about to close after a load, to
+// the pages its last commit counts: the engine grows the file by
+// allocStep at a time, and leaves what it did not use at the end. (Only
+// after a load: a file cut after each small write would grow again, with
+// a sync, at the next.) Nothing reads past those
+// pages (Open checks the file is at least that long), and the next writer
+// grows the file again as it needs. Where the system cannot cut a file
+// that is mapped (Windows), or the cut fails, the file keeps its length.
+func trimTail(b *bolt.DB, f *os.File) {
+	if !trimOnClose || f == nil {
+		return
+	}
+	var size int64
+	if b.View(func(tx *bolt.Tx) error { size = tx.Size(); return nil }) != nil || size <= 0 {
+		return
+	}
+	if st, err := f.Stat(); err == nil && st.Size() > size {
+		f.Truncate(size)
+	}
 }
 
 // makeReady gives a file opened for writing what a tstable file holds

@@ -96,6 +96,7 @@ const (
 // longer than the wait, Load returns DatabaseLocked with the count committed, and the
 // DB stays closed.
 func (db *DB) Load(ctx context.Context, table string, kind backend.OpKind, src backend.EntitySource, opts backend.LoadOptions) (*backend.LoadResult, error) {
+	db.loaded.Store(true) // see trimTail
 	return db.load(ctx, table, kind, src, opts, false)
 }
 

@@ -13,6 +13,9 @@ import (
 // waiting as long as Options.Wait says, and who holds it is not known.
 const engineLocksItself = true
 
+// trimOnClose is false here: whether a mapped file can be cut is not known.
+const trimOnClose = false
+
 // closeBeforeReplace is false here: Compact renames its copy over the
 // file while it still holds it.
 const closeBeforeReplace = false

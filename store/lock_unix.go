@@ -13,6 +13,9 @@ import (
 // and the engine, handed the locked file, finds the lock already held.
 const engineLocksItself = false
 
+// trimOnClose: a file the engine has mapped can be cut (trimTail).
+const trimOnClose = true
+
 // closeBeforeReplace is false here: Compact renames its copy over the
 // file while it still holds the file, so no other process gets in between.
 const closeBeforeReplace = false

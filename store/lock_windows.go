@@ -17,6 +17,9 @@ import (
 // is never contended.
 const engineLocksItself = false
 
+// trimOnClose: a file the engine has mapped cannot be cut (trimTail).
+const trimOnClose = false
+
 // closeBeforeReplace is true here: Windows neither replaces a file that a
 // process holds open nor one that is mapped, so Compact closes the
 // database before it renames its copy over it. Another process that

@@ -84,3 +84,37 @@ func TestFileSizeOfNarrowRows(t *testing.T) {
 		t.Errorf("format 1 takes %.1f bytes an entity and format %d %.1f: want it 1.4 times as much at least", per[1], formatVersion, per[formatVersion])
 	}
 }
+
+// A load leaves no unused pages at the file's end once the DB closes:
+// the file is as long as the pages it uses, and it grows again as later
+// writes need, every entity still there.
+func TestALoadedFileEndsAtItsLastPage(t *testing.T) {
+	db, path := openTemp(t)
+	newTable(t, db, "Narrow")
+	rows := narrowRows(30_000)
+	if _, err := db.Load(ctx, "Narrow", backend.OpInsert, sliceSource(rows), backend.LoadOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if used := usedBytes(t, path); st.Size() != used {
+		t.Errorf("the loaded file is %d bytes and uses %d", st.Size(), used)
+	}
+	db, err = Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 100 {
+		mustWrite(t, db, "Narrow", backend.OpInsert, ent("zz", fmt.Sprintf("%05d", i), prop("Note", odata.String(strings.Repeat("n", 2000)))))
+	}
+	if got := dump(t, db, "Narrow"); len(got) != len(rows)+100 {
+		t.Errorf("read back %d entities, want %d", len(got), len(rows)+100)
+	}
+	db.Close()
+	if rep, err := Check(ctx, path, nil); err != nil || !rep.OK() {
+		t.Fatalf("check: %v %+v", err, rep)
+	}
+}
