@@ -47,6 +47,7 @@ type Verifier struct {
 	key     []byte
 	oauth   OAuth
 	macs    sync.Pool // HMAC-SHA256 states keyed with key, ready to sign
+	sases   sasCache  // the SAS query strings verified (sascache.go)
 }
 
 // New returns a Verifier for account, whose key is the decoded account key
@@ -98,6 +99,11 @@ func (v *Verifier) Authorize(r *http.Request, now time.Time) (*Grant, error) {
 	if err := v.checkAccount(path); err != nil {
 		return nil, err
 	}
+	if r.Header.Get("Authorization") == "" {
+		if e := v.sases.get(r.URL.RawQuery); e != nil {
+			return e.authorize(r, now)
+		}
+	}
 	// The query, parsed once: a malformed pair is left out of q, as
 	// url.ParseQuery leaves it, and refused only in a SAS.
 	q, qerr := url.ParseQuery(r.URL.RawQuery)
@@ -124,6 +130,11 @@ func (v *Verifier) Authorize(r *http.Request, now time.Time) (*Grant, error) {
 	if q.Has("sig") {
 		if err := v.verifySAS(r, q, qerr, now, g); err != nil {
 			return nil, err
+		}
+		if !q.Has("si") {
+			kept := *g
+			kept.method = ""
+			v.sases.put(r.URL.RawQuery, &sasEntry{grant: kept, st: q.Get("st"), se: q.Get("se"), spr: q.Get("spr"), sip: q.Get("sip")})
 		}
 		return g, nil
 	}
