@@ -455,7 +455,7 @@ func (db *DB) closeEngine() error {
 	releaseFile(f) // the engine's own lock keeps others out until it closes
 	if db.damaged.Load() == nil {
 		if !db.opts.ReadOnly && db.loaded.Load() {
-			trimTail(b, f)
+			trimTail(f)
 		}
 		if err := b.Close(); err != nil {
 			return backend.FileError(err, "cannot close database %s", db.path)
@@ -475,23 +475,33 @@ func (db *DB) closeEngine() error {
 	return nil
 }
 
-// trimTail cuts the file of b, a writer about to close after a load, to
-// the pages its last commit counts: the engine grows the file by
-// allocStep at a time, and leaves what it did not use at the end. (Only
-// after a load: a file cut after each small write would grow again, with
-// a sync, at the next.) Nothing reads past those
+// trimTail cuts the file f, of a writer about to close after a load, to
+// the pages its header counts (the larger count of its two copies): the
+// engine grows the file by allocStep at a time, and leaves what it did not
+// use at the end. (Only after a load: a file cut after each small write
+// would grow again, with a sync, at the next.) Nothing reads past those
 // pages (Open checks the file is at least that long), and the next writer
 // grows the file again as it needs. Where the system cannot cut a file
 // that is mapped (Windows), or the cut fails, the file keeps its length.
-func trimTail(b *bolt.DB, f *os.File) {
+func trimTail(f *os.File) {
 	if !trimOnClose || f == nil {
 		return
 	}
-	var size int64
-	if b.View(func(tx *bolt.Tx) error { size = tx.Size(); return nil }) != nil || size <= 0 {
+	st, err := f.Stat()
+	if err != nil {
 		return
 	}
-	if st, err := f.Stat(); err == nil && st.Size() > size {
+	h := boltfile.ReadHeader(f, st.Size())
+	if h.Use < 0 || h.PageSize <= 0 {
+		return
+	}
+	size := int64(h.Meta().Pgid) * h.PageSize
+	for _, c := range h.Metas {
+		if c.Fault == "" {
+			size = max(size, int64(c.M.Pgid)*h.PageSize)
+		}
+	}
+	if size > 0 && st.Size() > size {
 		f.Truncate(size)
 	}
 }

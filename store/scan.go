@@ -282,6 +282,12 @@ func (o *op) scanSerial(ctx context.Context, t *gtx, table string, req backend.Q
 	if err != nil {
 		return nil, err
 	}
+	if plan.Class != odata.ClassPoint {
+		// Read with pread into buffers of the scan's own, as the parallel
+		// scan does, rather than through the map: a scan of the whole
+		// file does not make the process's memory as large as the file.
+		s.readLeaves(t.ck, nil, nil)
+	}
 	d.c = b.codec
 	var out batch
 	deliver := func() error {
@@ -346,7 +352,7 @@ func (o *op) scanSerial(ctx context.Context, t *gtx, table string, req backend.Q
 			}
 		}
 	}
-	return nil, finish(nil)
+	return nil, finish(s.err())
 }
 
 // sameOrder fails a query whose filter and plan were made, outside its
