@@ -10,6 +10,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/store/internal/values"
 )
 
 func mustCheck(t *testing.T, path string) *CheckReport {
@@ -24,11 +25,11 @@ func mustCheck(t *testing.T, path string) *CheckReport {
 // inRange reports whether key "pk/rk" lies in r.
 func inRange(r *ProblemKeys, key string) bool {
 	pk, rk, _ := strings.Cut(key, "/")
-	k := entityKey(pk, rk)
-	if r.First != nil && bytes.Compare(k, entityKey(r.First.PartitionKey, r.First.RowKey)) < 0 {
+	k := values.EntityKey(pk, rk)
+	if r.First != nil && bytes.Compare(k, values.EntityKey(r.First.PartitionKey, r.First.RowKey)) < 0 {
 		return false
 	}
-	return r.Next == nil || bytes.Compare(k, entityKey(r.Next.PartitionKey, r.Next.RowKey)) < 0
+	return r.Next == nil || bytes.Compare(k, values.EntityKey(r.Next.PartitionKey, r.Next.RowKey)) < 0
 }
 
 func TestCheckPassesASoundFile(t *testing.T) {
@@ -129,7 +130,7 @@ func TestCheckTheCatalogueAgainstTheTables(t *testing.T) {
 		if _, err := tx.CreateBucket([]byte("t:orphan")); err != nil {
 			return err
 		}
-		return tx.Bucket(metaBucket).Bucket(catalogueKey).Put([]byte("ghost"), []byte("Ghost"))
+		return tx.Bucket(values.MetaBucket).Bucket(values.CatalogueKey).Put([]byte("ghost"), []byte("Ghost"))
 	})
 	rep := mustCheck(t, path)
 	var got []string

@@ -13,6 +13,7 @@ import (
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store/internal/boltfile"
 	"github.com/tstable/tstable/store/internal/dictcopy"
+	"github.com/tstable/tstable/store/internal/values"
 )
 
 // compactTxBytes is how much one transaction of a compaction copies.
@@ -55,8 +56,8 @@ func CompactContext(ctx context.Context, path string, opts *Options) (*CompactRe
 		return nil, err
 	}
 	tmp := compactCopy(path)
-	res := &CompactResult{Before: st.Size(), FormatBefore: uint64(src.fileLayout()), FormatAfter: formatVersion}
-	if src.fileLayout() < formatVersion {
+	res := &CompactResult{Before: st.Size(), FormatBefore: uint64(src.fileLayout()), FormatAfter: values.FormatVersion}
+	if src.fileLayout() < values.FormatVersion {
 		err = upgrade(ctx, src, tmp)
 	} else {
 		err = src.copyWhole(ctx, tmp, st.Mode().Perm())

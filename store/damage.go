@@ -11,6 +11,7 @@ import (
 
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store/internal/boltfile"
+	"github.com/tstable/tstable/store/internal/values"
 )
 
 // ErrDamaged marks every error that reports damage in a database file:
@@ -59,14 +60,14 @@ func findingIn(err error) *finding {
 	}
 	var pe *boltfile.PageError
 	var bf *boltfile.Finding
-	var ce *corruptError
+	var ce *values.CorruptError
 	switch {
 	case errors.As(err, &pe):
 		return &finding{what: pe.Error(), page: pe.ID, free: pe.Free}
 	case errors.As(err, &bf):
 		return &finding{what: bf.What, page: bf.Page, fault: bf.Fault}
 	case errors.As(err, &ce):
-		return &finding{what: ce.Error(), key: ce.key}
+		return &finding{what: ce.Error(), key: ce.Key}
 	}
 	return &finding{what: err.Error()}
 }
@@ -139,7 +140,7 @@ func valueStillDamaged(t *gtx, table string, key []byte) (string, bool) {
 	if err != nil || v == nil {
 		return messageOf(err), err != nil && findingIn(err) != nil
 	}
-	if _, err := b.codec.decode(key, v); err != nil {
+	if _, err := b.codec.Decode(key, v); err != nil {
 		return err.Error(), true
 	}
 	return "", false
@@ -148,14 +149,14 @@ func valueStillDamaged(t *gtx, table string, key []byte) (string, bool) {
 // holdsBuckets says which trees hold buckets in their leaves (see
 // boltfile.Nested): the top-level tree, the file's own records (the
 // catalogue is a bucket in it), a staging bucket (the staged table is
-// one in it) and the bucket of the tables' dictionaries (see shapesPin); a
+// one in it) and the bucket of the tables' dictionaries (see values.ShapesPin); a
 // table's never does.
 func holdsBuckets(path [][]byte) bool {
 	switch len(path) {
 	case 0:
 		return true
 	case 1:
-		return bytes.Equal(path[0], metaBucket) || bytes.HasPrefix(path[0], []byte(stagingPrefix)) || bytes.Equal(path[0], shapesBucket)
+		return bytes.Equal(path[0], values.MetaBucket) || bytes.HasPrefix(path[0], []byte(values.StagingPrefix)) || bytes.Equal(path[0], values.ShapesBucket)
 	}
 	return false
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/store/internal/boltfile"
 	"github.com/tstable/tstable/store/internal/dictcopy"
+	"github.com/tstable/tstable/store/internal/values"
 )
 
 // walker is a boltfile.Walker that keeps what it finds as Problems, each
@@ -17,8 +18,8 @@ import (
 // it.
 type walker struct {
 	*boltfile.Walker
-	table    string // the table being walked, "" for the file's own records
-	l        layout // of the file's keys, once its own records are read
+	table    string        // the table being walked, "" for the file's own records
+	l        values.Layout // of the file's keys, once its own records are read
 	problems []Problem
 	notes    []string        // see note
 	copies   []dictcopy.Copy // the copies of the dictionaries in the header's pages (spare.go)
@@ -178,7 +179,7 @@ func closeLocked(f *os.File) error {
 // printable shows a stored key for people: PartitionKey and RowKey
 // joined by "/" when it has both.
 func printable(k []byte) string {
-	pk, rk := splitKey(k)
+	pk, rk := values.SplitKey(k)
 	if len(pk) == len(k) {
 		return string(k)
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store/internal/boltfile"
+	"github.com/tstable/tstable/store/internal/values"
 )
 
 // DefaultWait is how long Open waits for another process to release the
@@ -116,17 +117,6 @@ type DB struct {
 }
 
 var _ backend.Backend = (*DB)(nil)
-
-// Bucket layout: metaBucket holds the table catalogue (lower-cased name →
-// name as created) under catalogueKey and the last Timestamp issued under
-// clockKey; each table's entities live in their own top-level bucket named
-// tablePrefix + lower-cased name, keyed by PartitionKey 0x00 RowKey.
-var (
-	metaBucket   = []byte("meta")
-	catalogueKey = []byte("tables")
-	clockKey     = []byte("clock")
-	tablePrefix  = "t:"
-)
 
 // Open opens (creating when needed, unless read-only) the database at
 // path; see OpenContext.
@@ -354,7 +344,7 @@ func (db *DB) openEngine(f *os.File) (b *bolt.DB, err error) {
 // comparisons of its filters: UTF-16 code units, as the service's; code
 // points in a file of format 1 (see odata.Order).
 func (db *DB) KeyOrder() odata.Order {
-	return db.fileLayout().order()
+	return db.fileLayout().Order()
 }
 
 var _ backend.KeyOrderer = (*DB)(nil)
@@ -370,7 +360,7 @@ func (db *DB) Format() uint64 {
 // the file is opened again (a load takes it back after letting it go, and
 // another process may have upgraded it meanwhile), so a caller that reads
 // it outside a transaction checks it again inside (sameOrder).
-func (db *DB) fileLayout() layout { return layout(db.layoutNow.Load()) }
+func (db *DB) fileLayout() values.Layout { return values.Layout(db.layoutNow.Load()) }
 
 // Describe names the backend: "local PATH".
 func (db *DB) Describe() string { return "local " + db.path }
@@ -483,22 +473,22 @@ func (db *DB) makeReady() error {
 
 // makeRecords writes the file's own records, those it lacks.
 func makeRecords(t *gtx) error {
-	m, err := t.top(metaBucket)
+	m, err := t.top(values.MetaBucket)
 	if err != nil {
 		return err
 	}
 	if m == nil {
-		if m, err = t.createTop(metaBucket); err != nil {
+		if m, err = t.createTop(values.MetaBucket); err != nil {
 			return err
 		}
 		if err := putFormat(m, t.o.db.newFormat()); err != nil {
 			return err
 		}
 	}
-	if c, err := m.bucket(catalogueKey); err != nil || c != nil {
+	if c, err := m.bucket(values.CatalogueKey); err != nil || c != nil {
 		return err
 	}
-	_, err = m.createBucket(catalogueKey)
+	_, err = m.createBucket(values.CatalogueKey)
 	return err
 }
 
@@ -507,7 +497,7 @@ func (db *DB) newFormat() uint64 {
 	if db.opts.format != 0 {
 		return db.opts.format
 	}
-	return formatVersion
+	return values.FormatVersion
 }
 
 // nextTicks issues the Timestamp for a write transaction: the current time
@@ -527,7 +517,7 @@ func (t *gtx) nextTicks(atLeast int64) (int64, error) {
 	var buf [8]byte
 	binary.BigEndian.PutUint64(buf[:], uint64(now))
 	t.ticked = true
-	return now, m.put(clockKey, buf[:])
+	return now, m.put(values.ClockKey, buf[:])
 }
 
 // clock is the file's clock: the last tick a commit took (0 in a file that
@@ -537,7 +527,7 @@ func (t *gtx) clock() (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	v, err := m.get(clockKey)
+	v, err := m.get(values.ClockKey)
 	if err != nil || len(v) != 8 {
 		return 0, err
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/store/internal/values"
 )
 
 // External merge sort of a load's entities. Load reads its whole source
@@ -54,8 +55,8 @@ func compareRecs(a, b *loadRec) int {
 // runSet gathers a load's records into sorted runs.
 type runSet struct {
 	dbPath string
-	limit  int    // bytes a run holds in memory before it is spilled
-	l      layout // of the records' keys
+	limit  int           // bytes a run holds in memory before it is spilled
+	l      values.Layout // of the records' keys
 
 	mem  *arena
 	recs []loadRec // the run being gathered (after finish, the last run, sorted)
@@ -69,7 +70,7 @@ type runSet struct {
 	bytes int64      // their keys' and values' bytes
 }
 
-func newRunSet(dbPath string, limit int, l layout) *runSet {
+func newRunSet(dbPath string, limit int, l values.Layout) *runSet {
 	return &runSet{dbPath: dbPath, limit: limit, l: l, mem: &arena{}}
 }
 

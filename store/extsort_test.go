@@ -16,6 +16,7 @@ import (
 
 	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/store/internal/values"
 )
 
 // spillDB opens a database whose loads keep runs of 32 KiB in memory and
@@ -318,7 +319,7 @@ func TestLoadSpilledCommitFailureKeepsAKeyPrefix(t *testing.T) {
 		want[i] = benchEntity(i)
 	}
 	slices.SortFunc(want, func(a, b *odata.Entity) int {
-		return bytes.Compare(entityKey(a.PartitionKey, a.RowKey), entityKey(b.PartitionKey, b.RowKey))
+		return bytes.Compare(values.EntityKey(a.PartitionKey, a.RowKey), values.EntityKey(b.PartitionKey, b.RowKey))
 	})
 	if !reflect.DeepEqual(keysOf(got), keysOf(want[:1400])) || want[1400].PartitionKey != ce.FromKey.PartitionKey || want[1400].RowKey != ce.FromKey.RowKey {
 		t.Fatalf("the table holds %d entities, not the first 1400 in key order before %v", len(got), ce.FromKey)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store/internal/boltfile"
+	"github.com/tstable/tstable/store/internal/values"
 )
 
 // gtx is a transaction as the DB's methods use it. Every bucket it hands
@@ -147,19 +148,19 @@ func (t *gtx) table(name string) (*gbucket, error) {
 // holdsEntities makes b, a bucket of a table's entities (a table's, or a
 // staged one), read and write them in the file's format.
 func (t *gtx) holdsEntities(b *gbucket) {
-	b.codec = &tableCodec{l: t.o.db.fileLayout()}
-	if b.codec.values2() {
-		b.codec.shapes = newShapeView(t, b.sequence())
+	b.codec = &values.Codec{L: t.o.db.fileLayout()}
+	if b.codec.Values2() {
+		b.codec.Shapes = newTxShapeView(t, b.sequence())
 	}
 }
 
 // layout is the layout of the file's keys.
-func (t *gtx) layout() layout { return t.o.db.fileLayout() }
+func (t *gtx) layout() values.Layout { return t.o.db.fileLayout() }
 
 // meta returns the bucket of the file's own records (catalogue, clock),
 // its whole tree checked.
 func (t *gtx) meta() (*gbucket, error) {
-	m, err := t.top(metaBucket)
+	m, err := t.top(values.MetaBucket)
 	if err != nil {
 		return nil, err
 	}
@@ -176,7 +177,7 @@ func (t *gtx) catalogue() (*gbucket, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := m.bucket(catalogueKey)
+	c, err := m.bucket(values.CatalogueKey)
 	if err != nil {
 		return nil, err
 	}
@@ -198,8 +199,8 @@ func (t *gtx) noCatalogue() error {
 type gbucket struct {
 	t     *gtx
 	b     *bolt.Bucket
-	root  uint64      // 0: an inline bucket, one leaf inside its parent
-	codec *tableCodec // a table's: how its entities are stored; nil for others
+	root  uint64        // 0: an inline bucket, one leaf inside its parent
+	codec *values.Codec // a table's: how its entities are stored; nil for others
 
 	from, to []byte // keys whose way down is checked (to nil: no end)
 	checked  bool

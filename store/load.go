@@ -14,6 +14,7 @@ import (
 
 	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/store/internal/values"
 )
 
 // A load writes a chunk of entities per transaction: loadChunk of them,
@@ -133,7 +134,7 @@ type loader struct {
 	runs  *runSet
 	st    *stager        // staging the load (see staging.go); nil when it does not
 	skip  map[int64]bool // source positions the check refused, to leave out
-	l     layout         // the file's, when the load began: its records' keys are in it
+	l     values.Layout  // the file's, when the load began: its records' keys are in it
 }
 
 // load is Load; keep stores each entity's own Timestamp (recover copies
@@ -383,13 +384,13 @@ func (l *loader) check() error {
 
 // rejectedEntity is the entity of a refused record, whose key is in
 // layout l, for OnReject.
-func rejectedEntity(l layout, key, val []byte) *odata.Entity {
-	e, err := decodeRecord(l, key, val)
+func rejectedEntity(l values.Layout, key, val []byte) *odata.Entity {
+	e, err := values.DecodeRecord(l, key, val)
 	if err != nil { // not a value of ours; the keys still say which
-		pk, rk := l.keys(key)
+		pk, rk := l.Keys(key)
 		return &odata.Entity{PartitionKey: pk, RowKey: rk}
 	}
-	if ticks, _ := storedTicks(val); ticks == 0 {
+	if ticks, _ := values.StoredTicks(val); ticks == 0 {
 		e.Timestamp = time.Time{}
 	}
 	return e
@@ -439,7 +440,7 @@ func (c *checker) pass(t *gtx, m *merger) (done bool, err error) {
 				if v != nil {
 					c.exists = true
 					if c.l.kind == backend.OpMerge || c.l.kind == backend.OpInsertOrMerge {
-						rec, err := b.codec.record(r.key, v)
+						rec, err := b.codec.Record(r.key, v)
 						if err != nil {
 							return false, err
 						}
@@ -467,7 +468,7 @@ func (c *checker) decide(r *loadRec) error {
 	case (kind == backend.OpReplace || kind == backend.OpMerge) && !c.exists:
 		return notFoundKey(c.l.l, r.key)
 	case c.exists && (kind == backend.OpMerge || kind == backend.OpInsertOrMerge):
-		merged, err := mergeValues(c.l.l, r.key, c.cur, r.val, 0, nil)
+		merged, err := values.MergeValues(c.l.l, r.key, c.cur, r.val, 0, nil)
 		if err != nil {
 			return err
 		}
@@ -493,46 +494,14 @@ func (c *checker) refuse(r *loadRec, err error) {
 
 // alreadyExists and notFoundKey are apply's refusals, for a stored key
 // of layout l.
-func alreadyExists(l layout, key []byte) error {
-	pk, rk := l.keys(key)
+func alreadyExists(l values.Layout, key []byte) error {
+	pk, rk := l.Keys(key)
 	return odata.Errorf(odata.CodeEntityAlreadyExists, "entity (%q, %q) already exists; use upsert or replace to change it", pk, rk)
 }
 
-func notFoundKey(l layout, key []byte) error {
-	pk, rk := l.keys(key)
+func notFoundKey(l values.Layout, key []byte) error {
+	pk, rk := l.Keys(key)
 	return notFound(pk, rk)
-}
-
-// mergeValues merges the properties of the record upd into those of the
-// record cur (both encoded as format 1 encodes values; their key is in
-// layout l), as a merge does, and appends the result, with ticks, to dst.
-func mergeValues(l layout, key, cur, upd []byte, ticks int64, dst []byte) ([]byte, error) {
-	old, err := decodeRecord(l, key, cur)
-	if err != nil {
-		return nil, err
-	}
-	u, err := decodeRecord(l, key, upd)
-	if err != nil {
-		return nil, err
-	}
-	m, err := merged(old, u)
-	if err != nil {
-		return nil, err
-	}
-	return encodeEntity(dst, ticks, m.Properties), nil
-}
-
-// merged is old with the properties of u set over its own, as a merge
-// writes it: checked as a whole, its properties sorted by name as the
-// service keeps them after any write but Insert (backend.PropertiesByName). old is changed.
-func merged(old, u *odata.Entity) (*odata.Entity, error) {
-	for _, p := range u.Properties {
-		old.Set(p.Name, p.Value)
-	}
-	if err := odata.ValidateEntity(old); err != nil {
-		return nil, err
-	}
-	return backend.PropertiesByName(old), nil
 }
 
 // chunk is what one load transaction did.
@@ -644,7 +613,7 @@ func (o *op) writeChunk(l *loader, m *merger) (c chunk, err error) {
 	if err := w.t.commit(-1); err != nil {
 		var ce *backend.CommitError
 		if errors.As(err, &ce) {
-			from := l.l.odataKey(first)
+			from := l.l.ODataKey(first)
 			ce.FromKey = &from
 		}
 		return c, err
@@ -732,11 +701,11 @@ func (w *chunkWriter) put(r *loadRec) (err error) {
 		c := w.b.codec
 		switch {
 		case kind == backend.OpInsert && cur != nil:
-			return &refusal{alreadyExists(c.l, key)}
+			return &refusal{alreadyExists(c.L, key)}
 		case (kind == backend.OpReplace || kind == backend.OpMerge) && cur == nil:
-			return &refusal{notFoundKey(c.l, key)}
+			return &refusal{notFoundKey(c.L, key)}
 		case cur != nil && (kind == backend.OpMerge || kind == backend.OpInsertOrMerge):
-			merged, err := c.merge(w.mem.scratch[:0], key, cur, r.val, t)
+			merged, err := c.Merge(w.mem.scratch[:0], key, cur, r.val, t)
 			if err != nil {
 				if errors.Is(err, ErrDamaged) {
 					return err
@@ -766,8 +735,8 @@ func (w *chunkWriter) put(r *loadRec) (err error) {
 // load ends (each record is written once), else a copy; in format 2 the
 // record encoded anew, in the arena.
 func (w *chunkWriter) stamped(r *loadRec, key []byte, ticks int64) ([]byte, error) {
-	if w.b.codec.values2() {
-		v, err := w.b.codec.fromRecord(w.mem.scratch[:0], key, r.val, ticks)
+	if w.b.codec.Values2() {
+		v, err := w.b.codec.FromRecord(w.mem.scratch[:0], key, r.val, ticks)
 		if err != nil {
 			return nil, err
 		}
@@ -778,7 +747,7 @@ func (w *chunkWriter) stamped(r *loadRec, key []byte, ticks int64) ([]byte, erro
 	if !r.kept {
 		v = w.mem.copy(v)
 	}
-	stampRecord(v, ticks)
+	values.StampRecord(v, ticks)
 	return v, nil
 }
 
@@ -856,14 +825,14 @@ func (a *arena) copy(b []byte) []byte {
 }
 
 // key is the stored key of (pk, rk) in layout l, in the arena.
-func (a *arena) key(l layout, pk, rk string) []byte {
+func (a *arena) key(l values.Layout, pk, rk string) []byte {
 	k := a.take(len(pk) + 1 + len(rk))
-	return l.appendKey(k[:0], pk, rk)
+	return l.AppendKey(k[:0], pk, rk)
 }
 
-// value is encodeEntity in the arena: a load's record.
+// value is values.EncodeEntity in the arena: a load's record.
 func (a *arena) value(ticks int64, props []odata.Property) []byte {
-	a.scratch = encodeEntity(a.scratch[:0], ticks, props)
+	a.scratch = values.EncodeEntity(a.scratch[:0], ticks, props)
 	v := a.take(len(a.scratch))
 	copy(v, a.scratch)
 	return v

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/tstable/tstable/store/internal/boltfile"
+	"github.com/tstable/tstable/store/internal/values"
 )
 
 // notDatabase says that the file at path is not a tstable database.
@@ -132,7 +133,7 @@ func listOfTablesFault(r *boltfile.Reader, root uint64) string {
 			if !e.Bucket {
 				return fmt.Sprintf("its root page %d is not the list of tables: page %d holds %q, which is not a bucket (the header leads to a page of a table's, or of the file's own records)", root, id, printable(e.Key))
 			}
-			records = records || bytes.Equal(e.Key, metaBucket)
+			records = records || bytes.Equal(e.Key, values.MetaBucket)
 		}
 		return ""
 	}

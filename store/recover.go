@@ -16,6 +16,7 @@ import (
 	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store/internal/boltfile"
+	"github.com/tstable/tstable/store/internal/values"
 )
 
 // RecoverReport is what Recover saved, and what it had to leave behind.
@@ -177,7 +178,7 @@ func lostOnes(ps []Problem) []Problem {
 
 // recoverTable copies what can be read of one table's tree into out,
 // recording the parts it cannot read in gaps; c reads its entities.
-func (w *walker) recoverTable(ctx context.Context, out *DB, t fileTable, c *tableCodec, gaps *[]*gap) (*TableRecovery, error) {
+func (w *walker) recoverTable(ctx context.Context, out *DB, t fileTable, c *values.Codec, gaps *[]*gap) (*TableRecovery, error) {
 	w.table = t.name
 	if err := odata.ValidateTableName(t.name); err != nil {
 		w.problem(Problem{Page: int64(t.at), What: "the table's name is not valid, so the table was not saved", Lost: true})
@@ -198,9 +199,9 @@ func (w *walker) recoverTable(ctx context.Context, out *DB, t fileTable, c *tabl
 				w.problem(Problem{Page: int64(pg), Keys: w.oneKey(e.Key), What: "the table holds a nested bucket, which tstable never writes; it was not saved", Lost: true})
 				return true
 			}
-			ent, err := c.decode(e.Key, e.Value)
+			ent, err := c.Decode(e.Key, e.Value)
 			if err != nil {
-				w.problem(Problem{Page: int64(pg), Keys: w.oneKey(e.Key), What: "the stored entity cannot be decoded" + c.why(e.Value) + "; it was not saved", Lost: true})
+				w.problem(Problem{Page: int64(pg), Keys: w.oneKey(e.Key), What: "the stored entity cannot be decoded" + c.Why(e.Value) + "; it was not saved", Lost: true})
 				return true
 			}
 			page = pg
@@ -290,25 +291,25 @@ func (w *walker) unlinked() []unlinkedPage {
 // decode, and the entries are kept (p.elems) to be decoded with their
 // table's dictionary once the page's table is known (placement.decode).
 func (w *walker) entitiesOn(p *unlinkedPage, es []boltfile.Elem) bool {
-	c := &tableCodec{l: w.l, shapes: staticShapes(0, emptyShapes)}
+	c := &values.Codec{L: w.l, Shapes: values.StaticShapes(0, values.EmptyShapes)}
 	for _, e := range es {
 		if e.Bucket || bytes.IndexByte(e.Key, 0) < 0 {
 			return false
 		}
-		if c.values2() {
-			_, id, _, err := head2(e.Value)
+		if c.Values2() {
+			_, id, _, err := values.Head2(e.Value)
 			if err != nil {
 				return false
 			}
 			if id == 0 {
-				if _, err := c.decode(e.Key, e.Value); err != nil {
+				if _, err := c.Decode(e.Key, e.Value); err != nil {
 					return false
 				}
 			}
 			p.elems = append(p.elems, boltfile.Elem{Key: bytes.Clone(e.Key), Value: bytes.Clone(e.Value)})
 			continue
 		}
-		ent, err := c.decode(e.Key, e.Value)
+		ent, err := c.Decode(e.Key, e.Value)
 		if err != nil {
 			return false
 		}
@@ -393,18 +394,18 @@ func (w *walker) gatherEvidence(sv *survey) *evidence {
 		// tree moves into the table, and older copies when the next chunk
 		// is staged) leads to rows that were never committed. With the
 		// list of free pages unreadable, in use cannot be told.
-		marked := slices.ContainsFunc(es, func(e boltfile.Elem) bool { return !e.Bucket && bytes.Equal(e.Key, stagingMarker) })
+		marked := slices.ContainsFunc(es, func(e boltfile.Elem) bool { return !e.Bucket && bytes.Equal(e.Key, values.StagingMarker) })
 		live := marked && w.Free != nil && !w.Free[pg]
 		catalogue := true
 		for _, e := range es {
-			if e.Bucket && bytes.HasPrefix(e.Key, []byte(tablePrefix)) && len(e.Value) >= boltfile.BucketHeaderSize {
+			if e.Bucket && bytes.HasPrefix(e.Key, []byte(values.TablePrefix)) && len(e.Value) >= boltfile.BucketHeaderSize {
 				if root := boltfile.Order.Uint64(e.Value); root != 0 {
 					switch {
 					case live:
-						ev.staged[root] = string(e.Key[len(tablePrefix):])
+						ev.staged[root] = string(e.Key[len(values.TablePrefix):])
 					case !marked:
-						addRoot(root, string(e.Key[len(tablePrefix):]))
-						ev.noteIncarnation(string(e.Key[len(tablePrefix):]), boltfile.BucketSequence(e.Value))
+						addRoot(root, string(e.Key[len(values.TablePrefix):]))
+						ev.noteIncarnation(string(e.Key[len(values.TablePrefix):]), boltfile.BucketSequence(e.Value))
 					}
 				}
 			}
@@ -456,7 +457,7 @@ func (w *walker) recoverUnlinked(ctx context.Context, out *DB, sv *survey, gaps 
 	if !sv.formatRead { // the format the pages hold must be known to read them
 		ev = w.gatherEvidence(sv)
 		if f := ev.formatFound(); f != 0 {
-			sv.format, w.l = f, layout(f)
+			sv.format, w.l = f, values.Layout(f)
 		}
 	}
 	pages := w.unlinked()
@@ -517,7 +518,7 @@ type placement struct {
 // keep adds es to m, keeping the latest copy of each key.
 func keep(m map[string]*odata.Entity, es []*odata.Entity) {
 	for _, e := range es {
-		k := string(entityKey(e.PartitionKey, e.RowKey))
+		k := string(values.EntityKey(e.PartitionKey, e.RowKey))
 		if old, ok := m[k]; !ok || e.Timestamp.After(old.Timestamp) {
 			m[k] = e
 		}
@@ -607,15 +608,15 @@ func (pl *placement) decode(p *unlinkedPage, homes []int, owners map[string]bool
 // reads, and those naming a shape s lacks; ok is false when an entity
 // names a shape s has and does not decode with it (s is not their
 // table's dictionary).
-func readWith(l layout, inc uint64, s *shapeSet, es []boltfile.Elem) (read []*odata.Entity, lacking []boltfile.Elem, ok bool) {
-	c := &tableCodec{l: l, shapes: staticShapes(inc, s)}
+func readWith(l values.Layout, inc uint64, s *values.ShapeSet, es []boltfile.Elem) (read []*odata.Entity, lacking []boltfile.Elem, ok bool) {
+	c := &values.Codec{L: l, Shapes: values.StaticShapes(inc, s)}
 	for _, e := range es {
-		ent, err := c.decode(e.Key, e.Value)
+		ent, err := c.Decode(e.Key, e.Value)
 		if err == nil {
 			read = append(read, ent)
 			continue
 		}
-		if _, id, _, err := head2(e.Value); err != nil || !s.lacks(id) {
+		if _, id, _, err := values.Head2(e.Value); err != nil || !s.Lacks(id) {
 			return nil, nil, false
 		}
 		lacking = append(lacking, e)
@@ -628,7 +629,7 @@ func readWith(l layout, inc uint64, s *shapeSet, es []boltfile.Elem) (read []*od
 // properties' names were on a page of the dictionary that is lost.
 func (pl *placement) lostNames(page, inc uint64, es []boltfile.Elem) {
 	for _, e := range es {
-		_, id, _, _ := head2(e.Value)
+		_, id, _, _ := values.Head2(e.Value)
 		where := "a page of the table's dictionary, which is lost"
 		if d := pl.dictPageOf(inc, id); d != 0 {
 			where = fmt.Sprintf("page %d, which is lost", d)
@@ -641,7 +642,7 @@ func (pl *placement) lostNames(page, inc uint64, es []boltfile.Elem) {
 // dictionaries gives shape id of inc, when that page cannot be read as a
 // page of the dictionaries; 0 when no branch page says.
 func (pl *placement) dictPageOf(inc, id uint64) uint64 {
-	key := shapeKey(inc, id)
+	key := values.ShapeKey(inc, id)
 	for _, child := range slices.Sorted(maps.Keys(pl.ev.parents)) {
 		for _, par := range pl.ev.parents[child] {
 			if len(par.lo) != len(key) || (par.hi != nil && len(par.hi) != len(key)) || bytes.Compare(par.lo, key) > 0 || (par.hi != nil && bytes.Compare(key, par.hi) >= 0) {
@@ -687,7 +688,7 @@ func (pl *placement) candidates(homes []int, owners map[string]bool) []uint64 {
 // header's copy) holds it, completed with the shapes the pages found hold
 // where that lacks them (past a lost page of the dictionary); nil when
 // neither has it.
-func (pl *placement) dictionary(inc uint64) *shapeSet {
+func (pl *placement) dictionary(inc uint64) *values.ShapeSet {
 	s, ok := pl.sv.shapes[inc]
 	found := pl.ev.shapes(inc)
 	switch {
@@ -696,15 +697,15 @@ func (pl *placement) dictionary(inc uint64) *shapeSet {
 	case !ok:
 		return found
 	}
-	list := slices.Clone(found.list)
-	for i, sh := range s.list {
+	list := slices.Clone(found.List)
+	for i, sh := range s.List {
 		if i >= len(list) {
-			list = append(list, s.list[i:]...)
+			list = append(list, s.List[i:]...)
 			break
 		}
 		list[i] = sh
 	}
-	return gappedShapes(list)
+	return values.GappedShapes(list)
 }
 
 // staged counts a page of rows an import staged and never committed.

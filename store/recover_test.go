@@ -10,6 +10,7 @@ import (
 
 	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/store/internal/boltfile"
+	"github.com/tstable/tstable/store/internal/values"
 
 	"github.com/tstable/tstable/odata"
 )
@@ -180,7 +181,7 @@ func TestRecoverFindsTheLeavesBelowADamagedBranch(t *testing.T) {
 // cut at half does): then what the cut left of them is reported lost,
 // page by page, and nothing wrong is saved.
 func TestRecoverACutFile(t *testing.T) {
-	for _, v := range []uint64{1, formatVersion} {
+	for _, v := range []uint64{1, values.FormatVersion} {
 		t.Run(fmt.Sprintf("format %d", v), func(t *testing.T) { recoverACutFile(t, v) })
 	}
 }

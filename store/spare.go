@@ -8,6 +8,7 @@ import (
 
 	"github.com/tstable/tstable/store/internal/boltfile"
 	"github.com/tstable/tstable/store/internal/dictcopy"
+	"github.com/tstable/tstable/store/internal/values"
 )
 
 // The copy in the header. A file of format 3 keeps, besides the bucket
@@ -143,7 +144,7 @@ func buildSpare(t *gtx, format uint64) (*dictcopy.Copy, error) {
 		return nil, err
 	}
 	if err := cat.forEach(func(lower, name []byte) error {
-		b, err := t.top(append([]byte(tablePrefix), lower...))
+		b, err := t.top(append([]byte(values.TablePrefix), lower...))
 		if err == nil && b != nil && name != nil {
 			c.Tables = append(c.Tables, dictcopy.Table{Inc: b.sequence(), Name: string(name)})
 		}
@@ -151,14 +152,14 @@ func buildSpare(t *gtx, format uint64) (*dictcopy.Copy, error) {
 	}); err != nil {
 		return nil, err
 	}
-	d, err := t.top(shapesBucket)
+	d, err := t.top(values.ShapesBucket)
 	if err != nil {
 		return nil, err
 	}
 	if d != nil {
 		if err := d.forEach(func(k, v []byte) error {
 			if len(k) == 12 && v != nil {
-				inc, id := incarnationOf(k)
+				inc, id := values.IncarnationOf(k)
 				c.Shapes = append(c.Shapes, dictcopy.Shape{Inc: inc, ID: id, Def: string(v)})
 			}
 			return nil

@@ -13,13 +13,14 @@ import (
 
 	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/store/internal/values"
 )
 
 // Staged loads. A load into an empty table with a kind of operation whose
 // result does not depend on what the table holds (insert, insert or
 // replace, insert or merge) writes while it reads, as long as the source
 // comes in ascending key order: its entities go, chunk by chunk, into a
-// staging bucket, a top-level bucket named stagingPrefix + the process's
+// staging bucket, a top-level bucket named values.StagingPrefix + the process's
 // id + ":" + a random suffix, holding one bucket under the table's own
 // bucket key. Once the whole source is read, one transaction replaces the
 // (still empty) table's bucket with the staged one. Readers see the table
@@ -36,15 +37,9 @@ import (
 // They are not tables: the catalogue does not list them.
 //
 // Beside the staged table's bucket, a staging bucket holds the key
-// stagingMarker. Recover reads it when the list of tables is lost: the
+// values.StagingMarker. Recover reads it when the list of tables is lost: the
 // pages below a staging bucket that is still in use hold the rows of a
 // load that did not finish, which by the rule above were never committed.
-
-// stagingPrefix starts the name of a staging bucket.
-const stagingPrefix = "import:"
-
-// stagingMarker is the key that marks a staging bucket's own page.
-var stagingMarker = []byte("staging")
 
 // stager is a load's staging.
 type stager struct {
@@ -65,7 +60,7 @@ func newStager(table string) *stager {
 	var r [8]byte
 	rand.Read(r[:])
 	return &stager{
-		parent: []byte(stagingPrefix + strconv.Itoa(os.Getpid()) + ":" + hex.EncodeToString(r[:])),
+		parent: []byte(values.StagingPrefix + strconv.Itoa(os.Getpid()) + ":" + hex.EncodeToString(r[:])),
 		child:  tableBucketName(table),
 		mem:    &arena{},
 	}
@@ -73,7 +68,7 @@ func newStager(table string) *stager {
 
 // stagingOwner is the process id in a staging bucket's name, or -1.
 func stagingOwner(name []byte) int {
-	rest, ok := strings.CutPrefix(string(name), stagingPrefix)
+	rest, ok := strings.CutPrefix(string(name), values.StagingPrefix)
 	if !ok {
 		return -1
 	}
@@ -91,7 +86,7 @@ func stagingOwner(name []byte) int {
 func (db *DB) removeLeftStaging() error {
 	var left [][]byte
 	find := func(t *gtx) error {
-		names, err := t.topBuckets([]byte(stagingPrefix))
+		names, err := t.topBuckets([]byte(values.StagingPrefix))
 		left = left[:0]
 		for _, k := range names {
 			if pid := stagingOwner(k); pid < 0 || (pid != os.Getpid() && !ProcessAlive(pid)) {
@@ -268,14 +263,14 @@ func (l *loader) stagingTree(t *gtx) (*gbucket, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := p.put(stagingMarker, st.child); err != nil {
+		if err := p.put(values.StagingMarker, st.child); err != nil {
 			return nil, err
 		}
 		b, err := p.createBucket(st.child)
 		if err != nil {
 			return nil, err
 		}
-		if t.layout().mapped() {
+		if t.layout().Mapped() {
 			if err := newIncarnation(t, b); err != nil {
 				return nil, err
 			}
@@ -306,7 +301,7 @@ func (l *loader) stageCommitError(err error) error {
 	var ce *backend.CommitError
 	if errors.As(err, &ce) && ce.FromKey == nil {
 		if first := l.st.first; first != nil {
-			from := l.l.odataKey(first)
+			from := l.l.ODataKey(first)
 			ce.FromKey = &from
 		}
 	}
@@ -352,7 +347,7 @@ func (l *loader) unstage() error {
 					n := 0
 					var aerr error
 					err = b.scan(after, func(k, v []byte) bool {
-						rec, err := b.codec.record(k, v)
+						rec, err := b.codec.Record(k, v)
 						if err != nil {
 							aerr = err
 							return false

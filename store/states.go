@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/tstable/tstable/store/internal/boltfile"
+	"github.com/tstable/tstable/store/internal/values"
 )
 
 // A file's states. Each commit of the engine writes the list of tables
@@ -136,13 +137,13 @@ func hasRecords(r *boltfile.Reader, id uint64) bool {
 		return false
 	}
 	es, err := boltfile.ParseElems(h, b)
-	return err == nil && slices.ContainsFunc(es, func(e boltfile.Elem) bool { return bytes.Equal(e.Key, metaBucket) })
+	return err == nil && slices.ContainsFunc(es, func(e boltfile.Elem) bool { return bytes.Equal(e.Key, values.MetaBucket) })
 }
 
 // stateClock reads the clock of the state whose list of tables is at
 // root, or -1.
 func stateClock(r *boltfile.Reader, root uint64) int64 {
-	meta := findEntry(r, root, nil, metaBucket, 0)
+	meta := findEntry(r, root, nil, values.MetaBucket, 0)
 	if meta == nil || !meta.Bucket {
 		return -1
 	}
@@ -150,7 +151,7 @@ func stateClock(r *boltfile.Reader, root uint64) int64 {
 	if err != nil {
 		return -1
 	}
-	clock := findEntry(r, mroot, inline, clockKey, 0)
+	clock := findEntry(r, mroot, inline, values.ClockKey, 0)
 	if clock == nil || clock.Bucket || len(clock.Value) != 8 {
 		return -1
 	}

@@ -6,9 +6,10 @@ import (
 	"strings"
 
 	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/store/internal/values"
 )
 
-func tableBucketName(name string) []byte { return []byte(tablePrefix + strings.ToLower(name)) }
+func tableBucketName(name string) []byte { return []byte(values.TablePrefix + strings.ToLower(name)) }
 
 // CreateTable creates an empty table. Names are unique regardless of case;
 // the case given here is kept.
@@ -33,7 +34,7 @@ func (db *DB) CreateTable(ctx context.Context, name string) error {
 			if err != nil {
 				return err
 			}
-			if t.layout().mapped() {
+			if t.layout().Mapped() {
 				if err := newIncarnation(t, b); err != nil {
 					return err
 				}
@@ -73,7 +74,7 @@ func (db *DB) ListTables(ctx context.Context) ([]string, error) {
 	err := db.do(false, func(o *op) error {
 		names = names[:0]
 		return o.view(func(t *gtx) error {
-			if m, err := t.top(metaBucket); err != nil || m == nil {
+			if m, err := t.top(values.MetaBucket); err != nil || m == nil {
 				return err // none: a new file opened for reading, with no tables yet
 			}
 			cat, err := t.catalogue()
