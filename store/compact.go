@@ -13,6 +13,7 @@ import (
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store/internal/boltfile"
 	"github.com/tstable/tstable/store/internal/dictcopy"
+	"github.com/tstable/tstable/store/internal/repair"
 	"github.com/tstable/tstable/store/internal/values"
 )
 
@@ -191,7 +192,7 @@ func (db *DB) vetWhole(ctx context.Context) error {
 	if err != nil {
 		return backend.FileError(err, "cannot read database %s", db.path)
 	}
-	rep, err := checkFile(ctx, db.file, st.Size(), db.path, nil)
+	rep, err := repair.Check(ctx, db.file, st.Size(), db.path, nil)
 	if err != nil {
 		return err
 	}

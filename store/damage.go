@@ -11,6 +11,7 @@ import (
 
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store/internal/boltfile"
+	"github.com/tstable/tstable/store/internal/repair"
 	"github.com/tstable/tstable/store/internal/values"
 )
 
@@ -108,17 +109,17 @@ func (db *DB) stillDamaged(o *op, f *finding) (string, bool) {
 		st, err := db.file.Stat()
 		return f.what, err == nil && st.Size() < tx.Size()
 	case f.free:
-		rc := t.ck.Reach(holdsBuckets, f.page)
+		rc := t.ck.Reach(values.HoldsBuckets, f.page)
 		return f.what, rc.Reached(f.page) && onFreeList(db.file, t.ck.Snapshot(), f.page)
 	case f.page != 0:
-		rc := t.ck.Reach(holdsBuckets, f.page)
+		rc := t.ck.Reach(values.HoldsBuckets, f.page)
 		bad, ok := rc.Bad[f.page]
 		return fmt.Sprintf("page %d %s", f.page, bad), ok
 	case f.key != nil && o.lastTable != "":
 		return valueStillDamaged(t, o.lastTable, f.key)
 	}
 	whole := func(path [][]byte) bool {
-		return holdsBuckets(path) || (o.lastTable != "" && len(path) == 1 && bytes.Equal(path[0], tableBucketName(o.lastTable)))
+		return values.HoldsBuckets(path) || (o.lastTable != "" && len(path) == 1 && bytes.Equal(path[0], tableBucketName(o.lastTable)))
 	}
 	rc := t.ck.Reach(whole, 0)
 	if len(rc.Bad) == 0 {
@@ -134,31 +135,16 @@ func valueStillDamaged(t *gtx, table string, key []byte) (string, bool) {
 	b, err := t.table(table)
 	if err != nil {
 		f := findingIn(err)
-		return messageOf(err), f != nil
+		return repair.MessageOf(err), f != nil
 	}
 	v, err := b.get(key)
 	if err != nil || v == nil {
-		return messageOf(err), err != nil && findingIn(err) != nil
+		return repair.MessageOf(err), err != nil && findingIn(err) != nil
 	}
 	if _, err := b.codec.Decode(key, v); err != nil {
 		return err.Error(), true
 	}
 	return "", false
-}
-
-// holdsBuckets says which trees hold buckets in their leaves (see
-// boltfile.Nested): the top-level tree, the file's own records (the
-// catalogue is a bucket in it), a staging bucket (the staged table is
-// one in it) and the bucket of the tables' dictionaries (see values.ShapesPin); a
-// table's never does.
-func holdsBuckets(path [][]byte) bool {
-	switch len(path) {
-	case 0:
-		return true
-	case 1:
-		return bytes.Equal(path[0], values.MetaBucket) || bytes.HasPrefix(path[0], []byte(values.StagingPrefix)) || bytes.Equal(path[0], values.ShapesBucket)
-	}
-	return false
 }
 
 // onFreeList reports whether the free-page list of snapshot s (the one its

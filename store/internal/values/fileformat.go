@@ -1,5 +1,7 @@
 package values
 
+import "bytes"
+
 // The file records the version of its format under FormatKey in the meta
 // bucket (8 bytes, big-endian), so that the layout can change: a tstable
 // opens files of its own format and older ones (a tstable that brings a
@@ -74,3 +76,18 @@ const (
 // ShapesPin is the empty bucket that keeps the dictionaries on pages of
 // their own; it sorts after every shape (an incarnation is below 2^63).
 var ShapesPin = []byte{0xFF}
+
+// HoldsBuckets says which trees hold buckets in their leaves (see
+// boltfile.Nested): the top-level tree, the file's own records (the
+// catalogue is a bucket in it), a staging bucket (the staged table is
+// one in it) and the bucket of the tables' dictionaries (see ShapesPin); a
+// table's never does.
+func HoldsBuckets(path [][]byte) bool {
+	switch len(path) {
+	case 0:
+		return true
+	case 1:
+		return bytes.Equal(path[0], MetaBucket) || bytes.HasPrefix(path[0], []byte(StagingPrefix)) || bytes.Equal(path[0], ShapesBucket)
+	}
+	return false
+}

@@ -1,4 +1,4 @@
-package store
+package repair
 
 import (
 	"bytes"
@@ -15,7 +15,7 @@ import (
 )
 
 // What Check and Recover read of the tables' dictionaries (format 2; see
-// shapes.go), page by page as they read the rest.
+// values/shapes.go), page by page as they read the rest.
 
 // readDictionaries reads the bucket of the tables' dictionaries into
 // sv.shapes, each as far as it reads: shapes 1 to n without a gap. A
@@ -115,7 +115,7 @@ func (w *walker) orphanDictionaries(sv *survey) {
 }
 
 // readCopies reads the copies of the tables and their dictionaries that
-// the pages of the header hold (format 3; spare.go), those that read.
+// the pages of the header hold (format 3; the store's spare.go), those that read.
 func (w *walker) readCopies(f io.ReaderAt, size int64) {
 	ps := w.H.PageSize
 	if !boltfile.PossiblePageSize(ps) {

@@ -1,4 +1,4 @@
-package store
+package repair
 
 import (
 	"bytes"
@@ -14,7 +14,7 @@ import (
 
 // What Recover gathers, from every page of a file of format 2, that the
 // entities of pages no tree leads to need: the tables' dictionaries
-// (shapes.go) and which incarnation each table had, and the file's format
+// (values/shapes.go) and which incarnation each table had, and the file's format
 // when the file's own records are lost. The dictionaries' entries each
 // name their table's incarnation, so any page that holds some (a page of
 // the bucket of dictionaries, or an older copy of the list of tables
@@ -199,7 +199,7 @@ func (ev *evidence) shapes(inc uint64) *values.ShapeSet {
 }
 
 // noteCopies takes what the copies in the header's pages hold (format 3;
-// spare.go): the tables with their incarnations and names, the shapes
+// the store's spare.go): the tables with their incarnations and names, the shapes
 // of their dictionaries and the format.
 func (ev *evidence) noteCopies(cs []dictcopy.Copy) {
 	for _, c := range cs {

@@ -1,12 +1,10 @@
-package store
+package repair
 
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"iter"
 	"maps"
 	"os"
@@ -88,45 +86,32 @@ func (g *gap) holds(lo, hi []byte) bool {
 }
 
 // Recover copies every table and entity that can still be read from the
-// database file damaged into a new database file at newPath, which must
-// not exist, and reports how many entities it saved per table and what it
-// had to skip.
+// database file damaged (open as f, of size bytes; the caller holds a
+// lock that keeps writers out) into a new database file at newPath, which
+// create makes (once the damaged file's own records are read), and
+// reports how many entities it saved per table and what it had to skip.
 //
 // It reads the damaged file itself, page by page (see Check), and never
-// writes it: it opens it read-only and holds its shared lock. Where a page
-// of a table cannot be read, the keys below it are skipped; where the
-// damaged page is a branch page, the leaf pages below it are still in the
-// file, no longer linked: Recover finds them among the pages that are
-// neither reached nor free and saves their entities into the table whose
-// skipped range holds their keys. Entities keep their Timestamps (so their
-// ETags), and are written through Load, so the new file holds only what
-// passes the service's rules, and Check passes on it.
+// writes it. Where a page of a table cannot be read, the keys below it are
+// skipped; where the damaged page is a branch page, the leaf pages below
+// it are still in the file, no longer linked: Recover finds them among the
+// pages that are neither reached nor free and saves their entities into
+// the table whose skipped range holds their keys. Entities keep their
+// Timestamps (so their ETags), and are written through the target's load,
+// so the new file holds only what passes the service's rules, and Check
+// passes on it.
 //
 // An error (the new file cannot be written) comes with the report so far;
 // the new file then holds the tables saved until then. When ctx ends, the
 // new file is removed (it would hold part of a table as if that were all
 // of it) and the error is ctx's alone, without a report.
-func Recover(ctx context.Context, damaged, newPath string, opts *ScanOptions) (rep *RecoverReport, err error) {
-	if _, err := os.Stat(newPath); err == nil {
-		return nil, odata.Errorf(odata.CodeInvalidInput, "%s already exists: recover writes a new file, so name one that does not exist", newPath)
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return nil, backend.FileError(err, "cannot use %s for the recovered database", newPath)
-	}
-	var progress func(done, total int64)
-	if opts != nil {
-		progress = opts.Progress
-	}
-	f, size, err := openForReading(ctx, damaged, opts)
-	if err != nil {
-		return nil, err
-	}
-	defer closeLocked(f)
+func Recover(ctx context.Context, f io.ReaderAt, size int64, damaged, newPath string, create func() (Target, error), progress func(done, total int64)) (rep *RecoverReport, err error) {
 	w := newWalker(ctx, f, size, progress)
 	if w.H.Use < 0 {
-		return nil, damagef("nothing in %s can be recovered: %s", damaged, w.problems[len(w.problems)-1].What)
+		return nil, unrecoverable(damaged, w.problems[len(w.problems)-1].What)
 	}
 	sv := w.survey()
-	out, err := Open(newPath, nil)
+	out, err := create()
 	if err != nil {
 		return nil, err
 	}
@@ -165,6 +150,29 @@ func Recover(ctx context.Context, damaged, newPath string, opts *ScanOptions) (r
 	return rep, nil
 }
 
+// Target is the new file Recover writes, as the store opens it: tables
+// created, and entities inserted as a load inserts them, each keeping
+// its own Timestamp (so its ETag).
+type Target interface {
+	CreateTable(ctx context.Context, name string) error
+	// LoadKeeping inserts the entities of src as backend.Backend's Load
+	// does, each stored with its own Timestamp.
+	LoadKeeping(ctx context.Context, table string, src backend.EntitySource, opts backend.LoadOptions) (*backend.LoadResult, error)
+	Close() error
+}
+
+// fileDamage is a DatabaseDamaged error, marked with ErrDamaged (as the
+// store's are).
+type fileDamage struct{ e *odata.Error }
+
+func (d *fileDamage) Error() string   { return d.e.Error() }
+func (d *fileDamage) Unwrap() []error { return []error{d.e, boltfile.ErrDamaged} }
+
+// unrecoverable is the error of a file nothing can be recovered from.
+func unrecoverable(path, why string) error {
+	return &fileDamage{odata.Errorf(odata.CodeDatabaseDamaged, "nothing in %s can be recovered: %s", path, why)}
+}
+
 // lostOnes keeps the problems that lose data.
 func lostOnes(ps []Problem) []Problem {
 	var out []Problem
@@ -178,7 +186,7 @@ func lostOnes(ps []Problem) []Problem {
 
 // recoverTable copies what can be read of one table's tree into out,
 // recording the parts it cannot read in gaps; c reads its entities.
-func (w *walker) recoverTable(ctx context.Context, out *DB, t fileTable, c *values.Codec, gaps *[]*gap) (*TableRecovery, error) {
+func (w *walker) recoverTable(ctx context.Context, out Target, t fileTable, c *values.Codec, gaps *[]*gap) (*TableRecovery, error) {
 	w.table = t.name
 	if err := odata.ValidateTableName(t.name); err != nil {
 		w.problem(Problem{Page: int64(t.at), What: "the table's name is not valid, so the table was not saved", Lost: true})
@@ -213,12 +221,12 @@ func (w *walker) recoverTable(ctx context.Context, out *DB, t fileTable, c *valu
 	}
 	src, stop := pull(ctx, entities)
 	defer stop()
-	res, err := out.load(ctx, t.name, backend.OpInsert, src, backend.LoadOptions{
+	res, err := out.LoadKeeping(ctx, t.name, src, backend.LoadOptions{
 		OnReject: func(n int64, e *odata.Entity, err error) error {
-			w.problem(Problem{Page: int64(page), Keys: entityKeys(e), What: "the entity was not saved: " + messageOf(err), Lost: true})
+			w.problem(Problem{Page: int64(page), Keys: entityKeys(e), What: "the entity was not saved: " + MessageOf(err), Lost: true})
 			return nil
 		},
-	}, true)
+	})
 	tr := &TableRecovery{Name: t.name}
 	if res != nil {
 		tr.Saved = res.Written
@@ -452,7 +460,7 @@ func (ev *evidence) owners(p unlinkedPage) (tables, staged map[string]bool) {
 // that the file's branch pages and lists of tables say they belong to,
 // when that table's readable tree has a gap where their keys go (a table
 // whose tree is lost is one gap). Pages it cannot place are reported.
-func (w *walker) recoverUnlinked(ctx context.Context, out *DB, sv *survey, gaps [][]*gap, rep *RecoverReport) error {
+func (w *walker) recoverUnlinked(ctx context.Context, out Target, sv *survey, gaps [][]*gap, rep *RecoverReport) error {
 	var ev *evidence
 	if !sv.formatRead { // the format the pages hold must be known to read them
 		ev = w.gatherEvidence(sv)
@@ -500,7 +508,7 @@ func (w *walker) recoverUnlinked(ctx context.Context, out *DB, sv *survey, gaps 
 // the latest copy of each key, by table, or in a lost-and-found table.
 type placement struct {
 	w    *walker
-	out  *DB
+	out  Target
 	sv   *survey
 	gaps [][]*gap // by table: where its readable tree has holes
 	rep  *RecoverReport
@@ -826,7 +834,7 @@ func (pl *placement) saveTable(ctx context.Context, table string, found map[stri
 	pl.w.table = table
 	keys := slices.Sorted(maps.Keys(found))
 	n := 0
-	res, err := pl.out.load(ctx, table, backend.OpInsert, func() (*odata.Entity, error) {
+	res, err := pl.out.LoadKeeping(ctx, table, func() (*odata.Entity, error) {
 		if n == len(keys) {
 			return nil, io.EOF
 		}
@@ -834,10 +842,10 @@ func (pl *placement) saveTable(ctx context.Context, table string, found map[stri
 		return found[keys[n-1]], nil
 	}, backend.LoadOptions{OnReject: func(_ int64, e *odata.Entity, err error) error {
 		if !odata.IsCode(err, odata.CodeEntityAlreadyExists) { // the tree's copy is the current one
-			pl.w.problem(Problem{Page: -1, Keys: entityKeys(e), What: "the entity, found on an unlinked page, was not saved: " + messageOf(err), Lost: true})
+			pl.w.problem(Problem{Page: -1, Keys: entityKeys(e), What: "the entity, found on an unlinked page, was not saved: " + MessageOf(err), Lost: true})
 		}
 		return nil
-	}}, true)
+	}})
 	for j := range pl.rep.Tables {
 		if pl.rep.Tables[j].Name == table && res != nil {
 			pl.rep.Tables[j].Saved += res.Written

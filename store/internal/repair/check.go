@@ -1,4 +1,4 @@
-package store
+package repair
 
 import (
 	"bytes"
@@ -9,23 +9,11 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store/internal/boltfile"
 	"github.com/tstable/tstable/store/internal/values"
 )
-
-// ScanOptions tunes Check and Recover.
-type ScanOptions struct {
-	// Wait is how long to wait for a process writing the file to let go
-	// of it (see Options.Wait); OnWait is called when the wait starts.
-	Wait   time.Duration
-	OnWait func(holder string)
-	// Progress, when set, is called now and then with the pages read so
-	// far and the pages there are to read.
-	Progress func(done, total int64)
-}
 
 // Problem is one thing wrong in a database file.
 type Problem struct {
@@ -123,7 +111,7 @@ type CheckReport struct {
 	Path     string
 	PageSize int    // bytes per page (0 when the header is unreadable)
 	Pages    int64  // pages the header counts
-	Format   uint64 // the file's format (see format.go), as its records say or its tables show; 0 when they cannot
+	Format   uint64 // the file's format (see values.FormatVersion), as its records say or its tables show; 0 when they cannot
 	Tables   []TableReport
 	Problems []Problem
 	// Costs says, for a file found sound, what losing each page that
@@ -145,34 +133,22 @@ type TableReport struct {
 // OK reports whether Check found nothing wrong.
 func (r *CheckReport) OK() bool { return len(r.Problems) == 0 }
 
-// Check reads the whole database file at path without trusting it and
-// reports every problem, each with its table, key range and page: both
-// copies of the header; the file's length; the list of free pages; every
-// page reached exactly once and none both reached and free; every page
-// below the high-water mark either reached or free; every page of every
-// tree readable, of the right kind, with its entries inside it and its
-// keys in order within their parents' bounds; the catalogue agreeing with
-// the tables' buckets; and every entity decoding and passing the service's
-// rules, with a Timestamp no later than the file's clock.
+// Check reads the whole database file f (of size bytes, at path; the
+// caller opened it, and holds a lock that keeps writers out) without
+// trusting it and reports every problem, each with its table, key range
+// and page: both copies of the header; the file's length; the list of
+// free pages; every page reached exactly once and none both reached and
+// free; every page below the high-water mark either reached or free;
+// every page of every tree readable, of the right kind, with its entries
+// inside it and its keys in order within their parents' bounds; the
+// catalogue agreeing with the tables' buckets; and every entity decoding
+// and passing the service's rules, with a Timestamp no later than the
+// file's clock. It calls progress (when set) now and then with the pages
+// read and the pages to read.
 //
-// Check never writes; it holds the file's shared lock, so that no tstable
-// process writes it meanwhile. It fails (with an error, not a report) only
-// when it cannot read the file at all, or ctx ends.
-func Check(ctx context.Context, path string, opts *ScanOptions) (*CheckReport, error) {
-	var progress func(done, total int64)
-	if opts != nil {
-		progress = opts.Progress
-	}
-	f, size, err := openForReading(ctx, path, opts)
-	if err != nil {
-		return nil, err
-	}
-	defer closeLocked(f)
-	return checkFile(ctx, f, size, path, progress)
-}
-
-// checkFile is Check on a file already open (and locked).
-func checkFile(ctx context.Context, f io.ReaderAt, size int64, path string, progress func(done, total int64)) (*CheckReport, error) {
+// Check never writes. It fails (with an error, not a report) only when
+// ctx ends.
+func Check(ctx context.Context, f io.ReaderAt, size int64, path string, progress func(done, total int64)) (*CheckReport, error) {
 	w := newWalker(ctx, f, size, progress)
 	rep := &CheckReport{Path: path}
 	if w.H.Use >= 0 {
@@ -248,17 +224,17 @@ func checkEntity(c *values.Codec, key, val []byte, clock int64) (what string, lo
 	}
 	pk, rk := c.L.Keys(key)
 	if err := odata.ValidateKey(odata.PartitionKey, pk); err != nil {
-		return "the stored PartitionKey breaks the service's rules: " + messageOf(err), true
+		return "the stored PartitionKey breaks the service's rules: " + MessageOf(err), true
 	}
 	if err := odata.ValidateKey(odata.RowKey, rk); err != nil {
-		return "the stored RowKey breaks the service's rules: " + messageOf(err), true
+		return "the stored RowKey breaks the service's rules: " + MessageOf(err), true
 	}
 	e, err := c.Decode(key, val)
 	if err != nil {
 		return "the stored entity cannot be decoded" + c.Why(val), true
 	}
 	if err := odata.ValidateEntity(e); err != nil {
-		return "the stored entity breaks the service's rules: " + messageOf(err), true
+		return "the stored entity breaks the service's rules: " + MessageOf(err), true
 	}
 	if t, _ := c.Ticks(val); clock >= 0 && t > clock {
 		return "its Timestamp is later than the file's clock, so a later write could repeat an ETag", false
@@ -266,8 +242,8 @@ func checkEntity(c *values.Codec, key, val []byte, clock int64) (what string, lo
 	return "", false
 }
 
-// messageOf is an error's message without its code.
-func messageOf(err error) string {
+// MessageOf is an error's message without its code.
+func MessageOf(err error) string {
 	if e, ok := err.(*odata.Error); ok {
 		return e.Message
 	}
