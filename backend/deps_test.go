@@ -70,7 +70,8 @@ func TestTheContractLinksOnlyOdata(t *testing.T) {
 // and recover (store/internal/repair) read a damaged file through the
 // page reader and the encodings, never through the engine, and write the
 // new file through a narrow interface the store implements, so they link
-// neither the engine nor the store.
+// neither the engine nor the store; the bulk loader (store/internal/bulk)
+// reaches the file through interfaces the store implements too.
 func TestTheStoresRoomsPointOneWay(t *testing.T) {
 	rules := []struct {
 		pkg    string
@@ -78,6 +79,7 @@ func TestTheStoresRoomsPointOneWay(t *testing.T) {
 	}{
 		{"store/internal/values", []string{"odata", "backend", "store/internal/boltfile"}},
 		{"store/internal/repair", []string{"odata", "backend", "store/internal/boltfile", "store/internal/dictcopy", "store/internal/values"}},
+		{"store/internal/bulk", []string{"odata", "backend", "store/internal/boltfile", "store/internal/values"}},
 	}
 	all := deps(t)
 	for _, r := range rules {

@@ -18,6 +18,7 @@ import (
 	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store/internal/boltfile"
+	"github.com/tstable/tstable/store/internal/bulk"
 	"github.com/tstable/tstable/store/internal/values"
 )
 
@@ -194,7 +195,7 @@ func (db *DB) ready() error {
 			db.Close()
 			return err
 		}
-		removeLeftTemps(db.path)
+		bulk.RemoveLeftTemps(db.path, ProcessAlive)
 		removeLeftCompact(db.path)
 	}
 	if testOpened != nil {

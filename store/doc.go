@@ -47,7 +47,8 @@
 // it reads its source, below).
 //
 // Load does not keep the file for the whole of a long import. It reads
-// and checks its whole source before it writes anything (sorting it by
+// and checks its whole source before it writes anything (package bulk,
+// through the store's guarded transactions; sorting it by
 // key, through a temporary file next to the database when it is large),
 // then writes it in key order, committing a chunk every 50,000 entities
 // or about a second, whichever comes first. While it reads its source it
@@ -137,11 +138,12 @@
 // Damage the checks at open cannot see (a leaf page of random bytes in
 // the middle) is found when a call reads it. Check reads the whole file
 // and finds all of it; Recover copies what can still be read into a new
-// file. Both read the file themselves, page by page, and never write it.
+// file. Both read the file themselves, page by page, and never write it
+// (package repair, which reads through boltfile and values alone).
 // When no copy of the header can be read, or the readable one describes
 // an older state than the file's pages hold, they find the newest state
-// by scanning the pages (the clock orders the states; see format.go) and
-// say so. Both report the rows of an import that was killed while it
+// by scanning the pages (the clock orders the states; see
+// values.FormatVersion) and say so. Both report the rows of an import that was killed while it
 // staged them, which were never in the table. Compact refuses a damaged
 // file, so that its copy does not keep the damage and drop the original.
 package store

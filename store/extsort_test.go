@@ -16,6 +16,7 @@ import (
 
 	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/store/internal/bulk"
 	"github.com/tstable/tstable/store/internal/values"
 )
 
@@ -37,7 +38,7 @@ func spillDB(t *testing.T) (*DB, string) {
 // tempFiles lists the load's temporary files next to the database.
 func tempFiles(t *testing.T, path string) []string {
 	t.Helper()
-	got, err := filepath.Glob(tempPattern(path))
+	got, err := filepath.Glob(bulk.TempPattern(path))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -336,7 +337,7 @@ func TestKilledLoadsTempFileIsRemovedOnOpen(t *testing.T) {
 	cmd, _, lines := helper(t, "spill", path)
 	expect(t, lines, "spilled")
 	left := tempFiles(t, path)
-	if len(left) != 1 || tempOwner(path, left[0]) != cmd.Process.Pid {
+	if len(left) != 1 || bulk.TempOwner(path, left[0]) != cmd.Process.Pid {
 		t.Fatalf("temporary files %v, want one named for process %d", left, cmd.Process.Pid)
 	}
 	if err := cmd.Process.Kill(); err != nil {

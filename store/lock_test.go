@@ -17,6 +17,7 @@ import (
 
 	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/store/internal/bulk"
 	"github.com/tstable/tstable/store/internal/values"
 )
 
@@ -86,7 +87,7 @@ func TestHelperProcess(t *testing.T) {
 		}
 		src := sliceSource(shuffled(20000, 8))
 		_, err = db.Load(ctx, "Slow", backend.OpInsert, func() (*odata.Entity, error) {
-			if left, _ := filepath.Glob(tempPattern(path)); len(left) > 0 {
+			if left, _ := filepath.Glob(bulk.TempPattern(path)); len(left) > 0 {
 				fmt.Println("spilled")
 				select {}
 			}

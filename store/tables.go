@@ -9,7 +9,8 @@ import (
 	"github.com/tstable/tstable/store/internal/values"
 )
 
-func tableBucketName(name string) []byte { return []byte(values.TablePrefix + strings.ToLower(name)) }
+// tableBucketName is the name of the bucket of table name's entities.
+func tableBucketName(name string) []byte { return values.TableBucket(name) }
 
 // CreateTable creates an empty table. Names are unique regardless of case;
 // the case given here is kept.

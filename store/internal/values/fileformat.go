@@ -1,6 +1,9 @@
 package values
 
-import "bytes"
+import (
+	"bytes"
+	"strings"
+)
 
 // The file records the version of its format under FormatKey in the meta
 // bucket (8 bytes, big-endian), so that the layout can change: a tstable
@@ -54,6 +57,11 @@ var (
 	ClockKey     = []byte("clock")
 	TablePrefix  = "t:"
 )
+
+// TableBucket is the name of the top-level bucket of the entities of
+// table name: TablePrefix and the name lower-cased, so that names are
+// unique whatever their case.
+func TableBucket(name string) []byte { return []byte(TablePrefix + strings.ToLower(name)) }
 
 // FormatKey is where the meta bucket records the file's format.
 var FormatKey = []byte("format")
