@@ -102,23 +102,6 @@ func CompactContext(ctx context.Context, path string, opts *Options) (*CompactRe
 	return res, nil
 }
 
-// compactCopy is where Compact writes its copy of the database at path.
-func compactCopy(path string) string {
-	return filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".compact")
-}
-
-// removeLeftCompact removes the copy a compaction killed before it ended
-// left next to the database at path. A compaction holds the database for
-// writing while it writes its copy, so a process that holds it for
-// writing knows that none is under way; but where it lets the database
-// go before it puts the copy in place (closeBeforeReplace), the copy is
-// left alone.
-func removeLeftCompact(path string) {
-	if !closeBeforeReplace {
-		os.Remove(compactCopy(path))
-	}
-}
-
 // copyWhole copies the file, of the current format, into a new file at
 // tmp with the engine's compaction: every bucket and key as it is, the
 // pages full.

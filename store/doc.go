@@ -19,7 +19,7 @@
 // table, entity, property and Timestamp. Every read and write of
 // entities goes through the table's codec (values.Codec), which the
 // table's bucket carries, reading the table's dictionary from the
-// transaction (shapecache.go); a load's records are in format 1's
+// transaction (tabletx.go); a load's records are in format 1's
 // encoding whatever the file's format, and become stored values as they
 // are written.
 //

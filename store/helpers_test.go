@@ -127,3 +127,6 @@ func inlineValue(ticks int64, props []odata.Property) []byte {
 	}
 	return v
 }
+
+// tableBucketName is the name of the bucket of table name's entities.
+func tableBucketName(name string) []byte { return values.TableBucket(name) }

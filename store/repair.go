@@ -78,12 +78,6 @@ func openForReading(ctx context.Context, path string, opts *ScanOptions) (*os.Fi
 	return f, st.Size(), nil
 }
 
-// closeLocked lets go of the lock lockFile took on f, and closes it.
-func closeLocked(f *os.File) error {
-	releaseFile(f)
-	return f.Close()
-}
-
 // Check reads the whole database file at path without trusting it and
 // reports every problem, each with its table, key range and page (see
 // repair.Check for all it checks).

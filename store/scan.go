@@ -334,3 +334,23 @@ func sameOrder(b *gbucket, f *odata.Filter) error {
 	}
 	return odata.Errorf(odata.CodeServerBusy, "the database's file format changed while this query began (another process rewrote it with tstable compact): run the query again")
 }
+
+// scanner returns a scanner of the ranges from the key from (nil: their
+// start), the ways to each range's keys checked first. With pointStep
+// false, a range of one key is checked without the page after it, which
+// a lookup of that key does not step to (see span.point); the parallel
+// scan's ranges step on.
+func (b *gbucket) scanner(ranges []odata.KeyRange, from *odata.Key, pointStep bool) (*scanner, error) {
+	s := newScanner(b.b, b.t.layout(), ranges, from)
+	for _, sp := range s.spans {
+		lo := sp.start
+		if s.from != nil && (lo == nil || bytes.Compare(s.from, lo) > 0) {
+			lo = s.from
+		}
+		next := pointStep || !sp.point() || !bytes.Equal(lo, sp.end)
+		if err := b.guard(lo, sp.end, next); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}

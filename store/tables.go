@@ -9,9 +9,6 @@ import (
 	"github.com/tstable/tstable/store/internal/values"
 )
 
-// tableBucketName is the name of the bucket of table name's entities.
-func tableBucketName(name string) []byte { return values.TableBucket(name) }
-
 // CreateTable creates an empty table. Names are unique regardless of case;
 // the case given here is kept.
 func (db *DB) CreateTable(ctx context.Context, name string) error {
@@ -31,7 +28,7 @@ func (db *DB) CreateTable(ctx context.Context, name string) error {
 				}
 				return err
 			}
-			b, err := t.createTop(tableBucketName(name))
+			b, err := t.createTop(values.TableBucket(name))
 			if err != nil {
 				return err
 			}
@@ -61,7 +58,7 @@ func (db *DB) DeleteTable(ctx context.Context, name string) error {
 				}
 				return err
 			}
-			if err := t.deleteTable(tableBucketName(name)); err != nil {
+			if err := t.deleteTable(values.TableBucket(name)); err != nil {
 				return err
 			}
 			return cat.del(lower)

@@ -11,7 +11,7 @@
 // It holds the load's logic apart from the engine: records are encoded
 // by package values, and the file, its transactions and its buckets are
 // reached through Engine, Tx and Bucket, which the store implements over
-// its guarded transactions (the store's loadengine.go). The store keeps
+// its guarded transactions (the store's bulkload.go). The store keeps
 // what only the engine can do: letting go of the file and taking it back,
 // stepping aside for another process, and its guarded calls.
 package bulk
