@@ -64,6 +64,9 @@ func SplitKey(k []byte) (pk, rk []byte) {
 	return k, nil
 }
 
+// EncodeEntity appends the value of format 1 of an entity with Timestamp
+// ticks and properties props (a load's record is one, whatever the
+// file's format).
 func EncodeEntity(dst []byte, ticks int64, props []odata.Property) []byte {
 	dst = append(dst, FormatV1)
 	dst = binary.BigEndian.AppendUint64(dst, uint64(ticks))

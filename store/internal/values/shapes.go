@@ -103,6 +103,7 @@ func (s *ShapeSet) With(more ...*Shape) *ShapeSet {
 	return n
 }
 
+// EmptyShapes is the dictionary of no shape.
 var EmptyShapes = &ShapeSet{ids: map[string]uint64{}}
 
 // ShapeSource is where a view of a table's dictionary reads the shapes
