@@ -64,3 +64,43 @@ func TestTheContractLinksOnlyOdata(t *testing.T) {
 		}
 	}
 }
+
+// The store's rooms point one way: its encodings (store/internal/values)
+// are pure code, linking no engine, no store and no room above them; check
+// and recover (store/internal/repair) read a damaged file through the
+// page reader and the encodings, never through the engine, and write the
+// new file through a narrow interface the store implements, so they link
+// neither the engine nor the store; the bulk loader (store/internal/bulk)
+// reaches the file through interfaces the store implements too.
+func TestTheStoresRoomsPointOneWay(t *testing.T) {
+	rules := []struct {
+		pkg    string
+		allows []string // the module's packages it may link
+	}{
+		{"store/internal/values", []string{"odata", "backend", "store/internal/boltfile"}},
+		{"store/internal/repair", []string{"odata", "backend", "store/internal/boltfile", "store/internal/dictcopy", "store/internal/values"}},
+		{"store/internal/bulk", []string{"odata", "backend", "store/internal/boltfile", "store/internal/values"}},
+	}
+	all := deps(t)
+	for _, r := range rules {
+		ds, ok := all[r.pkg]
+		if !ok {
+			t.Errorf("package %s is not in the module", r.pkg)
+			continue
+		}
+		for _, d := range ds {
+			if !slices.Contains(r.allows, d) {
+				t.Errorf("%s links %s; it may link only %s", r.pkg, d, strings.Join(r.allows, ", "))
+			}
+		}
+		out, err := exec.Command("go", "list", "-deps", module+r.pkg).Output()
+		if err != nil {
+			t.Skipf("go list: %v", err)
+		}
+		for _, d := range strings.Fields(string(out)) {
+			if strings.HasPrefix(d, "go.etcd.io/bbolt") {
+				t.Errorf("%s links the engine (%s)", r.pkg, d)
+			}
+		}
+	}
+}

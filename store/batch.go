@@ -61,7 +61,7 @@ func (db *DB) Batch(ctx context.Context, table string, ops []backend.Operation) 
 func noneStored(b *gbucket, ops []backend.Operation) (bool, error) {
 	var lo, hi []byte
 	for _, op := range ops {
-		k := b.codec.keyOf(op.Entity.PartitionKey, op.Entity.RowKey)
+		k := b.codec.KeyOf(op.Entity.PartitionKey, op.Entity.RowKey)
 		if lo == nil || bytes.Compare(k, lo) < 0 {
 			lo = append(lo[:0], k...)
 		}

@@ -10,9 +10,11 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/store/internal/repair"
+	"github.com/tstable/tstable/store/internal/values"
 )
 
-func mustCheck(t *testing.T, path string) *CheckReport {
+func mustCheck(t *testing.T, path string) *repair.CheckReport {
 	t.Helper()
 	rep, err := Check(ctx, path, nil)
 	if err != nil {
@@ -22,13 +24,13 @@ func mustCheck(t *testing.T, path string) *CheckReport {
 }
 
 // inRange reports whether key "pk/rk" lies in r.
-func inRange(r *ProblemKeys, key string) bool {
+func inRange(r *repair.ProblemKeys, key string) bool {
 	pk, rk, _ := strings.Cut(key, "/")
-	k := entityKey(pk, rk)
-	if r.First != nil && bytes.Compare(k, entityKey(r.First.PartitionKey, r.First.RowKey)) < 0 {
+	k := values.EntityKey(pk, rk)
+	if r.First != nil && bytes.Compare(k, values.EntityKey(r.First.PartitionKey, r.First.RowKey)) < 0 {
 		return false
 	}
-	return r.Next == nil || bytes.Compare(k, entityKey(r.Next.PartitionKey, r.Next.RowKey)) < 0
+	return r.Next == nil || bytes.Compare(k, values.EntityKey(r.Next.PartitionKey, r.Next.RowKey)) < 0
 }
 
 func TestCheckPassesASoundFile(t *testing.T) {
@@ -47,7 +49,7 @@ func TestCheckPassesASoundFile(t *testing.T) {
 	if !rep.OK() {
 		t.Fatalf("problems in a sound file: %v", rep.Problems)
 	}
-	want := fmt.Sprint([]TableReport{{"Alpha", 3000}, {"Beta", 350}, {"Gamma", 3}})
+	want := fmt.Sprint([]repair.TableReport{{Name: "Alpha", Entities: 3000}, {Name: "Beta", Entities: 350}, {Name: "Gamma", Entities: 3}})
 	if got := fmt.Sprint(rep.Tables); got != want || rep.PageSize != os.Getpagesize() || rep.Pages < 100 {
 		t.Fatalf("tables %s, page size %d, pages %d; want %s", got, rep.PageSize, rep.Pages, want)
 	}
@@ -129,7 +131,7 @@ func TestCheckTheCatalogueAgainstTheTables(t *testing.T) {
 		if _, err := tx.CreateBucket([]byte("t:orphan")); err != nil {
 			return err
 		}
-		return tx.Bucket(metaBucket).Bucket(catalogueKey).Put([]byte("ghost"), []byte("Ghost"))
+		return tx.Bucket(values.MetaBucket).Bucket(values.CatalogueKey).Put([]byte("ghost"), []byte("Ghost"))
 	})
 	rep := mustCheck(t, path)
 	var got []string

@@ -2,15 +2,17 @@ package store
 
 import (
 	"fmt"
-	"github.com/tstable/tstable/backend"
 	"strings"
 	"testing"
+
+	"github.com/tstable/tstable/backend"
+	"github.com/tstable/tstable/store/internal/repair"
 
 	"github.com/tstable/tstable/odata"
 )
 
 // costsOf is what Check says losing each page would cost, one a line.
-func costsOf(t *testing.T, path string) []PageCost {
+func costsOf(t *testing.T, path string) []repair.PageCost {
 	t.Helper()
 	rep, err := Check(ctx, path, nil)
 	if err != nil {
@@ -23,7 +25,7 @@ func costsOf(t *testing.T, path string) []PageCost {
 }
 
 // costFor is the cost whose Holds starts with holds, or fails.
-func costFor(t *testing.T, cs []PageCost, holds string) PageCost {
+func costFor(t *testing.T, cs []repair.PageCost, holds string) repair.PageCost {
 	t.Helper()
 	for _, c := range cs {
 		if strings.HasPrefix(c.Holds, holds) {
@@ -31,10 +33,10 @@ func costFor(t *testing.T, cs []PageCost, holds string) PageCost {
 		}
 	}
 	t.Fatalf("no cost for %q in:\n%s", holds, costLines(cs))
-	return PageCost{}
+	return repair.PageCost{}
 }
 
-func costLines(cs []PageCost) string {
+func costLines(cs []repair.PageCost) string {
 	var b strings.Builder
 	for _, c := range cs {
 		fmt.Fprintln(&b, c)
@@ -102,7 +104,7 @@ func TestCheckNamesTheOnlyCopyOfADictionaryPastTheSpareRoom(t *testing.T) {
 	}
 	db.Close()
 	cs := costsOf(t, path)
-	var only []PageCost
+	var only []repair.PageCost
 	var named int64
 	for _, c := range cs {
 		if strings.HasPrefix(c.Holds, "the only copy of shapes") {

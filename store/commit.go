@@ -6,6 +6,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/store/internal/boltfile"
 )
 
@@ -132,4 +133,62 @@ func run(fn func(*bolt.Tx) error, tx *bolt.Tx) (err error) {
 		}
 	}()
 	return fn(tx)
+}
+
+// update runs fn in a write transaction of its own and commits it when fn
+// succeeds.
+func (o *op) update(fn func(t *gtx) error) error {
+	t, err := o.begin(true)
+	if err != nil {
+		return err
+	}
+	defer t.rollback() // nothing to do after a commit; on a panic it releases the writer's lock
+	if err := fn(t); err != nil {
+		return err
+	}
+	return t.commit(-1)
+}
+
+// shared runs fn in a write transaction shared with concurrent writers
+// (see DB.update).
+func (o *op) shared(fn func(t *gtx) error) error {
+	return o.db.update(func(tx *bolt.Tx) error { return fn(o.wrap(tx)) })
+}
+
+// commit commits tx. A failure (a full disk, an I/O error) rolls it back
+// and is a *backend.CommitError; from is Load's position, else -1.
+func (db *DB) commit(tx *bolt.Tx, from int64) error {
+	if hook := db.opts.failCommit; hook != nil {
+		if err := hook(); err != nil {
+			tx.Rollback()
+			return &backend.CommitError{Path: db.path, Err: err, From: from}
+		}
+	}
+	built, err := db.writeSpare((&op{db: db}).wrap(tx))
+	if err != nil {
+		tx.Rollback()
+		if errors.Is(err, ErrDamaged) {
+			return err
+		}
+		return &backend.CommitError{Path: db.path, Err: err, From: from}
+	}
+	if err := tx.Commit(); err != nil {
+		return &backend.CommitError{Path: db.path, Err: err, From: from}
+	}
+	db.committedSpare(built)
+	db.guard.Forget()
+	db.shapes.committedWrite()
+	return nil
+}
+
+// commit commits the transaction (see DB.commit). A write transaction
+// that issued no Timestamp advances the file's clock first: every commit
+// does, so the clock orders the file's states (see format.go).
+func (t *gtx) commit(from int64) error {
+	if !t.ticked {
+		if _, err := t.nextTicks(0); err != nil {
+			return err
+		}
+	}
+	return t.o.db.commit(t.tx, from)
 }

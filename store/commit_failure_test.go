@@ -12,6 +12,7 @@ import (
 
 	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/store/internal/values"
 )
 
 // failing opens a fixture whose commits fail with EIO while armed.
@@ -170,14 +171,14 @@ func TestFullDiskLoadCountsWhatIsStored(t *testing.T) {
 	}
 	// The load writes in key order: the file holds exactly the source's
 	// entities before FromKey.
-	from := string(entityKey(ce.FromKey.PartitionKey, ce.FromKey.RowKey))
+	from := string(values.EntityKey(ce.FromKey.PartitionKey, ce.FromKey.RowKey))
 	before := 0
 	for i := 1; i <= 20000; i++ {
-		if string(entityKey(fmt.Sprintf("p%03d", i%100), fmt.Sprintf("%08d", i))) < from {
+		if string(values.EntityKey(fmt.Sprintf("p%03d", i%100), fmt.Sprintf("%08d", i))) < from {
 			before++
 		}
 	}
-	if int64(before) != res.Written || string(entityKey(got[len(got)-1].PartitionKey, got[len(got)-1].RowKey)) >= from {
+	if int64(before) != res.Written || string(values.EntityKey(got[len(got)-1].PartitionKey, got[len(got)-1].RowKey)) >= from {
 		t.Fatalf("the file holds %d entities, the last (%s, %s); %d keys of the source come before %v", len(got), got[len(got)-1].PartitionKey, got[len(got)-1].RowKey, before, ce.FromKey)
 	}
 	t.Logf("%d entities stored before the disk was full", res.Written)

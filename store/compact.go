@@ -13,6 +13,8 @@ import (
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store/internal/boltfile"
 	"github.com/tstable/tstable/store/internal/dictcopy"
+	"github.com/tstable/tstable/store/internal/repair"
+	"github.com/tstable/tstable/store/internal/values"
 )
 
 // compactTxBytes is how much one transaction of a compaction copies.
@@ -55,8 +57,8 @@ func CompactContext(ctx context.Context, path string, opts *Options) (*CompactRe
 		return nil, err
 	}
 	tmp := compactCopy(path)
-	res := &CompactResult{Before: st.Size(), FormatBefore: uint64(src.fileLayout()), FormatAfter: formatVersion}
-	if src.fileLayout() < formatVersion {
+	res := &CompactResult{Before: st.Size(), FormatBefore: uint64(src.fileLayout()), FormatAfter: values.FormatVersion}
+	if src.fileLayout() < values.FormatVersion {
 		err = upgrade(ctx, src, tmp)
 	} else {
 		err = src.copyWhole(ctx, tmp, st.Mode().Perm())
@@ -98,23 +100,6 @@ func CompactContext(ctx context.Context, path string, opts *Options) (*CompactRe
 	}
 	res.After = after.Size()
 	return res, nil
-}
-
-// compactCopy is where Compact writes its copy of the database at path.
-func compactCopy(path string) string {
-	return filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".compact")
-}
-
-// removeLeftCompact removes the copy a compaction killed before it ended
-// left next to the database at path. A compaction holds the database for
-// writing while it writes its copy, so a process that holds it for
-// writing knows that none is under way; but where it lets the database
-// go before it puts the copy in place (closeBeforeReplace), the copy is
-// left alone.
-func removeLeftCompact(path string) {
-	if !closeBeforeReplace {
-		os.Remove(compactCopy(path))
-	}
 }
 
 // copyWhole copies the file, of the current format, into a new file at
@@ -190,7 +175,7 @@ func (db *DB) vetWhole(ctx context.Context) error {
 	if err != nil {
 		return backend.FileError(err, "cannot read database %s", db.path)
 	}
-	rep, err := checkFile(ctx, db.file, st.Size(), db.path, nil)
+	rep, err := repair.Check(ctx, db.file, st.Size(), db.path, nil)
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 
 	bolt "go.etcd.io/bbolt"
 	berrors "go.etcd.io/bbolt/errors"
@@ -97,4 +99,21 @@ func compactBucket(b *bolt.Bucket, path [][]byte, k, v []byte, seq uint64, fn fu
 		}
 		return compactBucket(b, path, k, v, b.Sequence(), fn)
 	})
+}
+
+// compactCopy is where Compact writes its copy of the database at path.
+func compactCopy(path string) string {
+	return filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".compact")
+}
+
+// removeLeftCompact removes the copy a compaction killed before it ended
+// left next to the database at path. A compaction holds the database for
+// writing while it writes its copy, so a process that holds it for
+// writing knows that none is under way; but where it lets the database
+// go before it puts the copy in place (closeBeforeReplace), the copy is
+// left alone.
+func removeLeftCompact(path string) {
+	if !closeBeforeReplace {
+		os.Remove(compactCopy(path))
+	}
 }

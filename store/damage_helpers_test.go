@@ -13,6 +13,7 @@ import (
 
 	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/store/internal/boltfile"
+	"github.com/tstable/tstable/store/internal/values"
 
 	"github.com/tstable/tstable/odata"
 )
@@ -34,7 +35,7 @@ func fixtureEntity(table string, i int) *odata.Entity {
 // fixture builds a closed database file holding fixtureTables.
 func fixture(t *testing.T) string {
 	t.Helper()
-	return fixtureIn(t, formatVersion)
+	return fixtureIn(t, values.FormatVersion)
 }
 
 // fixtureIn is fixture written in file format v.
@@ -168,7 +169,7 @@ func keysOf2(es []boltfile.Elem) [][]byte {
 func (f *rawFile) leafOf(table, pk, rk string) (uint64, []string) {
 	f.t.Helper()
 	id := f.tableRoot(table)
-	key := entityKey(pk, rk)
+	key := values.EntityKey(pk, rk)
 	for {
 		h, es := f.elems(id)
 		if h.Flags == boltfile.FlagBranch {
@@ -334,6 +335,6 @@ func sortedKeys[V any](m map[string]V) []string {
 
 // keyText is a stored key as "pk/rk".
 func keyText(k []byte) string {
-	pk, rk := splitKey(k)
+	pk, rk := values.SplitKey(k)
 	return string(pk) + "/" + string(rk)
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/store/internal/values"
 )
 
 // delivery is how a query hands its matches to its caller: as decoded
@@ -14,7 +15,7 @@ type delivery struct {
 	sel    []string
 	entity func(*odata.Entity) error
 	lines  func(lines []byte, n int) error
-	c      *tableCodec // the table's, set by the scan before it reads
+	c      *values.Codec // the table's, set by the scan before it reads
 }
 
 // batch is matches read but not yet handed to the caller.
@@ -30,19 +31,19 @@ const lineBatchBytes = 64 << 10
 
 // add adds the match stored at k and v (valid inside the transaction),
 // with r's buffers.
-func (d *delivery) add(b *batch, k, v []byte, r *rawRecord) error {
+func (d *delivery) add(b *batch, k, v []byte, r *values.RawRecord) error {
 	if d.lines != nil {
 		if b.lines == nil {
 			b.lines = make([]byte, 0, lineBatchBytes+8<<10)
 		}
 		var err error
-		if b.lines, err = d.c.appendLine(b.lines, k, v, d.sel, r); err != nil {
+		if b.lines, err = d.c.AppendLine(b.lines, k, v, d.sel, r); err != nil {
 			return err
 		}
 		b.n++
 		return nil
 	}
-	e, err := d.c.decode(k, v)
+	e, err := d.c.Decode(k, v)
 	if err != nil {
 		return err
 	}

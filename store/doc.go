@@ -5,20 +5,23 @@
 //
 // # The file's format
 //
-// The file records the version of its format (format.go). A new file is
-// written in format 2: its tables keep their keys in the service's order,
-// UTF-16 code units (keylayout.go, odata.Order), and each table stores the
-// names and types of its entities' properties once, in its dictionary of
-// shapes, so that a value holds only its Timestamp, the number of its
-// shape and its payloads, packed by type (shapes.go, codec2.go). A file of
-// format 1 is read and written as it always was, in code point order with
-// names in every value (codec.go), its filters comparing text in that
-// order too, until Compact rewrites it in format 2 (upgrade.go), keeping
-// every table, entity, property and Timestamp. Every read and write of
-// entities goes through the table's codec (tablecodec.go), which the
-// table's bucket carries; a load's records are in format 1's encoding
-// whatever the file's format, and become stored values as they are
-// written.
+// The file records the version of its format (format.go). What its bytes
+// mean is the internal package values, pure code: a new file is written
+// in format 2's layout, its tables keeping their keys in the service's
+// order, UTF-16 code units (values/keylayout.go, odata.Order), and each
+// table storing the names and types of its entities' properties once, in
+// its dictionary of shapes, so that a value holds only its Timestamp, the
+// number of its shape and its payloads, packed by type
+// (values/shapes.go, values/codec2.go). A file of format 1 is read and
+// written as it always was, in code point order with names in every
+// value (values/codec.go), its filters comparing text in that order too,
+// until Compact rewrites it in format 2 (upgrade.go), keeping every
+// table, entity, property and Timestamp. Every read and write of
+// entities goes through the table's codec (values.Codec), which the
+// table's bucket carries, reading the table's dictionary from the
+// transaction (tabletx.go); a load's records are in format 1's
+// encoding whatever the file's format, and become stored values as they
+// are written.
 //
 // A new file is written in format 3: format 2, and a copy of its tables
 // and their dictionaries in the spare bytes of its header (spare.go), so
@@ -44,7 +47,8 @@
 // it reads its source, below).
 //
 // Load does not keep the file for the whole of a long import. It reads
-// and checks its whole source before it writes anything (sorting it by
+// and checks its whole source before it writes anything (package bulk,
+// through the store's guarded transactions; sorting it by
 // key, through a temporary file next to the database when it is large),
 // then writes it in key order, committing a chunk every 50,000 entities
 // or about a second, whichever comes first. While it reads its source it
@@ -134,11 +138,12 @@
 // Damage the checks at open cannot see (a leaf page of random bytes in
 // the middle) is found when a call reads it. Check reads the whole file
 // and finds all of it; Recover copies what can still be read into a new
-// file. Both read the file themselves, page by page, and never write it.
+// file. Both read the file themselves, page by page, and never write it
+// (package repair, which reads through boltfile and values alone).
 // When no copy of the header can be read, or the readable one describes
 // an older state than the file's pages hold, they find the newest state
-// by scanning the pages (the clock orders the states; see format.go) and
-// say so. Both report the rows of an import that was killed while it
+// by scanning the pages (the clock orders the states; see
+// values.FormatVersion) and say so. Both report the rows of an import that was killed while it
 // staged them, which were never in the table. Compact refuses a damaged
 // file, so that its copy does not keep the damage and drop the original.
 package store

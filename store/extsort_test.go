@@ -16,6 +16,8 @@ import (
 
 	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/store/internal/bulk"
+	"github.com/tstable/tstable/store/internal/values"
 )
 
 // spillDB opens a database whose loads keep runs of 32 KiB in memory and
@@ -36,7 +38,7 @@ func spillDB(t *testing.T) (*DB, string) {
 // tempFiles lists the load's temporary files next to the database.
 func tempFiles(t *testing.T, path string) []string {
 	t.Helper()
-	got, err := filepath.Glob(tempPattern(path))
+	got, err := filepath.Glob(bulk.TempPattern(path))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -318,7 +320,7 @@ func TestLoadSpilledCommitFailureKeepsAKeyPrefix(t *testing.T) {
 		want[i] = benchEntity(i)
 	}
 	slices.SortFunc(want, func(a, b *odata.Entity) int {
-		return bytes.Compare(entityKey(a.PartitionKey, a.RowKey), entityKey(b.PartitionKey, b.RowKey))
+		return bytes.Compare(values.EntityKey(a.PartitionKey, a.RowKey), values.EntityKey(b.PartitionKey, b.RowKey))
 	})
 	if !reflect.DeepEqual(keysOf(got), keysOf(want[:1400])) || want[1400].PartitionKey != ce.FromKey.PartitionKey || want[1400].RowKey != ce.FromKey.RowKey {
 		t.Fatalf("the table holds %d entities, not the first 1400 in key order before %v", len(got), ce.FromKey)
@@ -335,7 +337,7 @@ func TestKilledLoadsTempFileIsRemovedOnOpen(t *testing.T) {
 	cmd, _, lines := helper(t, "spill", path)
 	expect(t, lines, "spilled")
 	left := tempFiles(t, path)
-	if len(left) != 1 || tempOwner(path, left[0]) != cmd.Process.Pid {
+	if len(left) != 1 || bulk.TempOwner(path, left[0]) != cmd.Process.Pid {
 		t.Fatalf("temporary files %v, want one named for process %d", left, cmd.Process.Pid)
 	}
 	if err := cmd.Process.Kill(); err != nil {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/store/internal/values"
 )
 
 // testdata/format1.db was written by a tstable of format 1 (before format
@@ -59,7 +60,7 @@ func storedUnder(t *testing.T, path, table string) (map[string][]byte, uint64, b
 	var seq uint64
 	shapes := false
 	b.View(func(tx *bolt.Tx) error {
-		shapes = tx.Bucket(shapesBucket) != nil
+		shapes = tx.Bucket(values.ShapesBucket) != nil
 		bk := tx.Bucket(tableBucketName(table))
 		seq = bk.Sequence()
 		return bk.ForEach(func(k, v []byte) error {
@@ -129,7 +130,7 @@ func TestFormat1ReadAndWrittenAsBefore(t *testing.T) {
 			t.Fatalf("%s: a format-1 file was given an incarnation (%d) or dictionaries (%v)", table, seq, shapes)
 		}
 		for k, v := range stored {
-			if !strings.Contains(k, "\x00") || v[0] != formatV1 {
+			if !strings.Contains(k, "\x00") || v[0] != values.FormatV1 {
 				t.Fatalf("%s: %+q stored as %x, not in format 1", table, k, v)
 			}
 		}
@@ -192,10 +193,10 @@ func TestCompactUpgradesFormat1(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.FormatBefore != 1 || res.FormatAfter != formatVersion {
+	if res.FormatBefore != 1 || res.FormatAfter != values.FormatVersion {
 		t.Fatalf("compact: %+v", res)
 	}
-	if v := readFormat(t, path); binary.BigEndian.Uint64(v) != formatVersion {
+	if v := readFormat(t, path); binary.BigEndian.Uint64(v) != values.FormatVersion {
 		t.Fatalf("after compact the file records format %x", v)
 	}
 	after := allEntities(t, path)
@@ -287,13 +288,13 @@ func TestLoadStopsWhenTheFileIsUpgradedUnderIt(t *testing.T) {
 		done <- err
 	}()
 	<-read
-	if res, err := Compact(path, &Options{Wait: 5 * time.Second}); err != nil || res.FormatAfter != formatVersion {
+	if res, err := Compact(path, &Options{Wait: 5 * time.Second}); err != nil || res.FormatAfter != values.FormatVersion {
 		t.Fatalf("compact while the load reads: %+v %v", res, err)
 	}
 	close(proceed)
 	err = <-done
 	wantCode(t, err, odata.CodeServerBusy, 503)
-	if !strings.Contains(err.Error(), fmt.Sprintf("rewritten in file format %d", formatVersion)) {
+	if !strings.Contains(err.Error(), fmt.Sprintf("rewritten in file format %d", values.FormatVersion)) {
 		t.Fatalf("the load says %v", err)
 	}
 	if _, err := db.Get(ctx, "Types", "z", "1"); !odata.IsCode(err, odata.CodeResourceNotFound) {

@@ -5,13 +5,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tstable/tstable/store/internal/values"
 	bolt "go.etcd.io/bbolt"
 )
 
 // setFormat rewrites (or, with v 0, removes) a closed file's format record.
 func setFormat(t *testing.T, path string, v uint64) {
 	t.Helper()
-	if v > formatVersion {
+	if v > values.FormatVersion {
 		damaging(path) // Check reports a file this tstable cannot read
 	}
 	b, err := bolt.Open(path, 0o644, nil)
@@ -20,13 +21,13 @@ func setFormat(t *testing.T, path string, v uint64) {
 	}
 	defer b.Close()
 	if err := b.Update(func(tx *bolt.Tx) error {
-		m := tx.Bucket(metaBucket)
+		m := tx.Bucket(values.MetaBucket)
 		if v == 0 {
-			return m.Delete(formatKey)
+			return m.Delete(values.FormatKey)
 		}
 		var buf [8]byte
 		binary.BigEndian.PutUint64(buf[:], v)
-		return m.Put(formatKey, buf[:])
+		return m.Put(values.FormatKey, buf[:])
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +42,7 @@ func readFormat(t *testing.T, path string) []byte {
 	defer b.Close()
 	var v []byte
 	b.View(func(tx *bolt.Tx) error {
-		v = append([]byte(nil), tx.Bucket(metaBucket).Get(formatKey)...)
+		v = append([]byte(nil), tx.Bucket(values.MetaBucket).Get(values.FormatKey)...)
 		return nil
 	})
 	return v
@@ -51,8 +52,8 @@ func TestFileFormat(t *testing.T) {
 	db, path := openTemp(t)
 	newTable(t, db, "Alpha")
 	db.Close()
-	if v := readFormat(t, path); len(v) != 8 || binary.BigEndian.Uint64(v) != formatVersion {
-		t.Fatalf("a new file records format %x, want %d", v, formatVersion)
+	if v := readFormat(t, path); len(v) != 8 || binary.BigEndian.Uint64(v) != values.FormatVersion {
+		t.Fatalf("a new file records format %x, want %d", v, values.FormatVersion)
 	}
 
 	// A file from before the format was recorded is format 1: it opens.
@@ -69,7 +70,7 @@ func TestFileFormat(t *testing.T) {
 	}
 
 	// A newer format is refused, for reading and for writing, saying why.
-	setFormat(t, path, formatVersion+1)
+	setFormat(t, path, values.FormatVersion+1)
 	for _, ro := range []bool{true, false} {
 		_, err := Open(path, &Options{ReadOnly: ro})
 		if err == nil || !strings.Contains(err.Error(), "newer tstable") || !strings.Contains(err.Error(), path) {

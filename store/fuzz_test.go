@@ -12,6 +12,7 @@ import (
 
 	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/store/internal/boltfile"
+	"github.com/tstable/tstable/store/internal/values"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -70,12 +71,12 @@ func withLeftStaging(f *testing.F, seed []byte) []byte {
 		f.Fatal(err)
 	}
 	if err := b.Update(func(tx *bolt.Tx) error {
-		p, err := tx.CreateBucket([]byte(stagingPrefix + "999999999:00"))
+		p, err := tx.CreateBucket([]byte(values.StagingPrefix + "999999999:00"))
 		if err != nil {
 			return err
 		}
 		child := tableBucketName("Staged")
-		if err := p.Put(stagingMarker, child); err != nil {
+		if err := p.Put(values.StagingMarker, child); err != nil {
 			return err
 		}
 		c, err := p.CreateBucket(child)
@@ -84,7 +85,7 @@ func withLeftStaging(f *testing.F, seed []byte) []byte {
 		}
 		for i := range 200 {
 			e := ent("p", fmt.Sprintf("%04d", i), prop("S", odata.String("staged text")))
-			if err := c.Put(entityKey(e.PartitionKey, e.RowKey), encodeEntity(nil, 1, e.Properties)); err != nil {
+			if err := c.Put(values.EntityKey(e.PartitionKey, e.RowKey), values.EncodeEntity(nil, 1, e.Properties)); err != nil {
 				return err
 			}
 		}

@@ -5,8 +5,8 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
-	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store/internal/boltfile"
+	"github.com/tstable/tstable/store/internal/values"
 )
 
 // gtx is a transaction as the DB's methods use it. Every bucket it hands
@@ -44,18 +44,6 @@ func (db *DB) snapshot(tx *bolt.Tx, root bool) boltfile.Snapshot {
 // does nothing.
 func (t *gtx) rollback() { t.tx.Rollback() }
 
-// commit commits the transaction (see DB.commit). A write transaction
-// that issued no Timestamp advances the file's clock first: every commit
-// does, so the clock orders the file's states (see format.go).
-func (t *gtx) commit(from int64) error {
-	if !t.ticked {
-		if _, err := t.nextTicks(0); err != nil {
-			return err
-		}
-	}
-	return t.o.db.commit(t.tx, from)
-}
-
 // bucket is b, guarded.
 func (t *gtx) bucket(b *bolt.Bucket) *gbucket {
 	return &gbucket{t: t, b: b, root: uint64(b.RootPage())}
@@ -88,19 +76,6 @@ func (t *gtx) deleteTop(name []byte) error {
 	return t.tx.DeleteBucket(name)
 }
 
-// deleteTable deletes the top-level bucket of a table's entities and the
-// table's dictionary.
-func (t *gtx) deleteTable(name []byte) error {
-	b, err := t.top(name)
-	if err != nil || b == nil {
-		return err
-	}
-	if err := dropDictionary(t, b); err != nil {
-		return err
-	}
-	return t.deleteTop(name)
-}
-
 // moveTop moves the bucket key of parent to the top level.
 func (t *gtx) moveTop(key []byte, parent *gbucket) error {
 	if err := parent.guardKey(key); err != nil {
@@ -126,40 +101,13 @@ func (t *gtx) topBuckets(prefix []byte) ([][]byte, error) {
 	return out, nil
 }
 
-// table returns the table's bucket, or TableNotFound.
-func (t *gtx) table(name string) (*gbucket, error) {
-	t.o.lastTable = name
-	if err := t.o.db.opts.finding; err != nil {
-		if err := err("table"); err != nil {
-			return nil, err
-		}
-	}
-	b, err := t.top(tableBucketName(name))
-	if err == nil && b == nil {
-		err = odata.Errorf(odata.CodeTableNotFound, "table %q does not exist (tstable table list shows the tables)", name)
-	}
-	if b != nil {
-		t.holdsEntities(b)
-	}
-	return b, err
-}
-
-// holdsEntities makes b, a bucket of a table's entities (a table's, or a
-// staged one), read and write them in the file's format.
-func (t *gtx) holdsEntities(b *gbucket) {
-	b.codec = &tableCodec{l: t.o.db.fileLayout()}
-	if b.codec.values2() {
-		b.codec.shapes = newShapeView(t, b.sequence())
-	}
-}
-
 // layout is the layout of the file's keys.
-func (t *gtx) layout() layout { return t.o.db.fileLayout() }
+func (t *gtx) layout() values.Layout { return t.o.db.fileLayout() }
 
 // meta returns the bucket of the file's own records (catalogue, clock),
 // its whole tree checked.
 func (t *gtx) meta() (*gbucket, error) {
-	m, err := t.top(metaBucket)
+	m, err := t.top(values.MetaBucket)
 	if err != nil {
 		return nil, err
 	}
@@ -176,7 +124,7 @@ func (t *gtx) catalogue() (*gbucket, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := m.bucket(catalogueKey)
+	c, err := m.bucket(values.CatalogueKey)
 	if err != nil {
 		return nil, err
 	}
@@ -198,8 +146,8 @@ func (t *gtx) noCatalogue() error {
 type gbucket struct {
 	t     *gtx
 	b     *bolt.Bucket
-	root  uint64      // 0: an inline bucket, one leaf inside its parent
-	codec *tableCodec // a table's: how its entities are stored; nil for others
+	root  uint64        // 0: an inline bucket, one leaf inside its parent
+	codec *values.Codec // a table's: how its entities are stored; nil for others
 
 	from, to []byte // keys whose way down is checked (to nil: no end)
 	checked  bool
@@ -385,22 +333,28 @@ func (b *gbucket) scan(after []byte, fn func(k, v []byte) bool) error {
 	return nil
 }
 
-// scanner returns a scanner of the ranges from the key from (nil: their
-// start), the ways to each range's keys checked first. With pointStep
-// false, a range of one key is checked without the page after it, which
-// a lookup of that key does not step to (see span.point); the parallel
-// scan's ranges step on.
-func (b *gbucket) scanner(ranges []odata.KeyRange, from *odata.Key, pointStep bool) (*scanner, error) {
-	s := newScanner(b.b, b.t.layout(), ranges, from)
-	for _, sp := range s.spans {
-		lo := sp.start
-		if s.from != nil && (lo == nil || bytes.Compare(s.from, lo) > 0) {
-			lo = s.from
-		}
-		next := pointStep || !sp.point() || !bytes.Equal(lo, sp.end)
-		if err := b.guard(lo, sp.end, next); err != nil {
-			return nil, err
-		}
+// view runs fn in a read transaction.
+func (o *op) view(fn func(t *gtx) error) error {
+	return o.db.bolt.View(func(tx *bolt.Tx) error { return fn(o.wrap(tx)) })
+}
+
+// begin begins a transaction; the caller ends it (rollback, commit).
+func (o *op) begin(writable bool) (*gtx, error) {
+	tx, err := o.db.bolt.Begin(writable)
+	if err != nil {
+		return nil, o.db.engineError(err)
 	}
-	return s, nil
+	if writable {
+		o.db.shapes.beginWrite()
+	}
+	return o.wrap(tx), nil
+}
+
+// touchSpare marks the copy in the header as changed by the running
+// write transaction.
+func (t *gtx) touchSpare() {
+	s := &t.o.db.spare
+	s.mu.Lock()
+	s.stale = true
+	s.mu.Unlock()
 }

@@ -17,7 +17,7 @@ import (
 // commit, confirm), the scanners, which move over keys whose way down
 // the guarded bucket has checked, and compact's copy of a file checked
 // whole first (bbolt's Compact, made to stop on an interrupt).
-var engineFiles = []string{"guardtx.go", "op.go", "commit.go", "damage.go", "scan.go", "pscan.go", "compactcopy.go"}
+var engineFiles = []string{"guardtx.go", "op.go", "commit.go", "confirm.go", "scan.go", "pscan.go", "compactcopy.go"}
 
 // Outside engineFiles, the store reaches the file only through a gtx and
 // its gbuckets, which have the way to every key they touch checked: no

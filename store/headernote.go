@@ -15,7 +15,7 @@ import (
 // damage too), the file opens at the commit before, and the pages the
 // newest commit wrote are still in the file until the next write reuses
 // them. Recover brings them back (it reads the newest state the pages
-// hold, see states.go). Opening says so (HeaderNote), once.
+// hold, see package repair, states.go). Opening says so (HeaderNote), once.
 
 // HeaderNote says, when the file was opened at the commit before its
 // newest because the newest commit's header is damaged (or may have

@@ -2,9 +2,10 @@ package store
 
 import (
 	"fmt"
-	"github.com/tstable/tstable/backend"
 	"strings"
 	"testing"
+
+	"github.com/tstable/tstable/backend"
 
 	"github.com/tstable/tstable/odata"
 )

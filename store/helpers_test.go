@@ -8,6 +8,7 @@ import (
 
 	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/store/internal/values"
 )
 
 var ctx = context.Background()
@@ -120,9 +121,12 @@ func keysOf(es []*odata.Entity) []string {
 // properties itself (shape 0), for tests that write a file under the
 // engine.
 func inlineValue(ticks int64, props []odata.Property) []byte {
-	v, err := appendValue2(nil, ticks, 0, props)
+	v, err := values.AppendValue2(nil, ticks, 0, props)
 	if err != nil {
 		panic(err)
 	}
 	return v
 }
+
+// tableBucketName is the name of the bucket of table name's entities.
+func tableBucketName(name string) []byte { return values.TableBucket(name) }

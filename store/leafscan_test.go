@@ -11,6 +11,7 @@ import (
 
 	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/store/internal/boltfile"
+	"github.com/tstable/tstable/store/internal/values"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -85,7 +86,7 @@ func scanAll(s *scanner, hi []byte) scanned {
 }
 
 func randomKey(rng *rand.Rand) []byte {
-	return entityKey(fmt.Sprintf("p%03d", rng.Intn(40)), fmt.Sprintf("r%06d", rng.Intn(21_000)))
+	return values.EntityKey(fmt.Sprintf("p%03d", rng.Intn(40)), fmt.Sprintf("r%06d", rng.Intn(21_000)))
 }
 
 func randomRanges(rng *rand.Rand) []odata.KeyRange {
@@ -93,7 +94,7 @@ func randomRanges(rng *rand.Rand) []odata.KeyRange {
 		if rng.Intn(4) == 0 {
 			return nil
 		}
-		pk, rk := splitKey(randomKey(rng))
+		pk, rk := values.SplitKey(randomKey(rng))
 		return &odata.Bound{PartitionKey: string(pk), RowKey: string(rk), HasRowKey: rng.Intn(2) == 0, Inclusive: rng.Intn(2) == 0}
 	}
 	var rs []odata.KeyRange
@@ -102,8 +103,8 @@ func randomRanges(rng *rand.Rand) []odata.KeyRange {
 	}
 	// in order and apart, as the planner gives them
 	for i := 0; i < len(rs); i++ {
-		if i > 0 && (rs[i-1].Upper == nil || rs[i].Lower == nil || spanOf(rs[i], layout(formatVersion)).start == nil ||
-			bytes.Compare(spanOf(rs[i-1], layout(formatVersion)).end, spanOf(rs[i], layout(formatVersion)).start) >= 0) {
+		if i > 0 && (rs[i-1].Upper == nil || rs[i].Lower == nil || spanOf(rs[i], values.Layout(values.FormatVersion)).start == nil ||
+			bytes.Compare(spanOf(rs[i-1], values.Layout(values.FormatVersion)).end, spanOf(rs[i], values.Layout(values.FormatVersion)).start) >= 0) {
 			return rs[:i]
 		}
 	}
@@ -142,7 +143,7 @@ func TestLeafScanEqualsEngineScan(t *testing.T) {
 					hi = randomKey(rng)
 				}
 				mk := func() *scanner {
-					s := newScanner(b, layout(formatVersion), ranges, nil)
+					s := newScanner(b, values.Layout(values.FormatVersion), ranges, nil)
 					s.from = from
 					return s
 				}

@@ -17,6 +17,8 @@ import (
 
 	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/store/internal/bulk"
+	"github.com/tstable/tstable/store/internal/values"
 )
 
 // TestHelperProcess is not a test of its own: the lock tests run the test
@@ -67,7 +69,7 @@ func TestHelperProcess(t *testing.T) {
 			want[i] = benchEntity(i)
 		}
 		slices.SortFunc(want, func(a, b *odata.Entity) int {
-			return bytes.Compare(entityKey(a.PartitionKey, a.RowKey), entityKey(b.PartitionKey, b.RowKey))
+			return bytes.Compare(values.EntityKey(a.PartitionKey, a.RowKey), values.EntityKey(b.PartitionKey, b.RowKey))
 		})
 		_, err = db.Load(ctx, "Slow", backend.OpInsert, sliceSource(want), backend.LoadOptions{Progress: func(n int64) {
 			fmt.Println("committed", n)
@@ -85,7 +87,7 @@ func TestHelperProcess(t *testing.T) {
 		}
 		src := sliceSource(shuffled(20000, 8))
 		_, err = db.Load(ctx, "Slow", backend.OpInsert, func() (*odata.Entity, error) {
-			if left, _ := filepath.Glob(tempPattern(path)); len(left) > 0 {
+			if left, _ := filepath.Glob(bulk.TempPattern(path)); len(left) > 0 {
 				fmt.Println("spilled")
 				select {}
 			}
@@ -400,7 +402,7 @@ func TestKilledLoadLeavesAKeyPrefix(t *testing.T) {
 		want[i] = benchEntity(i)
 	}
 	slices.SortFunc(want, func(a, b *odata.Entity) int {
-		return bytes.Compare(entityKey(a.PartitionKey, a.RowKey), entityKey(b.PartitionKey, b.RowKey))
+		return bytes.Compare(values.EntityKey(a.PartitionKey, a.RowKey), values.EntityKey(b.PartitionKey, b.RowKey))
 	})
 	if int64(len(got)) < seen || len(got)%100 != 0 || !reflect.DeepEqual(keysOf(got), keysOf(want[:len(got)])) {
 		t.Fatalf("the table holds %d entities (%d committed when killed); want whole chunks of the first keys", len(got), seen)

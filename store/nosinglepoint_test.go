@@ -10,6 +10,7 @@ import (
 	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store/internal/boltfile"
+	"github.com/tstable/tstable/store/internal/values"
 )
 
 // manyCommitFile writes a small file of format 3 in many commits: three
@@ -83,7 +84,7 @@ func pagesOfEntities(t *testing.T, path string) (out []onPage, pages uint64, pag
 	r := w.H.Reader(f)
 	var tables []boltfile.Elem
 	w.Tree(w.H.Meta().Root, nil, 0, nil, nil, func(_ uint64, e boltfile.Elem) bool {
-		if e.Bucket && bytes.HasPrefix(e.Key, []byte(tablePrefix)) {
+		if e.Bucket && bytes.HasPrefix(e.Key, []byte(values.TablePrefix)) {
 			tables = append(tables, boltfile.Elem{Key: bytes.Clone(e.Key), Value: bytes.Clone(e.Value)})
 		}
 		return true
@@ -98,7 +99,7 @@ func pagesOfEntities(t *testing.T, path string) (out []onPage, pages uint64, pag
 			if err != nil {
 				t.Fatal(err)
 			}
-			out = append(out, onPage{table: string(tb.Key[len(tablePrefix):]), key: keyText(e.Key), first: page, last: page + uint64(h.Overflow)})
+			out = append(out, onPage{table: string(tb.Key[len(values.TablePrefix):]), key: keyText(e.Key), first: page, last: page + uint64(h.Overflow)})
 			return true
 		}, nil)
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"runtime/debug"
 
-	bolt "go.etcd.io/bbolt"
 	berrors "go.etcd.io/bbolt/errors"
 
 	"github.com/tstable/tstable/backend"
@@ -126,69 +125,6 @@ func (o *op) user(fn func() error) error {
 type callersError struct{ err error }
 
 func (e *callersError) Error() string { return e.err.Error() }
-
-// view runs fn in a read transaction.
-func (o *op) view(fn func(t *gtx) error) error {
-	return o.db.bolt.View(func(tx *bolt.Tx) error { return fn(o.wrap(tx)) })
-}
-
-// update runs fn in a write transaction of its own and commits it when fn
-// succeeds.
-func (o *op) update(fn func(t *gtx) error) error {
-	t, err := o.begin(true)
-	if err != nil {
-		return err
-	}
-	defer t.rollback() // nothing to do after a commit; on a panic it releases the writer's lock
-	if err := fn(t); err != nil {
-		return err
-	}
-	return t.commit(-1)
-}
-
-// shared runs fn in a write transaction shared with concurrent writers
-// (see DB.update).
-func (o *op) shared(fn func(t *gtx) error) error {
-	return o.db.update(func(tx *bolt.Tx) error { return fn(o.wrap(tx)) })
-}
-
-// begin begins a transaction; the caller ends it (rollback, commit).
-func (o *op) begin(writable bool) (*gtx, error) {
-	tx, err := o.db.bolt.Begin(writable)
-	if err != nil {
-		return nil, o.db.engineError(err)
-	}
-	if writable {
-		o.db.shapes.beginWrite()
-	}
-	return o.wrap(tx), nil
-}
-
-// commit commits tx. A failure (a full disk, an I/O error) rolls it back
-// and is a *backend.CommitError; from is Load's position, else -1.
-func (db *DB) commit(tx *bolt.Tx, from int64) error {
-	if hook := db.opts.failCommit; hook != nil {
-		if err := hook(); err != nil {
-			tx.Rollback()
-			return &backend.CommitError{Path: db.path, Err: err, From: from}
-		}
-	}
-	built, err := db.writeSpare((&op{db: db}).wrap(tx))
-	if err != nil {
-		tx.Rollback()
-		if errors.Is(err, ErrDamaged) {
-			return err
-		}
-		return &backend.CommitError{Path: db.path, Err: err, From: from}
-	}
-	if err := tx.Commit(); err != nil {
-		return &backend.CommitError{Path: db.path, Err: err, From: from}
-	}
-	db.committedSpare(built)
-	db.guard.Forget()
-	db.shapes.committedWrite()
-	return nil
-}
 
 // engineError turns an error of the engine into one for people.
 func (db *DB) engineError(err error) error {

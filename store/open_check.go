@@ -1,13 +1,14 @@
 package store
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"maps"
 	"slices"
 
 	"github.com/tstable/tstable/store/internal/boltfile"
+	"github.com/tstable/tstable/store/internal/repair"
+	"github.com/tstable/tstable/store/internal/values"
 )
 
 // notDatabase says that the file at path is not a tstable database.
@@ -57,7 +58,7 @@ func vetFile(f io.ReaderAt, size int64, path string, write bool) (empty bool, el
 	}
 	if write {
 		elsewhere, err = vetForWriting(r, m, path)
-	} else if what := listOfTablesFault(r, m.Root); what != "" {
+	} else if what := repair.ListOfTablesFault(r, m.Root); what != "" {
 		err = damagedError(path, what) // a read would find no table, or take a table's page for the list
 	}
 	return false, elsewhere, err
@@ -71,7 +72,7 @@ func vetFile(f io.ReaderAt, size int64, path string, write bool) (empty bool, el
 // the file's trees (branch pages, the way down to the leaves): the DB
 // opens, refuses every write, and reads the sound parts.
 func vetForWriting(r *boltfile.Reader, m boltfile.Meta, path string) (elsewhere string, err error) {
-	if what := listOfTablesFault(r, m.Root); what != "" {
+	if what := repair.ListOfTablesFault(r, m.Root); what != "" {
 		return "", damagedError(path, what)
 	}
 	var free []uint64
@@ -83,7 +84,7 @@ func vetForWriting(r *boltfile.Reader, m boltfile.Meta, path string) (elsewhere 
 		h, _ := r.Head(m.Freelist)
 		listPages = uint64(h.Overflow) + 1
 	}
-	rc := r.Reach(m.Root, holdsBuckets, 0)
+	rc := r.Reach(m.Root, values.HoldsBuckets, 0)
 	for _, id := range free {
 		used, err := rc.InUse(id)
 		if err != nil {
@@ -98,49 +99,4 @@ func vetForWriting(r *boltfile.Reader, m boltfile.Meta, path string) (elsewhere 
 		return fmt.Sprintf("page %d %s", id, rc.Bad[id]), nil
 	}
 	return "", nil
-}
-
-// listOfTablesFault says why the tree at root is not the list of tables,
-// or "". Every entry of its leaves is a bucket (of a table, of the file's
-// own records, of an import's staging), and unless it is empty (a new
-// file), the file's own records are among them.
-func listOfTablesFault(r *boltfile.Reader, root uint64) string {
-	seen := map[uint64]bool{}
-	entries, records := 0, false
-	var walk func(id uint64, depth int) string
-	walk = func(id uint64, depth int) string {
-		if depth > boltfile.MaxTreeDepth || seen[id] {
-			return fmt.Sprintf("its list of tables leads back to page %d", id)
-		}
-		seen[id] = true
-		h, b, err := r.Page(id, boltfile.FlagLeaf, boltfile.FlagBranch)
-		if err != nil {
-			return "its list of tables: " + err.Error()
-		}
-		es, err := boltfile.ParseElems(h, b)
-		if err != nil {
-			return fmt.Sprintf("its list of tables, page %d, cannot be read: %s", id, err)
-		}
-		for _, e := range es {
-			if h.Flags == boltfile.FlagBranch {
-				if what := walk(e.Child, depth+1); what != "" {
-					return what
-				}
-				continue
-			}
-			entries++
-			if !e.Bucket {
-				return fmt.Sprintf("its root page %d is not the list of tables: page %d holds %q, which is not a bucket (the header leads to a page of a table's, or of the file's own records)", root, id, printable(e.Key))
-			}
-			records = records || bytes.Equal(e.Key, metaBucket)
-		}
-		return ""
-	}
-	if what := walk(root, 0); what != "" {
-		return what
-	}
-	if entries > 0 && !records {
-		return fmt.Sprintf("its root page %d is not the list of tables: the file's own records are not in it", root)
-	}
-	return ""
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/store/internal/values"
 )
 
 // orderKeys are keys whose UTF-16 order differs from their code point
@@ -143,22 +144,22 @@ func TestKeysInUTF16Order(t *testing.T) {
 // A format-2 file stores each key's bytes mapped (0xEE, 0xEF to 0xF5,
 // 0xF6), so that the engine's byte order is the keys' UTF-16 order.
 func TestStoredKeysMapped(t *testing.T) {
-	l := layout(2)
+	l := values.Layout(2)
 	for _, a := range orderKeys {
 		for _, b := range orderKeys {
-			if got, want := bytes.Compare(l.key("p", a), l.key("p", b)), odata.CompareUTF16(a, b); got != want {
+			if got, want := bytes.Compare(l.Key("p", a), l.Key("p", b)), odata.CompareUTF16(a, b); got != want {
 				t.Errorf("stored %+q against %+q: %d, want %d", a, b, got, want)
 			}
 		}
-		if pk, rk := l.keys(l.key(a, a+"x")); pk != a || rk != a+"x" {
+		if pk, rk := l.Keys(l.Key(a, a+"x")); pk != a || rk != a+"x" {
 			t.Errorf("%+q: read back as %+q, %+q", a, pk, rk)
 		}
 		var buf []byte
-		if v := l.view(l.appendPart(nil, a), &buf); v != a {
+		if v := l.View(l.AppendPart(nil, a), &buf); v != a {
 			t.Errorf("%+q viewed as %+q", a, v)
 		}
 	}
-	if !bytes.Equal(layout(1).key("p", "\uFFFD"), []byte("p\x00\uFFFD")) {
+	if !bytes.Equal(values.Layout(1).Key("p", "\uFFFD"), []byte("p\x00\uFFFD")) {
 		t.Error("format 1 stores keys as they are")
 	}
 }
@@ -171,16 +172,16 @@ func TestQueryRefusesAFilterOfAnotherOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, l := range []layout{1, 2} {
-		b := &gbucket{codec: &tableCodec{l: l}}
+	for _, l := range []values.Layout{1, 2} {
+		b := &gbucket{codec: &values.Codec{L: l}}
 		other := odata.UTF16
-		if l.order() == odata.UTF16 {
+		if l.Order() == odata.UTF16 {
 			other = odata.CodePoint
 		}
 		if err := sameOrder(b, f.In(other)); !odata.IsCode(err, odata.CodeServerBusy) {
 			t.Errorf("format %d, a filter in the other order: %v, want ServerBusy", l, err)
 		}
-		if err := sameOrder(b, f.In(l.order())); err != nil {
+		if err := sameOrder(b, f.In(l.Order())); err != nil {
 			t.Errorf("format %d, a filter in its order: %v", l, err)
 		}
 		if err := sameOrder(b, nil); err != nil {

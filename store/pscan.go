@@ -10,6 +10,7 @@ import (
 	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store/internal/boltfile"
+	"github.com/tstable/tstable/store/internal/values"
 )
 
 // A streaming filtered query (no page, no $top: query --all, lint, stats),
@@ -84,13 +85,13 @@ func (o *op) queryParallel(ctx context.Context, table string, req backend.QueryR
 		return nil, nil, err != nil, err
 	}
 	// The workers share the table's dictionary: it is read whole first.
-	if err := b.codec.readyForAll(); err != nil {
+	if err := b.codec.ReadyForAll(); err != nil {
 		return nil, nil, true, err
 	}
 	d.c = b.codec
 	var from []byte
 	if req.Start != nil {
-		from = b.codec.l.key(req.Start.PartitionKey, req.Start.RowKey)
+		from = b.codec.L.Key(req.Start.PartitionKey, req.Start.RowKey)
 	}
 	chunks := len(splits) + 1
 	outs := make([]chan scanOut, chunks)
@@ -152,7 +153,7 @@ func firstKeyFrom(b *gbucket, k []byte) *odata.Key {
 	if first == nil {
 		return nil
 	}
-	at := b.codec.l.odataKey(first)
+	at := b.codec.L.ODataKey(first)
 	return &at
 }
 
@@ -225,7 +226,7 @@ func scanChunk(ctx context.Context, b *gbucket, c *boltfile.Checker, room *boltf
 			}
 		}
 	}()
-	s := newScanner(b.b, b.codec.l, ranges, nil)
+	s := newScanner(b.b, b.codec.L, ranges, nil)
 	s.from = from
 	if lo != nil && (s.from == nil || bytes.Compare(lo, s.from) > 0) {
 		s.from = lo
@@ -234,8 +235,8 @@ func scanChunk(ctx context.Context, b *gbucket, c *boltfile.Checker, room *boltf
 		s.readLeaves(c, hi, room)
 	}
 	lc, _ := s.c.(*boltfile.LeafCursor) // compares a leaf's last key with hi, not each key
-	rec := &rawRecord{c: b.codec}
-	sieve := newTextSieve(b.codec, filter)
+	rec := &values.RawRecord{C: b.codec}
+	sieve := values.NewTextSieve(b.codec, filter)
 	// keys counts every key this chunk read: o.scanned starts again at
 	// each batch sent, which may be fewer than 4096 keys.
 	var keys int
@@ -269,8 +270,8 @@ func scanChunk(ctx context.Context, b *gbucket, c *boltfile.Checker, room *boltf
 			}
 		}
 		o.scanned++
-		rec.key, rec.val = s.k, s.v
-		if filter != nil && (sieve.rejects(s.v) || !filter.Match(rec)) {
+		rec.Key, rec.Val = s.k, s.v
+		if filter != nil && (sieve.Rejects(s.v) || !filter.Match(rec)) {
 			continue
 		}
 		if err := d.add(&o.batch, s.k, s.v, rec); err != nil {
@@ -300,14 +301,14 @@ func scanChunk(ctx context.Context, b *gbucket, c *boltfile.Checker, room *boltf
 // last possible key, or nil when the stretch is too short to cut. The
 // ways to the ranges' keys are checked already.
 func scanSplits(b *gbucket, ranges []odata.KeyRange, start *odata.Key) ([][]byte, error) {
-	s := newScanner(b.b, b.codec.l, ranges, start)
+	s := newScanner(b.b, b.codec.L, ranges, start)
 	if !s.next() {
 		return nil, nil
 	}
 	first := bytes.Clone(s.k)
 	var last []byte
 	if len(ranges) > 0 {
-		if end := spanOf(ranges[len(ranges)-1], b.codec.l).end; end != nil {
+		if end := spanOf(ranges[len(ranges)-1], b.codec.L).end; end != nil {
 			last = end
 		}
 	}

@@ -10,13 +10,15 @@ import (
 
 	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/store/internal/boltfile"
+	"github.com/tstable/tstable/store/internal/repair"
+	"github.com/tstable/tstable/store/internal/values"
 
 	"github.com/tstable/tstable/odata"
 )
 
 // recoverTo recovers path into a new file and checks that the new file
 // passes Check and that the damaged one did not change.
-func recoverTo(t *testing.T, path string) (*RecoverReport, string) {
+func recoverTo(t *testing.T, path string) (*repair.RecoverReport, string) {
 	t.Helper()
 	before := readAll(t, path)
 	out := dbPath(t, "recovered.db")
@@ -70,7 +72,7 @@ func countPrefix(m map[string]bool, p string) int {
 	return n
 }
 
-func savedCounts(r *RecoverReport) string {
+func savedCounts(r *repair.RecoverReport) string {
 	var s []string
 	for _, t := range r.Tables {
 		s = append(s, fmt.Sprintf("%s %d/%d", t.Name, t.Saved, t.Unlinked))
@@ -180,7 +182,7 @@ func TestRecoverFindsTheLeavesBelowADamagedBranch(t *testing.T) {
 // cut at half does): then what the cut left of them is reported lost,
 // page by page, and nothing wrong is saved.
 func TestRecoverACutFile(t *testing.T) {
-	for _, v := range []uint64{1, formatVersion} {
+	for _, v := range []uint64{1, values.FormatVersion} {
 		t.Run(fmt.Sprintf("format %d", v), func(t *testing.T) { recoverACutFile(t, v) })
 	}
 }
@@ -231,7 +233,7 @@ func recoverACutFile(t *testing.T, v uint64) {
 
 // dictionaryLost reports whether a problem of rep says that entities
 // were lost with their table's dictionary.
-func dictionaryLost(rep *RecoverReport) bool {
+func dictionaryLost(rep *repair.RecoverReport) bool {
 	for _, p := range rep.Problems {
 		if strings.Contains(p.What, "name shapes no readable dictionary holds") {
 			return true
@@ -254,7 +256,7 @@ func TestRecoverWritesOnlyANewFile(t *testing.T) {
 }
 
 // savedTotal is the entities Recover saved over every table.
-func savedTotal(r *RecoverReport) int64 {
+func savedTotal(r *repair.RecoverReport) int64 {
 	var n int64
 	for _, t := range r.Tables {
 		n += t.Saved

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/store/internal/repair"
 )
 
 // A table of 150 shapes in a file of format 2 (which has no copy of the
@@ -33,7 +34,7 @@ func TestRecoverKeepsTheEntitiesOfAPageWhoseShapesSurvive(t *testing.T) {
 	db.Close()
 	want := contents(t, path)["Wide"]
 	cs := costsOf(t, path)
-	var only []PageCost
+	var only []repair.PageCost
 	for _, c := range cs {
 		if strings.HasPrefix(c.Holds, "the only copy of shapes") {
 			only = append(only, c)
@@ -43,7 +44,7 @@ func TestRecoverKeepsTheEntitiesOfAPageWhoseShapesSurvive(t *testing.T) {
 	if len(only) < 2 || branches.Table != "Wide" {
 		t.Fatalf("want two pages or more holding the only copy of shapes, and Wide's branch:\n%s", costLines(cs))
 	}
-	for _, lose := range [][]PageCost{only[:1], only} {
+	for _, lose := range [][]repair.PageCost{only[:1], only} {
 		p := copyFile(t, path, "lost.db")
 		lost := map[uint64]bool{} // the shapes lost
 		var predicted int64

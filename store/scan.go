@@ -9,6 +9,7 @@ import (
 	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store/internal/boltfile"
+	"github.com/tstable/tstable/store/internal/values"
 )
 
 // span is an odata.KeyRange translated to stored keys: start is where to seek,
@@ -24,26 +25,26 @@ type span struct {
 // spanOf translates an odata.KeyRange into stored keys of layout l. A
 // whole-partition bound uses the fact that every key of partition P lies
 // in [P 0x00, P 0x01).
-func spanOf(r odata.KeyRange, l layout) span {
+func spanOf(r odata.KeyRange, l values.Layout) span {
 	var s span
 	if b := r.Lower; b != nil {
 		switch {
 		case !b.HasRowKey && b.Inclusive:
-			s.start = l.partitionStart(b.PartitionKey)
+			s.start = l.PartitionStart(b.PartitionKey)
 		case !b.HasRowKey:
-			s.start = l.partitionEnd(b.PartitionKey)
+			s.start = l.PartitionEnd(b.PartitionKey)
 		default:
-			s.start, s.skip = l.key(b.PartitionKey, b.RowKey), !b.Inclusive
+			s.start, s.skip = l.Key(b.PartitionKey, b.RowKey), !b.Inclusive
 		}
 	}
 	if b := r.Upper; b != nil {
 		switch {
 		case !b.HasRowKey && b.Inclusive:
-			s.end = l.partitionEnd(b.PartitionKey)
+			s.end = l.PartitionEnd(b.PartitionKey)
 		case !b.HasRowKey:
-			s.end = l.partitionStart(b.PartitionKey)
+			s.end = l.PartitionStart(b.PartitionKey)
 		default:
-			s.end, s.endIncl = l.key(b.PartitionKey, b.RowKey), b.Inclusive
+			s.end, s.endIncl = l.Key(b.PartitionKey, b.RowKey), b.Inclusive
 		}
 	}
 	return s
@@ -87,13 +88,13 @@ type keyCursor interface {
 }
 
 // newScanner scans b, whose keys are in layout l.
-func newScanner(b *bolt.Bucket, l layout, ranges []odata.KeyRange, from *odata.Key) *scanner {
+func newScanner(b *bolt.Bucket, l values.Layout, ranges []odata.KeyRange, from *odata.Key) *scanner {
 	s := &scanner{c: b.Cursor(), b: b}
 	for _, r := range ranges {
 		s.spans = append(s.spans, spanOf(r, l))
 	}
 	if from != nil {
-		s.from = l.key(from.PartitionKey, from.RowKey)
+		s.from = l.Key(from.PartitionKey, from.RowKey)
 	}
 	return s
 }
@@ -171,7 +172,7 @@ func (db *DB) Get(ctx context.Context, table, pk, rk string) (*odata.Entity, err
 			if err != nil {
 				return err
 			}
-			key := b.codec.l.key(pk, rk)
+			key := b.codec.L.Key(pk, rk)
 			v, err := b.get(key)
 			if err != nil {
 				return err
@@ -179,7 +180,7 @@ func (db *DB) Get(ctx context.Context, table, pk, rk string) (*odata.Entity, err
 			if v == nil {
 				return notFound(pk, rk)
 			}
-			out, err = b.codec.decode(key, v)
+			out, err = b.codec.Decode(key, v)
 			return err
 		})
 	})
@@ -210,7 +211,7 @@ func (db *DB) query(ctx context.Context, table string, req backend.QueryRequest,
 	}
 	// The filter compares text in the order of the file's keys, so that
 	// what it matches agrees with the ranges the plan reads.
-	req.Query.Filter = req.Query.Filter.In(db.fileLayout().order())
+	req.Query.Filter = req.Query.Filter.In(db.fileLayout().Order())
 	plan := odata.PlanQuery(req.Query.Filter)
 	// Several cores pay when a filter throws most keys away, or when the
 	// workers write the matches' JSON; when every key is decoded into an
@@ -314,8 +315,8 @@ func (o *op) scanSerial(ctx context.Context, t *gtx, table string, req backend.Q
 		return err
 	}
 	filter := req.Query.Filter
-	rec := &rawRecord{c: b.codec}
-	sieve := newTextSieve(b.codec, filter)
+	rec := &values.RawRecord{C: b.codec}
+	sieve := values.NewTextSieve(b.codec, filter)
 	hook := o.db.opts.finding
 	for s.next() {
 		if hook != nil {
@@ -324,7 +325,7 @@ func (o *op) scanSerial(ctx context.Context, t *gtx, table string, req backend.Q
 			}
 		}
 		if limit > 0 && res.Returned == int64(limit) {
-			next := b.codec.l.odataKey(s.k)
+			next := b.codec.L.ODataKey(s.k)
 			res.Next = &next
 			return nil, finish(nil)
 		}
@@ -333,13 +334,13 @@ func (o *op) scanSerial(ctx context.Context, t *gtx, table string, req backend.Q
 				return nil, finish(err)
 			}
 			if turn.over() {
-				at := b.codec.l.odataKey(s.k)
+				at := b.codec.L.ODataKey(s.k)
 				return &at, finish(nil)
 			}
 		}
 		res.Scanned++
-		rec.key, rec.val = s.k, s.v
-		if filter != nil && (sieve.rejects(s.v) || !filter.Match(rec)) {
+		rec.Key, rec.Val = s.k, s.v
+		if filter != nil && (sieve.Rejects(s.v) || !filter.Match(rec)) {
 			continue
 		}
 		if err := d.add(&out, s.k, s.v, rec); err != nil {
@@ -361,8 +362,28 @@ func (o *op) scanSerial(ctx context.Context, t *gtx, table string, req backend.Q
 // it go (a load does), between the two. The query would read the wrong
 // ranges; run again, it reads the right ones.
 func sameOrder(b *gbucket, f *odata.Filter) error {
-	if f == nil || f.Order() == b.codec.l.order() {
+	if f == nil || f.Order() == b.codec.L.Order() {
 		return nil
 	}
 	return odata.Errorf(odata.CodeServerBusy, "the database's file format changed while this query began (another process rewrote it with tstable compact): run the query again")
+}
+
+// scanner returns a scanner of the ranges from the key from (nil: their
+// start), the ways to each range's keys checked first. With pointStep
+// false, a range of one key is checked without the page after it, which
+// a lookup of that key does not step to (see span.point); the parallel
+// scan's ranges step on.
+func (b *gbucket) scanner(ranges []odata.KeyRange, from *odata.Key, pointStep bool) (*scanner, error) {
+	s := newScanner(b.b, b.t.layout(), ranges, from)
+	for _, sp := range s.spans {
+		lo := sp.start
+		if s.from != nil && (lo == nil || bytes.Compare(s.from, lo) > 0) {
+			lo = s.from
+		}
+		next := pointStep || !sp.point() || !bytes.Equal(lo, sp.end)
+		if err := b.guard(lo, sp.end, next); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/store/internal/values"
 )
 
 // fixture: partitions A, B, BB, C with RowKeys 1..4 each, written out of order.
@@ -101,7 +102,7 @@ func scanKeys(t *testing.T, db *DB, ranges []odata.KeyRange, from *odata.Key) []
 				return err
 			}
 			for s.next() {
-				pk, rk := splitKey(s.k)
+				pk, rk := values.SplitKey(s.k)
 				keys = append(keys, string(pk)+"/"+string(rk))
 			}
 			return nil

@@ -15,36 +15,37 @@ import (
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store/internal/boltfile"
 	"github.com/tstable/tstable/store/internal/dictcopy"
+	"github.com/tstable/tstable/store/internal/values"
 )
 
 // dictionaryOf reads, under the engine, the shapes the file's dictionary
 // holds for table (its definitions, by number), and the table's values.
-func dictionaryOf(t *testing.T, path, table string) (shapes map[uint64]string, values map[string][]byte) {
+func dictionaryOf(t *testing.T, path, table string) (shapes map[uint64]string, stored map[string][]byte) {
 	t.Helper()
 	b, err := bolt.Open(path, 0o644, &bolt.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	shapes, values = map[uint64]string{}, map[string][]byte{}
+	shapes, stored = map[uint64]string{}, map[string][]byte{}
 	b.View(func(tx *bolt.Tx) error {
 		tb := tx.Bucket(tableBucketName(table))
 		tb.ForEach(func(k, v []byte) error {
-			values[string(k)] = bytes.Clone(v)
+			stored[string(k)] = bytes.Clone(v)
 			return nil
 		})
-		d := tx.Bucket(shapesBucket)
+		d := tx.Bucket(values.ShapesBucket)
 		if d == nil {
 			return nil
 		}
-		prefix := incarnationKey(tb.Sequence())
+		prefix := values.IncarnationKey(tb.Sequence())
 		c := d.Cursor()
 		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
 			shapes[uint64(binary.BigEndian.Uint32(k[8:]))] = string(v)
 		}
 		return nil
 	})
-	return shapes, values
+	return shapes, stored
 }
 
 // The names are stored once per table: entities of one shape share one
@@ -62,21 +63,21 @@ func TestNamesStoredOncePerTable(t *testing.T) {
 	mustWrite(t, db, "People", backend.OpInsert, ent("q", "1", prop("LastName", odata.String("Wei")), prop("Age", odata.Int32(3))))
 	mustWrite(t, db, "People", backend.OpInsert, ent("q", "2", prop("Age", odata.Int32(3)), prop("LastName", odata.String("Wei"))))
 	db.Close()
-	shapes, values := dictionaryOf(t, path, "People")
+	shapes, stored := dictionaryOf(t, path, "People")
 	if len(shapes) != 2 {
 		t.Fatalf("the dictionary holds %d shapes, want 2 (one per order of the names)", len(shapes))
 	}
-	for k, v := range values {
+	for k, v := range stored {
 		if bytes.Contains(v, []byte("LastName")) {
 			t.Fatalf("the value of %q holds a name: %q", k, v)
 		}
 	}
 }
 
-// In a file of format 2, a table holds at most maxShapes shapes; entities
-// of shapes past that name their properties themselves, and read back the
-// same, as do the others. (Format 3 bounds the dictionaries by its copy in
-// the header first: TestTheHeadersCopyHoldsEveryShape.)
+// In a file of format 2, a table holds at most values.MaxShapes shapes;
+// entities of shapes past that name their properties themselves, and read
+// back the same, as do the others. (Format 3 bounds the dictionaries by
+// its copy in the header first: TestTheHeadersCopyHoldsEveryShape.)
 func TestShapesPastTheBoundNameThemselves(t *testing.T) {
 	path := dbPath(t, "t.db")
 	db, err := Open(path, &Options{format: 2})
@@ -84,7 +85,7 @@ func TestShapesPastTheBoundNameThemselves(t *testing.T) {
 		t.Fatal(err)
 	}
 	newTable(t, db, "Wide")
-	n := maxShapes + 20
+	n := values.MaxShapes + 20
 	var es []*odata.Entity
 	for i := range n {
 		es = append(es, ent("p", fmt.Sprintf("%05d", i), prop(fmt.Sprintf("P%05d", i), odata.Int64(int64(i)))))
@@ -98,11 +99,11 @@ func TestShapesPastTheBoundNameThemselves(t *testing.T) {
 		t.Fatalf("read back %d entities, the last %+v", len(got), got[n])
 	}
 	db.Close()
-	shapes, values := dictionaryOf(t, path, "Wide")
-	if len(shapes) != maxShapes {
-		t.Fatalf("the dictionary holds %d shapes, want %d", len(shapes), maxShapes)
+	shapes, stored := dictionaryOf(t, path, "Wide")
+	if len(shapes) != values.MaxShapes {
+		t.Fatalf("the dictionary holds %d shapes, want %d", len(shapes), values.MaxShapes)
 	}
-	last := values[string(layout(2).key("p", fmt.Sprintf("%05d", n-1)))]
+	last := stored[string(values.Layout(2).Key("p", fmt.Sprintf("%05d", n-1)))]
 	if last[8] != 0 || !bytes.Contains(last, []byte(fmt.Sprintf("P%05d", n-1))) {
 		t.Fatalf("an entity past the bound is stored as %x, not with its name", last)
 	}
@@ -126,7 +127,7 @@ func TestShapesPastTheBoundNameThemselves(t *testing.T) {
 	}
 	db.Close()
 	if shapes, _ := dictionaryOf(t, path, "Long"); len(shapes) >= 20 || len(shapes) == 0 {
-		t.Fatalf("the dictionary of long names holds %d shapes; want fewer than the 20 entities (at most %d bytes)", len(shapes), maxShapeBytes)
+		t.Fatalf("the dictionary of long names holds %d shapes; want fewer than the 20 entities (at most %d bytes)", len(shapes), values.MaxShapeBytes)
 	}
 }
 
@@ -222,7 +223,7 @@ func TestShapesOfATableCreatedAgain(t *testing.T) {
 	defer b.Close()
 	b.View(func(tx *bolt.Tx) error {
 		n := 0
-		tx.Bucket(shapesBucket).ForEach(func(k, v []byte) error {
+		tx.Bucket(values.ShapesBucket).ForEach(func(k, v []byte) error {
 			if v != nil {
 				n++
 			}

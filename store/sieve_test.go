@@ -3,10 +3,11 @@ package store
 import (
 	"context"
 	"fmt"
-	"github.com/tstable/tstable/backend"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tstable/tstable/backend"
 
 	"github.com/tstable/tstable/odata"
 )

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/store/internal/values"
 )
 
 // narrowRows are n entities of five properties (~150 bytes as JSON), keys
@@ -55,7 +56,7 @@ func TestFileSizeOfNarrowRows(t *testing.T) {
 	const n = 40_000
 	rows := narrowRows(n)
 	per := map[uint64]float64{}
-	for _, v := range []uint64{1, formatVersion} {
+	for _, v := range []uint64{1, values.FormatVersion} {
 		path := dbPath(t, fmt.Sprintf("f%d.db", v))
 		db, err := Open(path, &Options{format: v})
 		if err != nil {
@@ -77,11 +78,11 @@ func TestFileSizeOfNarrowRows(t *testing.T) {
 		}
 		t.Logf("format %d: %.1f bytes an entity (the file %d bytes)", v, per[v], st.Size())
 	}
-	if per[formatVersion] > 90 {
-		t.Errorf("format %d: %.1f bytes an entity, want at most 90", formatVersion, per[formatVersion])
+	if per[values.FormatVersion] > 90 {
+		t.Errorf("format %d: %.1f bytes an entity, want at most 90", values.FormatVersion, per[values.FormatVersion])
 	}
-	if per[1] < 1.4*per[formatVersion] {
-		t.Errorf("format 1 takes %.1f bytes an entity and format %d %.1f: want it 1.4 times as much at least", per[1], formatVersion, per[formatVersion])
+	if per[1] < 1.4*per[values.FormatVersion] {
+		t.Errorf("format 1 takes %.1f bytes an entity and format %d %.1f: want it 1.4 times as much at least", per[1], values.FormatVersion, per[values.FormatVersion])
 	}
 }
 

@@ -4,14 +4,14 @@ import (
 	"cmp"
 	"io"
 	"slices"
-	"sync"
 
 	"github.com/tstable/tstable/store/internal/boltfile"
 	"github.com/tstable/tstable/store/internal/dictcopy"
+	"github.com/tstable/tstable/store/internal/values"
 )
 
 // The copy in the header. A file of format 3 keeps, besides the bucket
-// of the tables' dictionaries (shapes.go), a copy of its tables (their
+// of the tables' dictionaries (values/shapes.go), a copy of its tables (their
 // names and incarnations) and of their dictionaries in the spare bytes
 // of a page of its header (boltfile.SpareOffset; the encoding is
 // dictcopy's). The pages of the header are the file's first two, which
@@ -37,21 +37,6 @@ import (
 // what fits in its page: the tables, then the shapes in order of their
 // number (every table's first shapes first); a file whose dictionaries
 // do not fit has the rest in the bucket alone, and Check says so.
-
-// spareCopy is what a DB writing a file of format 3 keeps of its copy.
-type spareCopy struct {
-	mu    sync.Mutex
-	stale bool           // a transaction changed what it holds: build it again
-	built *dictcopy.Copy // the last one built; nil: none yet
-}
-
-// touch marks the copy as changed by the running write transaction.
-func (t *gtx) touchSpare() {
-	s := &t.o.db.spare
-	s.mu.Lock()
-	s.stale = true
-	s.mu.Unlock()
-}
 
 // writesSpare reports whether the DB keeps a copy in the header.
 func (db *DB) writesSpare() bool {
@@ -177,7 +162,7 @@ func buildSpare(t *gtx, format uint64) (*dictcopy.Copy, error) {
 		return nil, err
 	}
 	if err := cat.forEach(func(lower, name []byte) error {
-		b, err := t.top(append([]byte(tablePrefix), lower...))
+		b, err := t.top(append([]byte(values.TablePrefix), lower...))
 		if err == nil && b != nil && name != nil {
 			c.Tables = append(c.Tables, dictcopy.Table{Inc: b.sequence(), Name: string(name)})
 		}
@@ -185,14 +170,14 @@ func buildSpare(t *gtx, format uint64) (*dictcopy.Copy, error) {
 	}); err != nil {
 		return nil, err
 	}
-	d, err := t.top(shapesBucket)
+	d, err := t.top(values.ShapesBucket)
 	if err != nil {
 		return nil, err
 	}
 	if d != nil {
 		if err := d.forEach(func(k, v []byte) error {
 			if len(k) == 12 && v != nil {
-				inc, id := incarnationOf(k)
+				inc, id := values.IncarnationOf(k)
 				c.Shapes = append(c.Shapes, dictcopy.Shape{Inc: inc, ID: id, Def: string(v)})
 			}
 			return nil
@@ -204,12 +189,4 @@ func buildSpare(t *gtx, format uint64) (*dictcopy.Copy, error) {
 		return cmp.Or(cmp.Compare(a.ID, b.ID), cmp.Compare(a.Inc, b.Inc))
 	})
 	return c, nil
-}
-
-// reset forgets the copy: the file was opened again, and another process
-// may have changed it meanwhile.
-func (s *spareCopy) reset() {
-	s.mu.Lock()
-	s.built, s.stale = nil, true
-	s.mu.Unlock()
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/store/internal/values"
 )
 
 // stageDB opens a database with table Tab whose loads commit chunks of
@@ -33,7 +34,7 @@ func stagingBuckets(t *testing.T, db *DB) []string {
 	var names []string
 	if err := db.do(false, func(o *op) error {
 		return o.view(func(t *gtx) error {
-			found, err := t.topBuckets([]byte(stagingPrefix))
+			found, err := t.topBuckets([]byte(values.StagingPrefix))
 			names = names[:0]
 			for _, n := range found {
 				names = append(names, string(n))
@@ -52,7 +53,7 @@ func sortedEntities(n int) []*odata.Entity {
 		es[i] = benchEntity(i)
 	}
 	slices.SortFunc(es, func(a, b *odata.Entity) int {
-		return bytes.Compare(entityKey(a.PartitionKey, a.RowKey), entityKey(b.PartitionKey, b.RowKey))
+		return bytes.Compare(values.EntityKey(a.PartitionKey, a.RowKey), values.EntityKey(b.PartitionKey, b.RowKey))
 	})
 	return es
 }
@@ -247,7 +248,7 @@ func TestLeftStagingBucketIsRemoved(t *testing.T) {
 		t.Fatal(err)
 	}
 	newTable(t, db, "Tab")
-	left := []byte(stagingPrefix + "999999999:0123")
+	left := []byte(values.StagingPrefix + "999999999:0123")
 	if err := db.do(true, func(o *op) error {
 		return o.update(func(t *gtx) error {
 			p, err := t.createTop(left)
@@ -259,7 +260,7 @@ func TestLeftStagingBucketIsRemoved(t *testing.T) {
 				return err
 			}
 			for i := 0; i < 2000; i++ {
-				if err := b.put(entityKey("p", fmt.Sprintf("%05d", i)), encodeEntity(nil, 1, nil)); err != nil {
+				if err := b.put(values.EntityKey("p", fmt.Sprintf("%05d", i)), values.EncodeEntity(nil, 1, nil)); err != nil {
 					return err
 				}
 			}

@@ -6,9 +6,8 @@ import (
 	"strings"
 
 	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/store/internal/values"
 )
-
-func tableBucketName(name string) []byte { return []byte(tablePrefix + strings.ToLower(name)) }
 
 // CreateTable creates an empty table. Names are unique regardless of case;
 // the case given here is kept.
@@ -29,11 +28,11 @@ func (db *DB) CreateTable(ctx context.Context, name string) error {
 				}
 				return err
 			}
-			b, err := t.createTop(tableBucketName(name))
+			b, err := t.createTop(values.TableBucket(name))
 			if err != nil {
 				return err
 			}
-			if t.layout().mapped() {
+			if t.layout().Mapped() {
 				if err := newIncarnation(t, b); err != nil {
 					return err
 				}
@@ -59,7 +58,7 @@ func (db *DB) DeleteTable(ctx context.Context, name string) error {
 				}
 				return err
 			}
-			if err := t.deleteTable(tableBucketName(name)); err != nil {
+			if err := t.deleteTable(values.TableBucket(name)); err != nil {
 				return err
 			}
 			return cat.del(lower)
@@ -73,7 +72,7 @@ func (db *DB) ListTables(ctx context.Context) ([]string, error) {
 	err := db.do(false, func(o *op) error {
 		names = names[:0]
 		return o.view(func(t *gtx) error {
-			if m, err := t.top(metaBucket); err != nil || m == nil {
+			if m, err := t.top(values.MetaBucket); err != nil || m == nil {
 				return err // none: a new file opened for reading, with no tables yet
 			}
 			cat, err := t.catalogue()

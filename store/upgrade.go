@@ -69,7 +69,7 @@ func (src *DB) copyTable(ctx context.Context, dst *DB, name string) error {
 				size := 0
 				var derr error
 				err = b.scan(after, func(k, v []byte) bool {
-					e, err := b.codec.decode(k, v)
+					e, err := b.codec.Decode(k, v)
 					if err != nil {
 						derr = err
 						return false
@@ -111,10 +111,10 @@ func (db *DB) putAll(table string, es []*odata.Entity) error {
 			b.fillPages(1)
 			var val []byte
 			for _, e := range es {
-				if val, err = b.codec.encode(val[:0], odata.TicksOf(e.Timestamp), e.Properties); err != nil {
+				if val, err = b.codec.Encode(val[:0], odata.TicksOf(e.Timestamp), e.Properties); err != nil {
 					return err
 				}
-				if err := b.put(b.codec.l.key(e.PartitionKey, e.RowKey), bytes.Clone(val)); err != nil {
+				if err := b.put(b.codec.L.Key(e.PartitionKey, e.RowKey), bytes.Clone(val)); err != nil {
 					return err
 				}
 			}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/store/internal/values"
 )
 
 // checkETag applies an If-Match condition to the stored value cur, of a
@@ -13,14 +14,14 @@ import (
 // which is what the CLI sends by default; a weak ETag must carry the stored
 // version's time, or the write is refused as UpdateConditionNotSatisfied;
 // any other form is InvalidInput (odata.CheckETag).
-func checkETag(c *tableCodec, cur []byte, ifMatch string, pk, rk string) error {
+func checkETag(c *values.Codec, cur []byte, ifMatch string, pk, rk string) error {
 	if ifMatch == "" || ifMatch == "*" {
 		return nil
 	}
 	if err := odata.CheckETag(ifMatch); err != nil {
 		return err
 	}
-	ticks, err := c.ticks(cur)
+	ticks, err := c.Ticks(cur)
 	if err != nil {
 		return err
 	}
@@ -41,7 +42,7 @@ func notFound(pk, rk string) error {
 func apply(b *gbucket, op backend.Operation, ticks int64, absent bool, out *odata.Entity) error {
 	e := op.Entity
 	c := b.codec
-	key := c.keyOf(e.PartitionKey, e.RowKey)
+	key := c.KeyOf(e.PartitionKey, e.RowKey)
 	var cur []byte
 	if !absent {
 		var err error
@@ -68,7 +69,7 @@ func apply(b *gbucket, op backend.Operation, ticks int64, absent bool, out *odat
 		return b.del(key)
 	}
 	if cur != nil && (op.Kind == backend.OpMerge || op.Kind == backend.OpInsertOrMerge) {
-		old, err := c.decode(key, cur)
+		old, err := c.Decode(key, cur)
 		if err != nil {
 			return err
 		}
@@ -80,7 +81,7 @@ func apply(b *gbucket, op backend.Operation, ticks int64, absent bool, out *odat
 		}
 		props = backend.PropertiesByName(old).Properties
 	}
-	val, err := c.encode(make([]byte, 0, valueRoom(props)), ticks, props)
+	val, err := c.Encode(make([]byte, 0, valueRoom(props)), ticks, props)
 	if err != nil {
 		return err
 	}

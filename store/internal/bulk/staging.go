@@ -1,4 +1,4 @@
-package store
+package bulk
 
 import (
 	"bytes"
@@ -8,18 +8,18 @@ import (
 	"fmt"
 	"os"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/store/internal/values"
 )
 
 // Staged loads. A load into an empty table with a kind of operation whose
 // result does not depend on what the table holds (insert, insert or
 // replace, insert or merge) writes while it reads, as long as the source
 // comes in ascending key order: its entities go, chunk by chunk, into a
-// staging bucket, a top-level bucket named stagingPrefix + the process's
+// staging bucket, a top-level bucket named values.StagingPrefix + the process's
 // id + ":" + a random suffix, holding one bucket under the table's own
 // bucket key. Once the whole source is read, one transaction replaces the
 // (still empty) table's bucket with the staged one. Readers see the table
@@ -36,15 +36,9 @@ import (
 // They are not tables: the catalogue does not list them.
 //
 // Beside the staged table's bucket, a staging bucket holds the key
-// stagingMarker. Recover reads it when the list of tables is lost: the
+// values.StagingMarker. Recover reads it when the list of tables is lost: the
 // pages below a staging bucket that is still in use hold the rows of a
 // load that did not finish, which by the rule above were never committed.
-
-// stagingPrefix starts the name of a staging bucket.
-const stagingPrefix = "import:"
-
-// stagingMarker is the key that marks a staging bucket's own page.
-var stagingMarker = []byte("staging")
 
 // stager is a load's staging.
 type stager struct {
@@ -65,57 +59,10 @@ func newStager(table string) *stager {
 	var r [8]byte
 	rand.Read(r[:])
 	return &stager{
-		parent: []byte(stagingPrefix + strconv.Itoa(os.Getpid()) + ":" + hex.EncodeToString(r[:])),
-		child:  tableBucketName(table),
+		parent: []byte(values.StagingPrefix + strconv.Itoa(os.Getpid()) + ":" + hex.EncodeToString(r[:])),
+		child:  values.TableBucket(table),
 		mem:    &arena{},
 	}
-}
-
-// stagingOwner is the process id in a staging bucket's name, or -1.
-func stagingOwner(name []byte) int {
-	rest, ok := strings.CutPrefix(string(name), stagingPrefix)
-	if !ok {
-		return -1
-	}
-	pid, _, _ := strings.Cut(rest, ":")
-	n, err := strconv.Atoi(pid)
-	if err != nil {
-		return -1
-	}
-	return n
-}
-
-// removeLeftStaging removes the staging buckets that loads killed before
-// they could remove them left in the file: those whose process is gone
-// (or whose name does not say which process).
-func (db *DB) removeLeftStaging() error {
-	var left [][]byte
-	find := func(t *gtx) error {
-		names, err := t.topBuckets([]byte(stagingPrefix))
-		left = left[:0]
-		for _, k := range names {
-			if pid := stagingOwner(k); pid < 0 || (pid != os.Getpid() && !ProcessAlive(pid)) {
-				left = append(left, k)
-			}
-		}
-		return err
-	}
-	if err := db.do(false, func(o *op) error { return o.view(find) }); err != nil || len(left) == 0 || db.damaged.Load() != nil {
-		return err // (a file found damaged is written no more: they stay)
-	}
-	return db.do(true, func(o *op) error {
-		return o.update(func(t *gtx) error {
-			if err := find(t); err != nil {
-				return err
-			}
-			for _, k := range left {
-				if err := t.deleteStaging(k); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
-	})
 }
 
 // stagingGone is the error of a load whose staging bucket another process
@@ -162,7 +109,7 @@ func (l *loader) flushStage() error {
 		// import on one file), which waits for this load to read on.
 		// Then the whole source is read first, into sorted runs, as a
 		// load not staged reads it.
-		if ok, err := l.db.takeBackNow(); err != nil || !ok {
+		if ok, err := l.e.TakeBackNow(); err != nil || !ok {
 			if err != nil {
 				return err
 			}
@@ -179,7 +126,7 @@ func (l *loader) flushStage() error {
 	go func() {
 		err := l.writeStage(batch, mem)
 		if err == nil {
-			err = l.db.release(l.ctx)
+			err = l.e.Release(l.ctx)
 		}
 		st.pending <- err
 	}()
@@ -208,20 +155,20 @@ func (l *loader) waitStage() error {
 func (l *loader) writeStage(batch []loadRec, mem *arena) error {
 	st := l.st
 	var written int64
-	err := l.db.do(true, func(o *op) error {
+	err := l.e.Do(true, false, func(o Call) error {
 		if err := l.sameFormat(); err != nil {
 			return err
 		}
-		t, err := o.begin(true)
+		t, err := o.Begin()
 		if err != nil {
 			return err
 		}
-		defer t.rollback()
+		defer t.Rollback()
 		b, err := l.stagingTree(t)
 		if err != nil {
 			return err
 		}
-		ticks, err := t.nextTicks(0)
+		ticks, err := t.NextTicks(0)
 		if err != nil {
 			return err
 		}
@@ -245,7 +192,7 @@ func (l *loader) writeStage(batch []loadRec, mem *arena) error {
 		if err := w.finish(); err != nil {
 			return err
 		}
-		if err := t.commit(-1); err != nil {
+		if err := t.Commit(); err != nil {
 			return err
 		}
 		written = w.written
@@ -261,42 +208,18 @@ func (l *loader) writeStage(batch []loadRec, mem *arena) error {
 
 // stagingTree is the staged table's bucket in t, made with its staging
 // bucket when this load has not staged anything yet.
-func (l *loader) stagingTree(t *gtx) (*gbucket, error) {
+func (l *loader) stagingTree(t Tx) (Bucket, error) {
 	st := l.st
 	if !st.created {
-		p, err := t.createTop(st.parent)
-		if err != nil {
-			return nil, err
-		}
-		if err := p.put(stagingMarker, st.child); err != nil {
-			return nil, err
-		}
-		b, err := p.createBucket(st.child)
-		if err != nil {
-			return nil, err
-		}
-		if t.layout().mapped() {
-			if err := newIncarnation(t, b); err != nil {
-				return nil, err
-			}
-		}
-		t.holdsEntities(b)
-		return b, nil
+		return t.CreateStaging(st.parent, st.child)
 	}
-	p, err := t.top(st.parent)
+	b, err := t.Staged(st.parent, st.child)
 	if err != nil {
 		return nil, err
-	}
-	var b *gbucket
-	if p != nil {
-		if b, err = p.bucket(st.child); err != nil {
-			return nil, err
-		}
 	}
 	if b == nil {
 		return nil, l.stagingGone()
 	}
-	t.holdsEntities(b)
 	return b, nil
 }
 
@@ -306,7 +229,7 @@ func (l *loader) stageCommitError(err error) error {
 	var ce *backend.CommitError
 	if errors.As(err, &ce) && ce.FromKey == nil {
 		if first := l.st.first; first != nil {
-			from := l.l.odataKey(first)
+			from := l.l.ODataKey(first)
 			ce.FromKey = &from
 		}
 	}
@@ -339,20 +262,19 @@ func (l *loader) unstage() error {
 	if st.created {
 		var after []byte
 		for done := false; !done; {
-			err := l.db.do(false, func(o *op) error {
+			err := l.e.Do(false, true, func(o Call) error { // once: the records go to the load's runs as they are read
 				if err := l.sameFormat(); err != nil {
 					return err
 				}
-				o.once = true // the records go to the load's runs as they are read
-				return o.view(func(t *gtx) error {
+				return o.View(func(t Tx) error {
 					b, err := l.stagingTree(t)
 					if err != nil {
 						return err
 					}
 					n := 0
 					var aerr error
-					err = b.scan(after, func(k, v []byte) bool {
-						rec, err := b.codec.record(k, v)
+					err = b.Scan(after, func(k, v []byte) bool {
+						rec, err := b.Codec().Record(k, v)
 						if err != nil {
 							aerr = err
 							return false
@@ -375,7 +297,7 @@ func (l *loader) unstage() error {
 				return err
 			}
 			if !done {
-				if err := l.db.stepAside(l.ctx); err != nil {
+				if err := l.e.StepAside(l.ctx); err != nil {
 					return err
 				}
 			}
@@ -390,7 +312,7 @@ func (l *loader) unstage() error {
 		return err
 	}
 	l.st = nil
-	return l.db.release(l.ctx) // the rest of the source is read with the file let go
+	return l.e.Release(l.ctx) // the rest of the source is read with the file let go
 }
 
 // dropStage removes the staging bucket.
@@ -402,8 +324,8 @@ func (l *loader) dropStage() error {
 	if st == nil || !st.created {
 		return nil
 	}
-	err := l.db.do(true, func(o *op) error {
-		return o.update(func(t *gtx) error { return t.deleteStaging(st.parent) })
+	err := l.e.Do(true, false, func(o Call) error {
+		return o.Update(func(t Tx) error { return t.DropStaging(st.parent) })
 	})
 	if err == nil {
 		st.created = false
@@ -432,41 +354,29 @@ func (l *loader) swapIn() (bool, error) {
 		return true, nil
 	}
 	full := false
-	err := l.db.do(true, func(o *op) error {
+	err := l.e.Do(true, false, func(o Call) error {
 		if err := l.sameFormat(); err != nil {
 			return err
 		}
-		return o.update(func(t *gtx) error {
-			b, err := t.table(l.table)
+		return o.Update(func(t Tx) error {
+			b, err := t.Table(l.table)
 			if err != nil {
 				return err
 			}
-			if k, err := b.first(); err != nil || k != nil {
+			if k, err := b.First(); err != nil || k != nil {
 				if err == nil {
 					full, err = true, errNotEmpty
 				}
 				return err
 			}
-			p, err := t.top(st.parent)
+			staged, err := t.Staged(st.parent, st.child)
 			if err != nil {
 				return err
-			}
-			var staged *gbucket
-			if p != nil {
-				if staged, err = p.bucket(st.child); err != nil {
-					return err
-				}
 			}
 			if staged == nil {
 				return l.stagingGone()
 			}
-			if err := t.deleteTable(st.child); err != nil {
-				return err
-			}
-			if err := t.moveTop(st.child, p); err != nil {
-				return err
-			}
-			return t.deleteTop(st.parent)
+			return t.SwapIn(st.parent, st.child)
 		})
 	})
 	if full {
@@ -486,28 +396,3 @@ func (l *loader) swapIn() (bool, error) {
 }
 
 var errNotEmpty = errors.New("the table is not empty")
-
-// deleteStaging deletes the staging bucket name, and the dictionary of
-// the table staged in it.
-func (t *gtx) deleteStaging(name []byte) error {
-	p, err := t.top(name)
-	if err != nil || p == nil {
-		return err
-	}
-	children, err := p.buckets()
-	if err != nil {
-		return err
-	}
-	for _, k := range children {
-		child, err := p.bucket(k)
-		if err != nil {
-			return err
-		}
-		if child != nil {
-			if err := dropDictionary(t, child); err != nil {
-				return err
-			}
-		}
-	}
-	return t.deleteTop(name)
-}

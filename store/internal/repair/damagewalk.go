@@ -1,15 +1,13 @@
-package store
+package repair
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"os"
 
-	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/store/internal/boltfile"
 	"github.com/tstable/tstable/store/internal/dictcopy"
+	"github.com/tstable/tstable/store/internal/values"
 )
 
 // walker is a boltfile.Walker that keeps what it finds as Problems, each
@@ -17,11 +15,11 @@ import (
 // it.
 type walker struct {
 	*boltfile.Walker
-	table    string // the table being walked, "" for the file's own records
-	l        layout // of the file's keys, once its own records are read
+	table    string        // the table being walked, "" for the file's own records
+	l        values.Layout // of the file's keys, once its own records are read
 	problems []Problem
 	notes    []string        // see note
-	copies   []dictcopy.Copy // the copies of the dictionaries in the header's pages (spare.go)
+	copies   []dictcopy.Copy // the copies of the dictionaries in the header's pages (the store's spare.go)
 	// copiedNames are the names as created that only the copies gave.
 	copiedNames map[string]string
 }
@@ -140,45 +138,10 @@ func (w *walker) problem(p Problem) {
 // meta is the meta of the state the walker reads.
 func (w *walker) meta() boltfile.Meta { return w.H.Meta() }
 
-// openForReading opens path read-only and takes the engine's shared lock,
-// so that no tstable process writes it meanwhile. It never writes.
-func openForReading(ctx context.Context, path string, opts *ScanOptions) (*os.File, int64, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, 0, fmt.Errorf("cannot open %s: %s", path, backend.DescribeIOError(err))
-	}
-	wait := DefaultWait
-	var onWait func(string)
-	if opts != nil {
-		o := Options{Wait: opts.Wait}
-		wait, onWait = o.wait(), opts.OnWait
-	}
-	if err := lockFile(ctx, f, false, wait, onWait); err != nil {
-		if errors.Is(err, errBusy) {
-			db := &DB{path: path, opts: Options{Wait: wait}}
-			err = db.lockedError(holdersOf(f))
-		}
-		f.Close()
-		return nil, 0, err
-	}
-	st, err := f.Stat()
-	if err != nil {
-		closeLocked(f)
-		return nil, 0, fmt.Errorf("cannot read %s: %s", path, backend.DescribeIOError(err))
-	}
-	return f, st.Size(), nil
-}
-
-// closeLocked lets go of the lock lockFile took on f, and closes it.
-func closeLocked(f *os.File) error {
-	releaseFile(f)
-	return f.Close()
-}
-
 // printable shows a stored key for people: PartitionKey and RowKey
 // joined by "/" when it has both.
 func printable(k []byte) string {
-	pk, rk := splitKey(k)
+	pk, rk := values.SplitKey(k)
 	if len(pk) == len(k) {
 		return string(k)
 	}

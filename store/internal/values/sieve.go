@@ -1,4 +1,4 @@
-package store
+package values
 
 import (
 	"bytes"
@@ -6,7 +6,7 @@ import (
 	"github.com/tstable/tstable/odata"
 )
 
-// textSieve passes over, before the filter reads any property, the
+// TextSieve passes over, before the filter reads any property, the
 // entities whose stored value lacks a text the filter requires
 // (odata.Filter.TextsRequired): a string property equal to "Cao" holds the
 // bytes of "Cao" in the value, so a value without them cannot match. A
@@ -14,13 +14,13 @@ import (
 // the property; most filtered scans throw most entities away.
 type textSieve [][]byte
 
-// newTextSieve is the sieve of filter f on values of codec c: none (nil,
+// NewTextSieve is the sieve of filter f on values of codec c: none (nil,
 // which passes everything) unless the file's format stores every string
 // as its bytes, as formats 2 and 3 do (appendPayload2). A format that
 // stores strings otherwise must leave it out here
 // (TestTextSieveLosesNoMatch fails until it does).
-func newTextSieve(c *tableCodec, f *odata.Filter) textSieve {
-	if c == nil || c.l < 2 || c.l > 3 {
+func NewTextSieve(c *Codec, f *odata.Filter) textSieve {
+	if c == nil || c.L < 2 || c.L > 3 {
 		return nil
 	}
 	var s textSieve
@@ -30,9 +30,9 @@ func newTextSieve(c *tableCodec, f *odata.Filter) textSieve {
 	return s
 }
 
-// rejects reports whether val lacks one of the texts, so that the filter
+// Rejects reports whether val lacks one of the texts, so that the filter
 // cannot match its entity.
-func (s textSieve) rejects(val []byte) bool {
+func (s textSieve) Rejects(val []byte) bool {
 	for _, t := range s {
 		if !bytes.Contains(val, t) {
 			return true

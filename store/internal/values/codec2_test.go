@@ -1,4 +1,4 @@
-package store
+package values
 
 import (
 	"bytes"
@@ -13,19 +13,19 @@ import (
 // fuzzShapes is the dictionary the fuzz targets of format 2 read values
 // with: shape 1 the properties of fuzzProps, shape 2 one string, shape 3
 // every type once.
-func fuzzShapes() *shapeView {
-	var list []*shape
+func fuzzShapes() *ShapeView {
+	var list []*Shape
 	for _, props := range [][]odata.Property{fuzzProps(), {prop("Name", odata.String(""))}, {
 		prop("S", odata.String("")), prop("I", odata.Int32(0)), prop("L", odata.Int64(0)), prop("D", odata.Double(0)),
 		prop("B", odata.Bool(false)), prop("T", odata.DateTimeTicks(0)), prop("G", odata.Value{Type: odata.EdmGuid}), prop("X", odata.Binary(nil)),
 	}} {
-		sh, err := parseShape(appendShapeDef(nil, props))
+		sh, err := ParseShape(AppendShapeDef(nil, props))
 		if err != nil {
 			panic(err)
 		}
 		list = append(list, sh)
 	}
-	return staticShapes(1, emptyShapes.with(list...))
+	return StaticShapes(1, EmptyShapes.With(list...))
 }
 
 func fuzzProps() []odata.Property {
@@ -40,26 +40,26 @@ func fuzzProps() []odata.Property {
 // names inline, and a filter reads each property alone.
 func TestValue2RoundTrip(t *testing.T) {
 	shapes := fuzzShapes()
-	c := &tableCodec{l: 2, shapes: shapes}
+	c := &Codec{L: 2, Shapes: shapes}
 	props := fuzzProps()
 	now := odata.TicksOf(time.Now())
 	for _, id := range []uint64{0, 1} {
-		val, err := appendValue2(nil, now, id, props)
+		val, err := AppendValue2(nil, now, id, props)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if id == 1 && bytes.Contains(val, []byte("Score")) {
 			t.Fatal("a value of a shape holds its names")
 		}
-		key := layout(2).key("p\uFFFD", "😀")
-		e, err := c.decode(key, val)
+		key := Layout(2).Key("p\uFFFD", "😀")
+		e, err := c.Decode(key, val)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if e.PartitionKey != "p\uFFFD" || e.RowKey != "😀" || odata.TicksOf(e.Timestamp) != now || len(e.Properties) != len(props) {
 			t.Fatalf("shape %d: %+v", id, e)
 		}
-		r := &rawRecord{key: key, val: val, c: c}
+		r := &RawRecord{Key: key, Val: val, C: c}
 		for i, p := range props {
 			if e.Properties[i].Name != p.Name || !sameValue(e.Properties[i].Value, p.Value) {
 				t.Fatalf("shape %d: %+v, want %+v", id, e.Properties[i], p)
@@ -75,8 +75,8 @@ func TestValue2RoundTrip(t *testing.T) {
 			t.Fatal("Get of a missing property")
 		}
 	}
-	small, _ := appendValue2(nil, now, 1, props)
-	if big := encodeEntity(nil, now, props); len(small)*10 > len(big)*6 {
+	small, _ := AppendValue2(nil, now, 1, props)
+	if big := EncodeEntity(nil, now, props); len(small)*10 > len(big)*6 {
 		t.Fatalf("a value of a shape is %d bytes, of format 1 %d", len(small), len(big))
 	}
 }
@@ -90,12 +90,12 @@ func FuzzEntityLine2(f *testing.F) {
 	now := odata.TicksOf(time.Date(2026, 11, 23, 13, 29, 32, 168796700, time.UTC))
 	for _, id := range []uint64{0, 1} {
 		for _, ticks := range []int64{0, now, math.MaxInt64} {
-			v, _ := appendValue2(nil, ticks, id, fuzzProps())
+			v, _ := AppendValue2(nil, ticks, id, fuzzProps())
 			f.Add([]byte("Sales\x0000010"), v, uint16(0))
 			f.Add([]byte("p\xf5\x80\x80\x00r\\k"), v, uint16(0x1ff))
 		}
 	}
-	v, _ := appendValue2(nil, now, 2, []odata.Property{prop("Name", odata.String("x"))})
+	v, _ := AppendValue2(nil, now, 2, []odata.Property{prop("Name", odata.String("x"))})
 	f.Add([]byte("a\x00b"), v, uint16(1))
 	f.Add([]byte("a\x00b"), []byte{0, 0, 0, 0, 0, 0, 0, 0, 9}, uint16(0))
 	names := []string{"Name", "Age", "S", "Timestamp", "PartitionKey", "Missing", "Score", "Id", "RowKey", "G", "I"}
@@ -110,15 +110,15 @@ func FuzzEntityLine2(f *testing.F) {
 				}
 			}
 		}
-		c := &tableCodec{l: 2, shapes: shapes}
-		r := &rawRecord{}
-		got, err := c.appendLine([]byte("prefix"), key, val, sel, r)
-		e, derr := c.decode(key, val)
+		c := &Codec{L: 2, Shapes: shapes}
+		r := &RawRecord{}
+		got, err := c.AppendLine([]byte("prefix"), key, val, sel, r)
+		e, derr := c.Decode(key, val)
 		lineIsDecoded(t, got, err, e, derr, sel)
 		if derr != nil {
 			return
 		}
-		rec := &rawRecord{key: key, val: val, c: c}
+		rec := &RawRecord{Key: key, Val: val, C: c}
 		for _, n := range names {
 			if n == odata.Timestamp && e.Timestamp.IsZero() {
 				continue // a value's ticks 0: no Timestamp for the entity, ticks 0 for a filter (as in format 1)
@@ -135,20 +135,20 @@ func FuzzEntityLine2(f *testing.F) {
 // FuzzShapeDef: a definition reads as shapes are written, and what reads
 // is written back the same.
 func FuzzShapeDef(f *testing.F) {
-	f.Add(appendShapeDef(nil, fuzzProps()))
+	f.Add(AppendShapeDef(nil, fuzzProps()))
 	f.Add([]byte{1, 0})
 	f.Add([]byte{9, 1, 'a'})
 	f.Fuzz(func(t *testing.T, def []byte) {
-		s, err := parseShape(def)
+		s, err := ParseShape(def)
 		if err != nil {
 			return
 		}
 		var props []odata.Property
-		for i, n := range s.names {
-			props = append(props, odata.Property{Name: n, Value: odata.Value{Type: s.types[i]}})
+		for i, n := range s.Names {
+			props = append(props, odata.Property{Name: n, Value: odata.Value{Type: s.Types[i]}})
 		}
-		if back := appendShapeDef(nil, props); !bytes.Equal(back, def) {
-			t.Fatalf("%x reads as %v and writes back as %x", def, s.names, back)
+		if back := AppendShapeDef(nil, props); !bytes.Equal(back, def) {
+			t.Fatalf("%x reads as %v and writes back as %x", def, s.Names, back)
 		}
 	})
 }
@@ -156,15 +156,15 @@ func FuzzShapeDef(f *testing.F) {
 // FuzzFromRecord: a load's record (format 1's encoding) becomes a value
 // of format 2 that decodes to the same entity.
 func FuzzFromRecord(f *testing.F) {
-	f.Add(encodeEntity(nil, 5, fuzzProps()), int64(7))
-	f.Add(encodeEntity(nil, 0, nil), int64(1))
+	f.Add(EncodeEntity(nil, 5, fuzzProps()), int64(7))
+	f.Add(EncodeEntity(nil, 0, nil), int64(1))
 	f.Add([]byte{1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 'A', 5, 9}, int64(1))
 	shapes := fuzzShapes()
 	f.Fuzz(func(t *testing.T, rec []byte, ticks int64) {
-		c := &tableCodec{l: 2, shapes: shapes}
+		c := &Codec{L: 2, Shapes: shapes}
 		key := []byte("p\x00r")
-		want, err := decodeRecord(c.l, key, rec)
-		val, ferr := c.fromRecord(nil, key, rec, ticks)
+		want, err := DecodeRecord(c.L, key, rec)
+		val, ferr := c.FromRecord(nil, key, rec, ticks)
 		if err != nil {
 			if ferr == nil {
 				t.Fatalf("a record that does not decode (%v) was stored as %x", err, val)
@@ -177,7 +177,7 @@ func FuzzFromRecord(f *testing.F) {
 			}
 			t.Fatalf("a sound record %+v could not be stored: %v", want, ferr)
 		}
-		got, err := c.decode(key, val)
+		got, err := c.Decode(key, val)
 		if err != nil {
 			t.Fatalf("%x stored as %x, which does not decode: %v", rec, val, err)
 		}
@@ -200,16 +200,16 @@ func BenchmarkFilterMatch(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	shapes := staticShapes(1, emptyShapes.with(must(parseShape(appendShapeDef(nil, e.Properties)))))
+	shapes := StaticShapes(1, EmptyShapes.With(must(ParseShape(AppendShapeDef(nil, e.Properties)))))
 	for _, v := range []uint64{1, 2} {
-		c := &tableCodec{l: layout(v), shapes: shapes}
-		key := c.l.key(e.PartitionKey, e.RowKey)
-		val := encodeEntity(nil, 1, e.Properties)
+		c := &Codec{L: Layout(v), Shapes: shapes}
+		key := c.L.Key(e.PartitionKey, e.RowKey)
+		val := EncodeEntity(nil, 1, e.Properties)
 		if v == 2 {
-			val, _ = appendValue2(nil, 1, 1, e.Properties)
+			val, _ = AppendValue2(nil, 1, 1, e.Properties)
 		}
 		b.Run(fmt.Sprintf("format %d", v), func(b *testing.B) {
-			r := &rawRecord{key: key, val: val, c: c}
+			r := &RawRecord{Key: key, Val: val, C: c}
 			for b.Loop() {
 				f.Match(r)
 			}
@@ -228,19 +228,19 @@ func must[T any](v T, err error) T {
 // each format: what an export pays for each entity.
 func BenchmarkEntityLine(b *testing.B) {
 	e := narrowRows(1)[0]
-	shapes := staticShapes(1, emptyShapes.with(must(parseShape(appendShapeDef(nil, e.Properties)))))
+	shapes := StaticShapes(1, EmptyShapes.With(must(ParseShape(AppendShapeDef(nil, e.Properties)))))
 	for _, v := range []uint64{1, 2} {
-		c := &tableCodec{l: layout(v), shapes: shapes}
-		key := c.l.key(e.PartitionKey, e.RowKey)
-		val := encodeEntity(nil, 638_000_000_000_000_000, e.Properties)
+		c := &Codec{L: Layout(v), Shapes: shapes}
+		key := c.L.Key(e.PartitionKey, e.RowKey)
+		val := EncodeEntity(nil, 638_000_000_000_000_000, e.Properties)
 		if v == 2 {
-			val, _ = appendValue2(nil, 638_000_000_000_000_000, 1, e.Properties)
+			val, _ = AppendValue2(nil, 638_000_000_000_000_000, 1, e.Properties)
 		}
 		b.Run(fmt.Sprintf("format %d", v), func(b *testing.B) {
-			r := &rawRecord{}
+			r := &RawRecord{}
 			var dst []byte
 			for b.Loop() {
-				dst, _ = c.appendLine(dst[:0], key, val, nil, r)
+				dst, _ = c.AppendLine(dst[:0], key, val, nil, r)
 			}
 		})
 	}

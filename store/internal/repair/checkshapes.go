@@ -1,19 +1,21 @@
-package store
+package repair
 
 import (
 	"bytes"
 	"fmt"
 	"slices"
 
+	"io"
+	"strings"
+
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store/internal/boltfile"
 	"github.com/tstable/tstable/store/internal/dictcopy"
-	"io"
-	"strings"
+	"github.com/tstable/tstable/store/internal/values"
 )
 
 // What Check and Recover read of the tables' dictionaries (format 2; see
-// shapes.go), page by page as they read the rest.
+// values/shapes.go), page by page as they read the rest.
 
 // readDictionaries reads the bucket of the tables' dictionaries into
 // sv.shapes, each as far as it reads: shapes 1 to n without a gap. A
@@ -43,22 +45,22 @@ func (w *walker) readDictionaries(t entry, sv *survey) {
 // dictReader gathers the entries of the tables' dictionaries, in key
 // order, into shapes.
 type dictReader struct {
-	lists  map[uint64][]*shape
+	lists  map[uint64][]*values.Shape
 	broken map[uint64]bool // a dictionary with a gap or an unreadable shape: read no further
 }
 
 // add takes one entry, and says what is wrong with it, if anything.
 func (d *dictReader) add(e boltfile.Elem) string {
 	if d.lists == nil {
-		d.lists, d.broken = map[uint64][]*shape{}, map[uint64]bool{}
+		d.lists, d.broken = map[uint64][]*values.Shape{}, map[uint64]bool{}
 	}
-	if e.Bucket && bytes.Equal(e.Key, shapesPin) {
+	if e.Bucket && bytes.Equal(e.Key, values.ShapesPin) {
 		return ""
 	}
 	if e.Bucket || len(e.Key) != 12 {
 		return fmt.Sprintf("the tables' dictionaries hold %q, which tstable never writes", printable(e.Key))
 	}
-	inc, id := incarnationOf(e.Key)
+	inc, id := values.IncarnationOf(e.Key)
 	if d.broken[inc] {
 		return ""
 	}
@@ -66,7 +68,7 @@ func (d *dictReader) add(e boltfile.Elem) string {
 		d.broken[inc] = true
 		return fmt.Sprintf("the dictionary %016x lacks shape %d; the entities that name a shape it lacks cannot be read", inc, want)
 	}
-	sh, err := parseShape(e.Value)
+	sh, err := values.ParseShape(e.Value)
 	if err != nil {
 		d.broken[inc] = true
 		return fmt.Sprintf("shape %d of the dictionary %016x is unreadable (%s); the entities that name it or a later one cannot be read", id, inc, err)
@@ -76,10 +78,10 @@ func (d *dictReader) add(e boltfile.Elem) string {
 }
 
 // sets is the dictionaries read, by incarnation.
-func (d *dictReader) sets() map[uint64]*shapeSet {
-	out := map[uint64]*shapeSet{}
+func (d *dictReader) sets() map[uint64]*values.ShapeSet {
+	out := map[uint64]*values.ShapeSet{}
 	for inc, l := range d.lists {
-		out[inc] = emptyShapes.with(l...)
+		out[inc] = values.EmptyShapes.With(l...)
 	}
 	return out
 }
@@ -112,30 +114,8 @@ func (w *walker) orphanDictionaries(sv *survey) {
 	}
 }
 
-// staticShapes is a dictionary read whole already, for a codec that reads
-// no transaction (Check, Recover).
-func staticShapes(inc uint64, s *shapeSet) *shapeView {
-	v := &shapeView{inc: inc, full: true}
-	v.set.Store(s)
-	return v
-}
-
-// why says why a stored value of format 2 does not decode, when it names
-// a shape the table's dictionary lacks.
-func (c *tableCodec) why(val []byte) string {
-	if !c.values2() {
-		return ""
-	}
-	if _, id, _, err := head2(val); err == nil && id != 0 {
-		if _, err := c.shapes.get(id); err != nil {
-			return fmt.Sprintf(": it names shape %d, which the table's dictionary does not hold", id)
-		}
-	}
-	return ""
-}
-
 // readCopies reads the copies of the tables and their dictionaries that
-// the pages of the header hold (format 3; spare.go), those that read.
+// the pages of the header hold (format 3; the store's spare.go), those that read.
 func (w *walker) readCopies(f io.ReaderAt, size int64) {
 	ps := w.H.PageSize
 	if !boltfile.PossiblePageSize(ps) {
@@ -150,20 +130,20 @@ func (w *walker) readCopies(f io.ReaderAt, size int64) {
 
 // copiedShapes is the dictionary of inc as copy c holds it: shapes 1 to
 // n, up to the first one it lacks.
-func copiedShapes(c dictcopy.Copy, inc uint64) []*shape {
+func copiedShapes(c dictcopy.Copy, inc uint64) []*values.Shape {
 	defs := map[uint64]string{}
 	for _, s := range c.Shapes {
 		if s.Inc == inc {
 			defs[s.ID] = s.Def
 		}
 	}
-	var list []*shape
+	var list []*values.Shape
 	for id := uint64(1); ; id++ {
 		def, ok := defs[id]
 		if !ok {
 			return list
 		}
-		sh, err := parseShape([]byte(def))
+		sh, err := values.ParseShape([]byte(def))
 		if err != nil {
 			return list
 		}
@@ -178,7 +158,7 @@ func copiedShapes(c dictcopy.Copy, inc uint64) []*shape {
 // too, when the file's records cannot.
 func (w *walker) dictionariesFromCopies(sv *survey) {
 	for _, c := range w.copies {
-		if !sv.formatRead && c.Format >= 3 && c.Format <= formatVersion {
+		if !sv.formatRead && c.Format >= 3 && c.Format <= values.FormatVersion {
 			sv.format, sv.formatRead = c.Format, true
 		}
 		incs := map[uint64]bool{}
@@ -188,13 +168,13 @@ func (w *walker) dictionariesFromCopies(sv *survey) {
 		for inc := range incs {
 			list := copiedShapes(c, inc)
 			have := sv.shapes[inc]
-			if have != nil && len(have.list) >= len(list) {
+			if have != nil && len(have.List) >= len(list) {
 				continue
 			}
-			if have != nil && !slices.EqualFunc(have.list, list[:len(have.list)], func(a, b *shape) bool { return a.def == b.def }) {
+			if have != nil && !slices.EqualFunc(have.List, list[:len(have.List)], func(a, b *values.Shape) bool { return a.Def == b.Def }) {
 				continue
 			}
-			sv.shapes[inc] = emptyShapes.with(list...)
+			sv.shapes[inc] = values.EmptyShapes.With(list...)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package store
+package values
 
 import (
 	"bytes"
@@ -24,38 +24,38 @@ import (
 //
 // Fixed-width payloads let a filter skip to the property it needs without
 // decoding the others.
-const formatV1 = 1
+const FormatV1 = 1
 
 // errCorrupt is a stored value that does not decode, where its key is not
 // known: damage.
 var errCorrupt error = &boltfile.Finding{What: "a stored entity cannot be decoded"}
 
-// corruptError is a stored entity that does not decode: damage. Its key
+// CorruptError is a stored entity that does not decode: damage. Its key
 // is in layout l (0: format 1's).
-type corruptError struct {
-	key []byte
-	l   layout
+type CorruptError struct {
+	Key []byte
+	l   Layout
 }
 
-func (e *corruptError) Error() string {
-	pk, rk := e.l.keys(e.key)
+func (e *CorruptError) Error() string {
+	pk, rk := e.l.Keys(e.Key)
 	return fmt.Sprintf("the stored entity (%q, %q) cannot be decoded", pk, rk)
 }
 
 // Unwrap marks the error as damage.
-func (e *corruptError) Unwrap() error { return ErrDamaged }
+func (e *CorruptError) Unwrap() error { return boltfile.ErrDamaged }
 
-// entityKey is PartitionKey 0x00 RowKey: byte order is table order, and
+// EntityKey is PartitionKey 0x00 RowKey: byte order is table order, and
 // 0x00 cannot occur inside a key.
-func entityKey(pk, rk string) []byte {
+func EntityKey(pk, rk string) []byte {
 	k := make([]byte, 0, len(pk)+1+len(rk))
 	k = append(k, pk...)
 	k = append(k, 0)
 	return append(k, rk...)
 }
 
-// splitKey returns the two keys of a stored key, without copying.
-func splitKey(k []byte) (pk, rk []byte) {
+// SplitKey returns the two keys of a stored key, without copying.
+func SplitKey(k []byte) (pk, rk []byte) {
 	for i, c := range k {
 		if c == 0 {
 			return k[:i], k[i+1:]
@@ -64,8 +64,11 @@ func splitKey(k []byte) (pk, rk []byte) {
 	return k, nil
 }
 
-func encodeEntity(dst []byte, ticks int64, props []odata.Property) []byte {
-	dst = append(dst, formatV1)
+// EncodeEntity appends the value of format 1 of an entity with Timestamp
+// ticks and properties props (a load's record is one, whatever the
+// file's format).
+func EncodeEntity(dst []byte, ticks int64, props []odata.Property) []byte {
+	dst = append(dst, FormatV1)
 	dst = binary.BigEndian.AppendUint64(dst, uint64(ticks))
 	for _, p := range props {
 		dst = binary.AppendUvarint(dst, uint64(len(p.Name)))
@@ -89,14 +92,14 @@ func encodeEntity(dst []byte, ticks int64, props []odata.Property) []byte {
 	return dst
 }
 
-// stampRecord sets the Timestamp ticks of a value of format 1.
-func stampRecord(val []byte, ticks int64) {
+// StampRecord sets the Timestamp ticks of a value of format 1.
+func StampRecord(val []byte, ticks int64) {
 	binary.BigEndian.PutUint64(val[1:9], uint64(ticks))
 }
 
-// storedTicks returns the Timestamp ticks of a stored value.
-func storedTicks(val []byte) (int64, error) {
-	if len(val) < 9 || val[0] != formatV1 {
+// StoredTicks returns the Timestamp ticks of a stored value.
+func StoredTicks(val []byte) (int64, error) {
+	if len(val) < 9 || val[0] != FormatV1 {
 		return 0, errCorrupt
 	}
 	return int64(binary.BigEndian.Uint64(val[1:9])), nil
@@ -192,13 +195,13 @@ func bytesString(b []byte) string {
 	return unsafe.String(&b[0], len(b))
 }
 
-// decodeEntity fully decodes a stored entity, copying it out of the
+// DecodeEntity fully decodes a stored entity, copying it out of the
 // transaction's memory with one string allocation for the keys and one for
 // all names and values (which are substrings of it).
-func decodeEntity(key, val []byte) (*odata.Entity, error) {
-	ticks, err := storedTicks(val)
+func DecodeEntity(key, val []byte) (*odata.Entity, error) {
+	ticks, err := StoredTicks(val)
 	if err != nil {
-		return nil, &corruptError{key: bytes.Clone(key)}
+		return nil, &CorruptError{Key: bytes.Clone(key)}
 	}
 	keys := string(key)
 	sep := len(keys)
@@ -220,7 +223,7 @@ func decodeEntity(key, val []byte) (*odata.Entity, error) {
 	for i := 9; i < len(owned); count++ {
 		_, _, next, err := nextProperty(owned, i)
 		if err != nil {
-			return nil, &corruptError{key: bytes.Clone(key)}
+			return nil, &CorruptError{Key: bytes.Clone(key)}
 		}
 		i = next
 	}
@@ -233,14 +236,14 @@ func decodeEntity(key, val []byte) (*odata.Entity, error) {
 	return e, nil
 }
 
-// rawRecord is an odata.Record over a stored key and value: a filter reads
+// RawRecord is an odata.Record over a stored key and value: a filter reads
 // the properties it names straight from the transaction's memory, and
 // nothing is decoded or allocated for entities it rejects. c is the
 // table's codec (nil: format 1); the buffers hold what a value of format
 // 2 needs written out (a key with mapped bytes, a Guid's text).
-type rawRecord struct {
-	key, val     []byte
-	c            *tableCodec
+type RawRecord struct {
+	Key, Val     []byte
+	C            *Codec
 	pkBuf, rkBuf []byte
 	guid         [36]byte
 }
@@ -248,46 +251,46 @@ type rawRecord struct {
 // Get implements odata.Record. A filter calls it for every entity a scan
 // reads, so a value of format 2 is read here, without a call of its own
 // (system2 reads a key or the Timestamp).
-func (r *rawRecord) Get(name string) (odata.Value, bool) {
-	if r.c == nil || !r.c.values2() {
+func (r *RawRecord) Get(name string) (odata.Value, bool) {
+	if r.C == nil || !r.C.Values2() {
 		return r.get1(name)
 	}
 	switch name {
 	case odata.PartitionKey, odata.RowKey, odata.Timestamp:
 		return r.system2(name)
 	}
-	t, start, end, ok := find2(r.val, r.c.shapes, name)
+	t, start, end, ok := find2(r.Val, r.C.Shapes, name)
 	if !ok {
 		return odata.Value{}, false
 	}
-	if v, ok := quickValue2(r.val, t, start, end); ok {
+	if v, ok := quickValue2(r.Val, t, start, end); ok {
 		return v, true
 	}
-	v, err := payloadValue2(r.val, t, start, end, &r.guid)
+	v, err := payloadValue2(r.Val, t, start, end, &r.guid)
 	return v, err == nil
 }
 
 // get1 is Get for a value of format 1.
-func (r *rawRecord) get1(name string) (odata.Value, bool) {
+func (r *RawRecord) get1(name string) (odata.Value, bool) {
 	switch name {
 	case odata.PartitionKey:
-		pk, _ := splitKey(r.key)
+		pk, _ := SplitKey(r.Key)
 		return odata.Value{Type: odata.EdmString, Str: bytesString(pk)}, true
 	case odata.RowKey:
-		_, rk := splitKey(r.key)
+		_, rk := SplitKey(r.Key)
 		return odata.Value{Type: odata.EdmString, Str: bytesString(rk)}, true
 	case odata.Timestamp:
-		t, err := storedTicks(r.val)
+		t, err := StoredTicks(r.Val)
 		if err != nil {
 			return odata.Value{}, false
 		}
 		return odata.DateTimeTicks(t), true
 	}
-	t, start, end, ok := findProperty(r.val, name)
+	t, start, end, ok := findProperty(r.Val, name)
 	if !ok {
 		return odata.Value{}, false
 	}
-	return payloadValue(r.val, t, start, end), true
+	return payloadValue(r.Val, t, start, end), true
 }
 
 // findProperty finds the property called name in a stored value, stepping
@@ -325,24 +328,24 @@ func findProperty(val []byte, name string) (t odata.EdmType, start, end int, ok 
 	return 0, 0, 0, false
 }
 
-// appendEntityLine appends the entity stored at key and val as one line of
+// AppendEntityLine appends the entity stored at key and val as one line of
 // the service's JSON and a newline: the bytes odata.AppendEntityJSON writes
-// for decodeEntity(key, val) projected by sel (odata.Project), written
+// for DecodeEntity(key, val) projected by sel (odata.Project), written
 // from the stored bytes through odata's piecewise writer without building
 // the entity. A value that does not decode leaves dst as it was and is a
-// corruptError, as decodeEntity's.
-func appendEntityLine(dst, key, val []byte, sel []string) ([]byte, error) {
-	ticks, err := storedTicks(val)
+// CorruptError, as DecodeEntity's.
+func AppendEntityLine(dst, key, val []byte, sel []string) ([]byte, error) {
+	ticks, err := StoredTicks(val)
 	if err != nil {
-		return dst, &corruptError{key: bytes.Clone(key)}
+		return dst, &CorruptError{Key: bytes.Clone(key)}
 	}
 	start := len(dst)
-	pk, rk := splitKey(key)
+	pk, rk := SplitKey(key)
 	dst = odata.AppendEntityJSONStart(dst, bytesString(pk), bytesString(rk), ticks)
 	for i := 9; i < len(val); {
 		name, v, next, err := nextProperty(val, i)
 		if err != nil {
-			return dst[:start], &corruptError{key: bytes.Clone(key)}
+			return dst[:start], &CorruptError{Key: bytes.Clone(key)}
 		}
 		if sel == nil {
 			dst = odata.AppendEntityJSONProperty(dst, bytesString(name), v)
@@ -350,7 +353,7 @@ func appendEntityLine(dst, key, val []byte, sel []string) ([]byte, error) {
 		i = next
 	}
 	if sel != nil {
-		rec := rawRecord{key: key, val: val}
+		rec := RawRecord{Key: key, Val: val}
 		for _, name := range sel {
 			switch name {
 			case odata.PartitionKey, odata.RowKey, odata.Timestamp:

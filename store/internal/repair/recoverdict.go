@@ -1,18 +1,20 @@
-package store
+package repair
 
 import (
 	"bytes"
 	"encoding/binary"
 
+	"strings"
+
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store/internal/boltfile"
 	"github.com/tstable/tstable/store/internal/dictcopy"
-	"strings"
+	"github.com/tstable/tstable/store/internal/values"
 )
 
 // What Recover gathers, from every page of a file of format 2, that the
 // entities of pages no tree leads to need: the tables' dictionaries
-// (shapes.go) and which incarnation each table had, and the file's format
+// (values/shapes.go) and which incarnation each table had, and the file's format
 // when the file's own records are lost. The dictionaries' entries each
 // name their table's incarnation, so any page that holds some (a page of
 // the bucket of dictionaries, or an older copy of the list of tables
@@ -39,13 +41,13 @@ func (ev *evidence) noteRecords(es []boltfile.Elem) {
 		}
 		inner := inlineElems(e.Value)
 		switch {
-		case bytes.Equal(e.Key, shapesBucket) && dictionaryPage(inner):
+		case bytes.Equal(e.Key, values.ShapesBucket) && dictionaryPage(inner):
 			for _, d := range inner {
 				if !d.Bucket {
 					ev.noteShape(d)
 				}
 			}
-		case bytes.Equal(e.Key, metaBucket):
+		case bytes.Equal(e.Key, values.MetaBucket):
 			ev.noteFormat(inner)
 		}
 	}
@@ -59,15 +61,15 @@ func (ev *evidence) noteFormat(es []boltfile.Elem) {
 	clock, catalogue := false, false
 	for _, e := range es {
 		switch {
-		case !e.Bucket && bytes.Equal(e.Key, formatKey) && len(e.Value) == 8:
+		case !e.Bucket && bytes.Equal(e.Key, values.FormatKey) && len(e.Value) == 8:
 			format = binary.BigEndian.Uint64(e.Value)
-		case !e.Bucket && bytes.Equal(e.Key, clockKey) && len(e.Value) == 8:
+		case !e.Bucket && bytes.Equal(e.Key, values.ClockKey) && len(e.Value) == 8:
 			clock = true
-		case e.Bucket && bytes.Equal(e.Key, catalogueKey):
+		case e.Bucket && bytes.Equal(e.Key, values.CatalogueKey):
 			catalogue = true
 		}
 	}
-	if clock && catalogue && format >= 1 && format <= formatVersion {
+	if clock && catalogue && format >= 1 && format <= values.FormatVersion {
 		ev.format = max(ev.format, format)
 	}
 }
@@ -91,14 +93,14 @@ func inlineElems(v []byte) []boltfile.Elem {
 func dictionaryPage(es []boltfile.Elem) bool {
 	shapes := 0
 	for _, e := range es {
-		if e.Bucket && bytes.Equal(e.Key, shapesPin) {
+		if e.Bucket && bytes.Equal(e.Key, values.ShapesPin) {
 			continue
 		}
 		shapes++
-		if e.Bucket || len(e.Key) != 12 || binary.BigEndian.Uint32(e.Key[8:]) == 0 || binary.BigEndian.Uint32(e.Key[8:]) > maxShapes {
+		if e.Bucket || len(e.Key) != 12 || binary.BigEndian.Uint32(e.Key[8:]) == 0 || binary.BigEndian.Uint32(e.Key[8:]) > values.MaxShapes {
 			return false
 		}
-		if _, err := parseShape(e.Value); err != nil {
+		if _, err := values.ParseShape(e.Value); err != nil {
 			return false
 		}
 	}
@@ -109,7 +111,7 @@ func dictionaryPage(es []boltfile.Elem) bool {
 // written by a commit that failed, beside the one that took its place)
 // leave it unknown.
 func (ev *evidence) noteShape(e boltfile.Elem) {
-	inc, id := incarnationOf(e.Key)
+	inc, id := values.IncarnationOf(e.Key)
 	d := ev.dicts[inc]
 	if d == nil {
 		d = map[uint64]string{}
@@ -150,9 +152,9 @@ func (ev *evidence) noteValues(es []boltfile.Elem) {
 		return
 	}
 	v := es[0].Value
-	if _, err := decodeEntity(es[0].Key, v); err == nil {
+	if _, err := values.DecodeEntity(es[0].Key, v); err == nil {
 		ev.pagesOf[1]++
-	} else if _, _, _, err := head2(v); err == nil && v[0] != formatV1 {
+	} else if _, _, _, err := values.Head2(v); err == nil && v[0] != values.FormatV1 {
 		ev.pagesOf[2]++
 	}
 }
@@ -173,54 +175,35 @@ func (ev *evidence) noteIncarnation(lower string, inc uint64) {
 // shapes is the dictionary of inc as the pages found hold it: shapes 1
 // to the highest number found, each one missing or known twice a gap (a
 // nil in the list, which the codec reads as a shape it lacks: see
-// shapeView.get), so that the entities naming the shapes found after a
+// values.ShapeView.get), so that the entities naming the shapes found after a
 // lost page of the dictionary are read too; nil when none. Only Recover
 // reads a dictionary with gaps.
-func (ev *evidence) shapes(inc uint64) *shapeSet {
+func (ev *evidence) shapes(inc uint64) *values.ShapeSet {
 	d := ev.dicts[inc]
 	if d == nil {
 		return nil
 	}
-	var list []*shape
+	var list []*values.Shape
 	for id := range d {
 		if int(id) > len(list) {
-			list = append(list, make([]*shape, int(id)-len(list))...)
+			list = append(list, make([]*values.Shape, int(id)-len(list))...)
 		}
 		if ev.clash[[2]uint64{inc, id}] {
 			continue
 		}
-		if sh, err := parseShape([]byte(d[id])); err == nil {
+		if sh, err := values.ParseShape([]byte(d[id])); err == nil {
 			list[id-1] = sh
 		}
 	}
-	return gappedShapes(list)
-}
-
-// gappedShapes is a dictionary whose list may have gaps (nil).
-func gappedShapes(list []*shape) *shapeSet {
-	s := &shapeSet{list: list, ids: map[string]uint64{}}
-	for i, sh := range list {
-		if sh != nil {
-			s.ids[sh.def] = uint64(i + 1)
-			s.bytes += len(sh.def)
-		}
-	}
-	return s
-}
-
-// lacks reports whether the dictionary s has no shape id (a gap, or past
-// its end): an entity that names it cannot be read with s, but need not
-// belong to another table.
-func (s *shapeSet) lacks(id uint64) bool {
-	return id == 0 || id > uint64(len(s.list)) || s.list[id-1] == nil
+	return values.GappedShapes(list)
 }
 
 // noteCopies takes what the copies in the header's pages hold (format 3;
-// spare.go): the tables with their incarnations and names, the shapes
+// the store's spare.go): the tables with their incarnations and names, the shapes
 // of their dictionaries and the format.
 func (ev *evidence) noteCopies(cs []dictcopy.Copy) {
 	for _, c := range cs {
-		if c.Format >= 3 && c.Format <= formatVersion {
+		if c.Format >= 3 && c.Format <= values.FormatVersion {
 			ev.format = max(ev.format, c.Format)
 		}
 		for _, t := range c.Tables {
@@ -231,8 +214,8 @@ func (ev *evidence) noteCopies(cs []dictcopy.Copy) {
 			}
 		}
 		for _, s := range c.Shapes {
-			if s.ID > 0 && s.ID <= maxShapes {
-				ev.noteShape(boltfile.Elem{Key: shapeKey(s.Inc, s.ID), Value: []byte(s.Def)})
+			if s.ID > 0 && s.ID <= values.MaxShapes {
+				ev.noteShape(boltfile.Elem{Key: values.ShapeKey(s.Inc, s.ID), Value: []byte(s.Def)})
 			}
 		}
 	}
@@ -270,10 +253,10 @@ func (pl *placement) readableBy(p unlinkedPage, homes []int, home *gap) ([]int, 
 
 // readsAll reports whether the dictionary s of inc decodes every entity
 // of es.
-func readsAll(l layout, inc uint64, s *shapeSet, es []boltfile.Elem) bool {
-	c := &tableCodec{l: l, shapes: staticShapes(inc, s)}
+func readsAll(l values.Layout, inc uint64, s *values.ShapeSet, es []boltfile.Elem) bool {
+	c := &values.Codec{L: l, Shapes: values.StaticShapes(inc, s)}
 	for _, e := range es {
-		if _, err := c.decode(e.Key, e.Value); err != nil {
+		if _, err := c.Decode(e.Key, e.Value); err != nil {
 			return false
 		}
 	}

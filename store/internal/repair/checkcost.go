@@ -1,4 +1,4 @@
-package store
+package repair
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/tstable/tstable/store/internal/boltfile"
 	"github.com/tstable/tstable/store/internal/dictcopy"
+	"github.com/tstable/tstable/store/internal/values"
 )
 
 // What the loss of one page would cost. Check, on a file it finds sound,
@@ -57,7 +58,7 @@ func (tt *tableTally) count(page uint64, val []byte, values2 bool) {
 		tt.leafPage, tt.leafMax = page, tt.curN
 	}
 	if values2 {
-		if _, id, _, err := head2(val); err == nil && id != 0 {
+		if _, id, _, err := values.Head2(val); err == nil && id != 0 {
 			tt.byShape[id]++
 		}
 	}
@@ -81,18 +82,18 @@ func (w *walker) pagesCost(sv *survey, tallies map[string]*tableTally) []PageCos
 			continue
 		}
 		switch {
-		case bytes.Equal(e.Key, metaBucket):
+		case bytes.Equal(e.Key, values.MetaBucket):
 			if root != 0 {
 				pages, inner := w.treePages(root)
 				out = append(out, PageCost{Pages: pages, Holds: "the file's own records", Costs: names})
 				for _, c := range inner {
-					if r, _, _, err := boltfile.InlinePage(c.Value); err == nil && c.Bucket && r != 0 && bytes.Equal(c.Key, catalogueKey) {
+					if r, _, _, err := boltfile.InlinePage(c.Value); err == nil && c.Bucket && r != 0 && bytes.Equal(c.Key, values.CatalogueKey) {
 						pages, _ := w.treePages(r)
 						out = append(out, PageCost{Pages: pages, Holds: "the catalogue of tables", Costs: names})
 					}
 				}
 			}
-		case bytes.Equal(e.Key, shapesBucket):
+		case bytes.Equal(e.Key, values.ShapesBucket):
 			out = append(out, w.dictionaryCosts(sv, root, copied, tallies)...)
 		}
 	}
@@ -134,13 +135,13 @@ func (w *walker) dictionaryCosts(sv *survey, root uint64, copied map[[2]uint64]b
 			if _, ok := onPage[page]; !ok {
 				pages = append(pages, page)
 			}
-			inc, id := incarnationOf(e.Key)
+			inc, id := values.IncarnationOf(e.Key)
 			onPage[page] = append(onPage[page], [2]uint64{inc, id})
 		}
 		return true
 	}
 	if root == 0 {
-		return nil // inline, on the page of the list of tables (tstable keeps it on pages of its own: shapesPin)
+		return nil // inline, on the page of the list of tables (tstable keeps it on pages of its own: values.ShapesPin)
 	}
 	w.Quiet(true)
 	w.Tree(root, nil, 0, nil, nil, visit, func(uint64, []byte, []byte, string) {})
@@ -245,8 +246,8 @@ func (sv *survey) readersToo(t fileTable) []string {
 		if u.inc == t.inc || theirs == nil {
 			continue
 		}
-		for i, s := range mine.list {
-			if i < len(theirs.list) && slices.Equal(s.types, theirs.list[i].types) {
+		for i, s := range mine.List {
+			if i < len(theirs.List) && slices.Equal(s.Types, theirs.List[i].Types) {
 				out = append(out, u.name)
 				break
 			}

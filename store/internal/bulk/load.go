@@ -1,4 +1,4 @@
-package store
+package bulk
 
 import (
 	"bytes"
@@ -7,13 +7,13 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
-	"runtime"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/store/internal/boltfile"
+	"github.com/tstable/tstable/store/internal/values"
 )
 
 // A load writes a chunk of entities per transaction: loadChunk of them,
@@ -28,101 +28,9 @@ const (
 	loadRun   = 64 << 20
 )
 
-// Load writes entities from src with one kind of operation. It reads the
-// whole source first, validating and encoding each entity and sorting
-// them by key (in memory, or through a temporary file next to the
-// database, ".NAME.import-PID-*.tmp", when they do not fit in memory; the
-// file is removed however Load returns, and one a killed process left is
-// removed by the next Open for writing or Load). It then checks the sorted entities
-// against the table without writing (an insert of a key the table or the
-// source already holds, a replace or merge of a key that is not there, a
-// merge that makes an entity too large), and only then writes them, in
-// key order, in large transactions (chunks). Entities with one key keep
-// their source order.
-//
-// What is committed when a load stops early:
-//
-//   - An entity the store refuses goes to opts.OnReject (nil stops at the
-//     first). When that stops the load, nothing of this load is written:
-//     not for a bad entity found while reading (the source's own error, a
-//     cancelled ctx, a failure of the temporary file), nor for one the
-//     check finds (a key twice in the source for an insert is refused at
-//     its second position). A refusal found while reading stops the load
-//     at once; of those the check finds, the one first in the source
-//     does. OnReject hears of the entities refused while reading as they
-//     come, then of those the check refuses, in source order.
-//   - Once writing has begun, chunks are committed one by one in key
-//     order. When a commit fails (a full disk, an I/O error), Load returns
-//     a *backend.CommitError whose FromKey is the first key not stored: the file
-//     holds every entity of the source with a smaller key (but the refused
-//     ones) and none from it on, and the result's Written counts them.
-//     The same holds for a cancelled ctx, for DatabaseLocked when Load
-//     steps aside and the process it let in keeps the file too long, and for a refusal that
-//     appears only while writing (another process wrote the key between
-//     the check and the write): the chunk being written is rolled back,
-//     and Written is what the earlier chunks committed.
-//
-// Into a table empty when Load starts, an insert, insert-or-replace or
-// insert-or-merge whose source comes in ascending key order is staged
-// instead (see staging.go): written while it is read, chunk by chunk,
-// into a staging bucket that is not a table, and put in the table's place
-// in one transaction once the whole source is read. Such a load is all or
-// nothing: however it stops (a refusal, the source's error, a cancelled
-// ctx, a failed commit, with FromKey its first key and Written 0, or the
-// process killed), the table stays empty; Progress counts the entities
-// staged. A key not after the one before it (or the table found written
-// at the end) has the staged entities read back, and the load goes on as
-// above. A load is not staged when another process holds the file as it
-// begins (a DB opened with Options.Later) or at its first staged batch:
-// that process may be the one writing the source, which waits for the
-// load to read on, so the load reads its whole source first. Open for writing and Load remove staging buckets left by
-// processes that are gone.
-//
-// The check keeps the entities it refuses (with OnReject) in memory until
-// it has told OnReject of them. A load also removes the temporary files
-// that loads killed before they could remove their own left behind
-// (those whose process is gone).
-//
-// When the keys are all after the table's last key, pages are filled
-// whole (bulk append, as Compact fills them), so a load in any key order
-// leaves the tree as compact as a sorted one.
-//
-// Load does not keep the file to itself: while it reads its source it lets
-// go of the file altogether (taking it back to commit a staged batch, and
-// to check and write), and while it checks, and between two chunks, when
-// another process waits for the file, it closes it, lets that process in,
-// and opens it again (waiting, as Open does, up to Options.Wait). That process sees the chunks committed so far: the
-// entities of the source up to some key. When that process keeps the file
-// longer than the wait, Load returns DatabaseLocked with the count committed, and the
-// DB stays closed.
-func (db *DB) Load(ctx context.Context, table string, kind backend.OpKind, src backend.EntitySource, opts backend.LoadOptions) (*backend.LoadResult, error) {
-	db.loaded.Store(true) // see trimTail
-	return db.load(ctx, table, kind, src, opts, false)
-}
-
-// emptyForLoad removes the staging buckets killed loads left and reports
-// whether table is empty (a load into it may be staged).
-func (db *DB) emptyForLoad(table string) (empty bool, err error) {
-	if err := db.removeLeftStaging(); err != nil {
-		return false, err
-	}
-	err = db.do(true, func(o *op) error {
-		return o.view(func(t *gtx) error {
-			b, err := t.table(table)
-			if err != nil {
-				return err
-			}
-			k, err := b.first()
-			empty = k == nil
-			return err
-		})
-	})
-	return empty, err
-}
-
 // loader is one load.
 type loader struct {
-	db    *DB
+	e     Engine
 	ctx   context.Context
 	table string
 	kind  backend.OpKind
@@ -134,12 +42,14 @@ type loader struct {
 	runs  *runSet
 	st    *stager        // staging the load (see staging.go); nil when it does not
 	skip  map[int64]bool // source positions the check refused, to leave out
-	l     layout         // the file's, when the load began: its records' keys are in it
+	l     values.Layout  // the file's, when the load began: its records' keys are in it
 }
 
-// load is Load; keep stores each entity's own Timestamp (recover copies
-// them) instead of the time of the write.
-func (db *DB) load(ctx context.Context, table string, kind backend.OpKind, src backend.EntitySource, opts backend.LoadOptions, keep bool) (*backend.LoadResult, error) {
+// Load is the store's Load (see its doc) on the engine e: it reads the
+// whole source, checks it against the table and writes it in chunks, or
+// stages it; set tunes it, and says whether each entity keeps its own
+// Timestamp (Recover copies them) instead of the time of the write.
+func Load(ctx context.Context, e Engine, table string, kind backend.OpKind, src backend.EntitySource, opts backend.LoadOptions, set Settings) (*backend.LoadResult, error) {
 	switch kind {
 	case backend.OpInsert, backend.OpReplace, backend.OpInsertOrReplace, backend.OpInsertOrMerge, backend.OpMerge:
 	default:
@@ -150,29 +60,29 @@ func (db *DB) load(ctx context.Context, table string, kind backend.OpKind, src b
 	// before the source is read: that process may be writing the source.
 	// Then the load does not stage, and checks the table when it writes.
 	empty := false
-	if free, err := db.takeBackNow(); err != nil {
+	if free, err := e.TakeBackNow(); err != nil {
 		return res, err
 	} else if free {
-		if empty, err = db.emptyForLoad(table); err != nil {
+		if empty, err = e.EmptyForLoad(table); err != nil {
 			return res, err
 		}
 	}
-	l := &loader{db: db, ctx: ctx, table: table, kind: kind, opts: opts, keep: keep, res: res,
-		size: loadChunk, every: loadEvery, l: db.fileLayout()}
+	l := &loader{e: e, ctx: ctx, table: table, kind: kind, opts: opts, keep: set.Keep, res: res,
+		size: loadChunk, every: loadEvery, l: e.Layout()}
 	run := loadRun
-	if db.opts.loadChunk > 0 {
-		l.size = db.opts.loadChunk
+	if set.Chunk > 0 {
+		l.size = set.Chunk
 	}
-	if db.opts.loadEvery > 0 {
-		l.every = db.opts.loadEvery
+	if set.Every > 0 {
+		l.every = set.Every
 	}
-	if db.opts.loadRun > 0 {
-		run = db.opts.loadRun
+	if set.Run > 0 {
+		run = set.Run
 	}
-	removeLeftTemps(db.path)
-	l.runs = newRunSet(db.path, run, l.l)
+	RemoveLeftTemps(e.Path(), e.ProcessAlive)
+	l.runs = newRunSet(e.Path(), run, l.l)
 	defer l.runs.close()
-	if empty && !db.opts.noStaging && (kind == backend.OpInsert || kind == backend.OpInsertOrReplace || kind == backend.OpInsertOrMerge) {
+	if empty && !set.NoStaging && (kind == backend.OpInsert || kind == backend.OpInsertOrReplace || kind == backend.OpInsertOrMerge) {
 		l.st = newStager(table)
 		defer func() {
 			if l.st != nil {
@@ -183,7 +93,7 @@ func (db *DB) load(ctx context.Context, table string, kind backend.OpKind, src b
 	// Nothing is written while the source is read (but a staged batch):
 	// the file is let go, so that a source that waits (a producer that
 	// trickles, or is silent) never keeps other processes out.
-	if err := db.release(ctx); err != nil {
+	if err := e.Release(ctx); err != nil {
 		return res, err
 	}
 	if err := l.read(src); err != nil {
@@ -197,45 +107,10 @@ func (db *DB) load(ctx context.Context, table string, kind backend.OpKind, src b
 	if err := l.check(); err != nil {
 		return res, err
 	}
-	if err := db.reserveMap(ctx, l.runs.bytes); err != nil {
+	if err := e.ReserveMap(ctx, l.runs.bytes); err != nil {
 		return res, err
 	}
 	return res, l.write()
-}
-
-// reserveFrom is the least a load writes for reserveMap to act: bbolt's
-// allocation step. Below it, bbolt grows the file to the size it maps.
-const reserveFrom = 16 << 20
-
-// reserveMap has the engine map room for a load of n bytes before it
-// writes (reopening the file, as stepAside does), so that it does not
-// remap the file each time the file outgrows the map: a remap copies
-// every key and value of the open transaction out of the map. It maps
-// address space, not memory, and the file still grows only as written.
-// Not where addresses are 32 bits, nor on Windows, where the file would
-// grow to the size mapped.
-func (db *DB) reserveMap(ctx context.Context, n int64) error {
-	if n < reserveFrom || strconv.IntSize < 64 || runtime.GOOS == "windows" {
-		return nil
-	}
-	db.mu.Lock()
-	defer db.mu.Unlock()
-	if db.bolt == nil {
-		return odata.Errorf(odata.CodeInternalError, "database %s is closed", db.path)
-	}
-	st, err := db.file.Stat()
-	if db.damaged.Load() != nil || err != nil {
-		return nil
-	}
-	want := int(min(st.Size()+2*n, 1<<30))
-	if want <= db.mapAtLeast {
-		return nil
-	}
-	db.mapAtLeast = want
-	if err := db.closeEngine(); err != nil {
-		return err
-	}
-	return db.open(ctx)
 }
 
 // reject tells OnReject of an entity refused at source position pos, and
@@ -260,7 +135,7 @@ func (l *loader) read(src backend.EntitySource) error {
 			}
 			if time.Since(began) >= l.every {
 				if l.st == nil { // a staged batch steps aside after its commit
-					if err := l.db.stepAside(l.ctx); err != nil {
+					if err := l.e.StepAside(l.ctx); err != nil {
 						return err
 					}
 				}
@@ -346,12 +221,11 @@ func (l *loader) check() error {
 	}
 	c := &checker{l: l}
 	for done := false; !done; {
-		if err := l.db.do(false, func(o *op) error {
+		if err := l.e.Do(false, true, func(o Call) error { // once: the pass takes records from the merger
 			if err := l.sameFormat(); err != nil {
 				return err
 			}
-			o.once = true // the pass takes records from the merger
-			return o.view(func(t *gtx) error {
+			return o.View(func(t Tx) error {
 				var err error
 				done, err = c.pass(t, m)
 				return err
@@ -360,7 +234,7 @@ func (l *loader) check() error {
 			return err
 		}
 		if !done {
-			if err := l.db.stepAside(l.ctx); err != nil {
+			if err := l.e.StepAside(l.ctx); err != nil {
 				return err
 			}
 		}
@@ -384,13 +258,13 @@ func (l *loader) check() error {
 
 // rejectedEntity is the entity of a refused record, whose key is in
 // layout l, for OnReject.
-func rejectedEntity(l layout, key, val []byte) *odata.Entity {
-	e, err := decodeRecord(l, key, val)
+func rejectedEntity(l values.Layout, key, val []byte) *odata.Entity {
+	e, err := values.DecodeRecord(l, key, val)
 	if err != nil { // not a value of ours; the keys still say which
-		pk, rk := l.keys(key)
+		pk, rk := l.Keys(key)
 		return &odata.Entity{PartitionKey: pk, RowKey: rk}
 	}
-	if ticks, _ := storedTicks(val); ticks == 0 {
+	if ticks, _ := values.StoredTicks(val); ticks == 0 {
 		e.Timestamp = time.Time{}
 	}
 	return e
@@ -398,16 +272,16 @@ func rejectedEntity(l layout, key, val []byte) *odata.Entity {
 
 // pass checks records in one read transaction: it returns done when the
 // records are all checked, or false after about a second.
-func (c *checker) pass(t *gtx, m *merger) (done bool, err error) {
-	b, err := t.table(c.l.table)
+func (c *checker) pass(t Tx, m *merger) (done bool, err error) {
+	b, err := t.Table(c.l.table)
 	if err != nil {
 		return false, err
 	}
-	lo, err := b.first()
+	lo, err := b.First()
 	if err != nil {
 		return false, err
 	}
-	hi, err := b.last()
+	hi, err := b.Last()
 	if err != nil {
 		return false, err
 	}
@@ -433,14 +307,14 @@ func (c *checker) pass(t *gtx, m *merger) (done bool, err error) {
 			c.exists, c.cur = false, c.cur[:0]
 			// Only a key inside the table's range can be in it.
 			if lo != nil && bytes.Compare(r.key, lo) >= 0 && bytes.Compare(r.key, hi) <= 0 {
-				v, err := b.get(r.key)
+				v, err := b.Get(r.key)
 				if err != nil {
 					return false, err
 				}
 				if v != nil {
 					c.exists = true
 					if c.l.kind == backend.OpMerge || c.l.kind == backend.OpInsertOrMerge {
-						rec, err := b.codec.record(r.key, v)
+						rec, err := b.Codec().Record(r.key, v)
 						if err != nil {
 							return false, err
 						}
@@ -450,7 +324,7 @@ func (c *checker) pass(t *gtx, m *merger) (done bool, err error) {
 			}
 		}
 		if err := c.decide(r); err != nil {
-			if errors.Is(err, ErrDamaged) {
+			if errors.Is(err, boltfile.ErrDamaged) {
 				return false, err
 			}
 			c.refuse(r, err)
@@ -468,7 +342,7 @@ func (c *checker) decide(r *loadRec) error {
 	case (kind == backend.OpReplace || kind == backend.OpMerge) && !c.exists:
 		return notFoundKey(c.l.l, r.key)
 	case c.exists && (kind == backend.OpMerge || kind == backend.OpInsertOrMerge):
-		merged, err := mergeValues(c.l.l, r.key, c.cur, r.val, 0, nil)
+		merged, err := values.MergeValues(c.l.l, r.key, c.cur, r.val, 0, nil)
 		if err != nil {
 			return err
 		}
@@ -492,50 +366,6 @@ func (c *checker) refuse(r *loadRec, err error) {
 	c.rejects = append(c.rejects, rj)
 }
 
-// alreadyExists and notFoundKey are apply's refusals, for a stored key
-// of layout l.
-func alreadyExists(l layout, key []byte) error {
-	pk, rk := l.keys(key)
-	return odata.Errorf(odata.CodeEntityAlreadyExists, "entity (%q, %q) already exists; use upsert or replace to change it", pk, rk)
-}
-
-func notFoundKey(l layout, key []byte) error {
-	pk, rk := l.keys(key)
-	return notFound(pk, rk)
-}
-
-// mergeValues merges the properties of the record upd into those of the
-// record cur (both encoded as format 1 encodes values; their key is in
-// layout l), as a merge does, and appends the result, with ticks, to dst.
-func mergeValues(l layout, key, cur, upd []byte, ticks int64, dst []byte) ([]byte, error) {
-	old, err := decodeRecord(l, key, cur)
-	if err != nil {
-		return nil, err
-	}
-	u, err := decodeRecord(l, key, upd)
-	if err != nil {
-		return nil, err
-	}
-	m, err := merged(old, u)
-	if err != nil {
-		return nil, err
-	}
-	return encodeEntity(dst, ticks, m.Properties), nil
-}
-
-// merged is old with the properties of u set over its own, as a merge
-// writes it: checked as a whole, its properties sorted by name as the
-// service keeps them after any write but Insert (backend.PropertiesByName). old is changed.
-func merged(old, u *odata.Entity) (*odata.Entity, error) {
-	for _, p := range u.Properties {
-		old.Set(p.Name, p.Value)
-	}
-	if err := odata.ValidateEntity(old); err != nil {
-		return nil, err
-	}
-	return backend.PropertiesByName(old), nil
-}
-
 // chunk is what one load transaction did.
 type chunk struct {
 	written, rejected int64
@@ -554,18 +384,17 @@ func (l *loader) write() error {
 	}
 	for first := true; ; first = false {
 		if !first {
-			if err := l.db.stepAside(l.ctx); err != nil {
+			if err := l.e.StepAside(l.ctx); err != nil {
 				return err
 			}
 		}
 		var c chunk
-		err := l.db.do(true, func(o *op) error {
+		err := l.e.Do(true, true, func(o Call) error { // once: the chunk takes records from the merger
 			if err := l.sameFormat(); err != nil {
 				return err
 			}
-			o.once = true // the chunk takes records from the merger
 			var err error
-			c, err = o.writeChunk(l, m)
+			c, err = writeChunk(o, l, m)
 			return err
 		})
 		l.res.Rejected += c.rejected
@@ -585,13 +414,13 @@ func (l *loader) write() error {
 // writeChunk writes and commits one chunk of the merged records. A chunk
 // ends between two keys, never inside the records of one key. On an
 // error nothing of the chunk is committed.
-func (o *op) writeChunk(l *loader, m *merger) (c chunk, err error) {
+func writeChunk(o Call, l *loader, m *merger) (c chunk, err error) {
 	mem := &arena{}
-	w, err := o.beginChunk(l.table, l.kind, mem, l.keep)
+	w, err := beginChunk(o, l.table, l.kind, mem, l.keep)
 	if err != nil {
 		return c, err
 	}
-	defer w.t.rollback() // after a commit, nothing to do; on an error or a panic it undoes the chunk and releases the writer's lock
+	defer w.t.Rollback() // after a commit, nothing to do; on an error or a panic it undoes the chunk and releases the writer's lock
 	var first, prev []byte
 	began := time.Now()
 	count := 0
@@ -631,7 +460,7 @@ func (o *op) writeChunk(l *loader, m *merger) (c chunk, err error) {
 			if l.opts.OnReject == nil {
 				return c, ref.err
 			}
-			if stop := o.user(func() error { return l.opts.OnReject(r.pos, rejectedEntity(l.l, r.key, r.val), ref.err) }); stop != nil {
+			if stop := o.User(func() error { return l.opts.OnReject(r.pos, rejectedEntity(l.l, r.key, r.val), ref.err) }); stop != nil {
 				return c, stop
 			}
 		}
@@ -642,16 +471,28 @@ func (o *op) writeChunk(l *loader, m *merger) (c chunk, err error) {
 	if err := w.finish(); err != nil {
 		return c, err
 	}
-	if err := w.t.commit(-1); err != nil {
+	if err := w.t.Commit(); err != nil {
 		var ce *backend.CommitError
 		if errors.As(err, &ce) {
-			from := l.l.odataKey(first)
+			from := l.l.ODataKey(first)
 			ce.FromKey = &from
 		}
 		return c, err
 	}
 	c.written = w.written
 	return c, nil
+}
+
+// alreadyExists and notFoundKey are the refusals of a write, for a stored
+// key of layout l (the store's own say the same).
+func alreadyExists(l values.Layout, key []byte) error {
+	pk, rk := l.Keys(key)
+	return odata.Errorf(odata.CodeEntityAlreadyExists, "entity (%q, %q) already exists; use upsert or replace to change it", pk, rk)
+}
+
+func notFoundKey(l values.Layout, key []byte) error {
+	pk, rk := l.Keys(key)
+	return odata.Errorf(odata.CodeResourceNotFound, "entity (%q, %q) does not exist", pk, rk)
 }
 
 // refusal is an entity the store refuses while writing.
@@ -661,8 +502,8 @@ func (r *refusal) Error() string { return r.err.Error() }
 
 // chunkWriter writes one chunk's entities in a write transaction.
 type chunkWriter struct {
-	t             *gtx
-	b             *gbucket
+	t             Tx
+	b             Bucket
 	kind          backend.OpKind
 	mem           *arena
 	keep          bool
@@ -673,27 +514,27 @@ type chunkWriter struct {
 }
 
 // beginChunk starts a chunk's write transaction.
-func (o *op) beginChunk(table string, kind backend.OpKind, mem *arena, keep bool) (_ *chunkWriter, err error) {
-	t, err := o.begin(true)
+func beginChunk(o Call, table string, kind backend.OpKind, mem *arena, keep bool) (_ *chunkWriter, err error) {
+	t, err := o.Begin()
 	if err != nil {
 		return nil, err
 	}
 	handed := false
 	defer func() {
 		if !handed { // an error or a panic: release the writer's lock
-			t.rollback()
+			t.Rollback()
 		}
 	}()
-	b, err := t.table(table)
+	b, err := t.Table(table)
 	if err != nil {
 		return nil, err
 	}
-	ticks, err := t.nextTicks(0)
+	ticks, err := t.NextTicks(0)
 	if err != nil {
 		return nil, err
 	}
 	w := &chunkWriter{t: t, b: b, kind: kind, mem: mem, keep: keep, ticks: ticks, latest: ticks, appending: true}
-	if w.last, err = b.last(); err != nil {
+	if w.last, err = b.Last(); err != nil {
 		return nil, err
 	}
 	handed = true
@@ -726,20 +567,20 @@ func (w *chunkWriter) put(r *loadRec) (err error) {
 			return err
 		}
 	} else {
-		cur, err := w.b.get(key)
+		cur, err := w.b.Get(key)
 		if err != nil {
 			return err
 		}
-		c := w.b.codec
+		c := w.b.Codec()
 		switch {
 		case kind == backend.OpInsert && cur != nil:
-			return &refusal{alreadyExists(c.l, key)}
+			return &refusal{alreadyExists(c.L, key)}
 		case (kind == backend.OpReplace || kind == backend.OpMerge) && cur == nil:
-			return &refusal{notFoundKey(c.l, key)}
+			return &refusal{notFoundKey(c.L, key)}
 		case cur != nil && (kind == backend.OpMerge || kind == backend.OpInsertOrMerge):
-			merged, err := c.merge(w.mem.scratch[:0], key, cur, r.val, t)
+			merged, err := c.Merge(w.mem.scratch[:0], key, cur, r.val, t)
 			if err != nil {
-				if errors.Is(err, ErrDamaged) {
+				if errors.Is(err, boltfile.ErrDamaged) {
 					return err
 				}
 				return &refusal{err}
@@ -752,8 +593,8 @@ func (w *chunkWriter) put(r *loadRec) (err error) {
 			}
 		}
 	}
-	if err := w.b.put(key, val); err != nil {
-		if errors.Is(err, ErrDamaged) {
+	if err := w.b.Put(key, val); err != nil {
+		if errors.Is(err, boltfile.ErrDamaged) {
 			return err
 		}
 		return &refusal{err}
@@ -767,8 +608,8 @@ func (w *chunkWriter) put(r *loadRec) (err error) {
 // load ends (each record is written once), else a copy; in format 2 the
 // record encoded anew, in the arena.
 func (w *chunkWriter) stamped(r *loadRec, key []byte, ticks int64) ([]byte, error) {
-	if w.b.codec.values2() {
-		v, err := w.b.codec.fromRecord(w.mem.scratch[:0], key, r.val, ticks)
+	if w.b.Codec().Values2() {
+		v, err := w.b.Codec().FromRecord(w.mem.scratch[:0], key, r.val, ticks)
 		if err != nil {
 			return nil, err
 		}
@@ -779,17 +620,17 @@ func (w *chunkWriter) stamped(r *loadRec, key []byte, ticks int64) ([]byte, erro
 	if !r.kept {
 		v = w.mem.copy(v)
 	}
-	stampRecord(v, ticks)
+	values.StampRecord(v, ticks)
 	return v, nil
 }
 
 // finish completes the chunk's writes, before its commit.
 func (w *chunkWriter) finish() error {
 	if w.appending {
-		w.b.fillPages(1)
+		w.b.FillPages(1)
 	}
 	if w.latest > w.ticks {
-		if _, err := w.t.nextTicks(w.latest); err != nil {
+		if _, err := w.t.NextTicks(w.latest); err != nil {
 			return err
 		}
 	}
@@ -801,32 +642,10 @@ func (w *chunkWriter) finish() error {
 // let the file go, and the load's records are in the format it began
 // with. Each of the load's calls asks it first, once the file is back.
 func (l *loader) sameFormat() error {
-	if now := l.db.fileLayout(); now != l.l {
-		return odata.Errorf(odata.CodeServerBusy, "database %s was rewritten in file format %d by another process (tstable compact) while this load let it go; the load began in format %d and stops here: run it again", l.db.path, now, l.l)
+	if now := l.e.Layout(); now != l.l {
+		return odata.Errorf(odata.CodeServerBusy, "database %s was rewritten in file format %d by another process (tstable compact) while this load let it go; the load began in format %d and stops here: run it again", l.e.Path(), now, l.l)
 	}
 	return nil
-}
-
-// stepAside lets another process in during a long load: when one waits
-// for the file, the DB closes it, gives the waiter up to two seconds to
-// take it, and opens it again, waiting as Open does.
-func (db *DB) stepAside(ctx context.Context) error {
-	db.mu.Lock()
-	defer db.mu.Unlock()
-	if db.bolt == nil && db.released {
-		return nil // not holding it at all
-	}
-	if db.bolt == nil {
-		return odata.Errorf(odata.CodeInternalError, "database %s is closed", db.path)
-	}
-	if db.damaged.Load() != nil || !othersWaiting(db.file) {
-		return nil
-	}
-	if err := db.closeEngine(); err != nil {
-		return err
-	}
-	letWaiterIn(db.path)
-	return db.open(ctx)
 }
 
 // arena hands out the keys and values of one load transaction (or run)
@@ -857,14 +676,14 @@ func (a *arena) copy(b []byte) []byte {
 }
 
 // key is the stored key of (pk, rk) in layout l, in the arena.
-func (a *arena) key(l layout, pk, rk string) []byte {
+func (a *arena) key(l values.Layout, pk, rk string) []byte {
 	k := a.take(len(pk) + 1 + len(rk))
-	return l.appendKey(k[:0], pk, rk)
+	return l.AppendKey(k[:0], pk, rk)
 }
 
-// value is encodeEntity in the arena: a load's record.
+// value is values.EncodeEntity in the arena: a load's record.
 func (a *arena) value(ticks int64, props []odata.Property) []byte {
-	a.scratch = encodeEntity(a.scratch[:0], ticks, props)
+	a.scratch = values.EncodeEntity(a.scratch[:0], ticks, props)
 	v := a.take(len(a.scratch))
 	copy(v, a.scratch)
 	return v

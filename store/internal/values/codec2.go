@@ -1,4 +1,4 @@
-package store
+package values
 
 import (
 	"bytes"
@@ -186,9 +186,9 @@ func payloadValue2(val []byte, t odata.EdmType, start, end int, guid *[36]byte) 
 	return v, nil
 }
 
-// head2 reads a format-2 value's Timestamp ticks and shape, and where its
+// Head2 reads a format-2 value's Timestamp ticks and shape, and where its
 // first property starts.
-func head2(val []byte) (ticks int64, shape uint64, i int, err error) {
+func Head2(val []byte) (ticks int64, shape uint64, i int, err error) {
 	if len(val) < 9 {
 		return 0, 0, 0, errCorrupt
 	}
@@ -206,14 +206,14 @@ func head2(val []byte) (ticks int64, shape uint64, i int, err error) {
 // props2 reads the properties of a format-2 value one by one.
 type props2 struct {
 	val []byte
-	sh  *shape // nil: the value names its properties (shape 0)
+	sh  *Shape // nil: the value names its properties (shape 0)
 	i   int    // where the next property starts
 	n   int    // properties read
 }
 
 // start readies p for val, with the table's shapes (nil: none known).
-func (p *props2) start(val []byte, shapes *shapeView) (ticks int64, err error) {
-	ticks, id, i, err := head2(val)
+func (p *props2) start(val []byte, shapes *ShapeView) (ticks int64, err error) {
+	ticks, id, i, err := Head2(val)
 	if err != nil {
 		return 0, err
 	}
@@ -230,13 +230,13 @@ func (p *props2) start(val []byte, shapes *shapeView) (ticks int64, err error) {
 // span (see payloadSpan2). ok is false after the last one.
 func (p *props2) next() (name string, t odata.EdmType, start, end int, ok bool, err error) {
 	if p.sh != nil {
-		if p.n == len(p.sh.names) {
+		if p.n == len(p.sh.Names) {
 			if p.i != len(p.val) {
 				return "", 0, 0, 0, false, errCorrupt
 			}
 			return "", 0, 0, 0, false, nil
 		}
-		name, t = p.sh.names[p.n], p.sh.types[p.n]
+		name, t = p.sh.Names[p.n], p.sh.Types[p.n]
 	} else {
 		if p.i == len(p.val) {
 			return "", 0, 0, 0, false, nil
@@ -259,7 +259,7 @@ func (p *props2) next() (name string, t odata.EdmType, start, end int, ok bool, 
 // the others without decoding them: its type and its payload's span. A
 // filter asks this of every entity it reads, so a value of a shape is read
 // here, in one loop; a value that names its properties itself by props2.
-func find2(val []byte, shapes *shapeView, name string) (t odata.EdmType, start, end int, ok bool) {
+func find2(val []byte, shapes *ShapeView, name string) (t odata.EdmType, start, end int, ok bool) {
 	if len(val) < 9 {
 		return 0, 0, 0, false
 	}
@@ -274,15 +274,15 @@ func find2(val []byte, shapes *shapeView, name string) (t odata.EdmType, start, 
 	if id == 0 {
 		return findInline2(val, name)
 	}
-	var sh *shape
+	var sh *Shape
 	var err error
-	if set := shapes.set.Load(); id-1 < uint64(len(set.list)) && set.list[id-1] != nil { // shapeView.get, without a call
-		sh = set.list[id-1]
+	if set := shapes.set.Load(); id-1 < uint64(len(set.List)) && set.List[id-1] != nil { // ShapeView.get, without a call
+		sh = set.List[id-1]
 	} else if sh, err = shapes.getRead(id); err != nil {
 		return 0, 0, 0, false
 	}
-	for k, n := range sh.names {
-		t = sh.types[k]
+	for k, n := range sh.Names {
+		t = sh.Types[k]
 		switch { // span2, the common payloads in place, without a call
 		case i < len(val) && val[i] < 0x80 && (t == odata.EdmString || t == odata.EdmBinary):
 			start, end = i+1, i+1+int(val[i])
@@ -321,9 +321,9 @@ func findInline2(val []byte, name string) (t odata.EdmType, start, end int, ok b
 	}
 }
 
-// appendValue2 appends the format-2 value of an entity: its Timestamp
+// AppendValue2 appends the format-2 value of an entity: its Timestamp
 // ticks, shape id (0: the names inline) and properties.
-func appendValue2(dst []byte, ticks int64, id uint64, props []odata.Property) ([]byte, error) {
+func AppendValue2(dst []byte, ticks int64, id uint64, props []odata.Property) ([]byte, error) {
 	dst = binary.BigEndian.AppendUint64(dst, uint64(ticks))
 	dst = binary.AppendUvarint(dst, id)
 	var err error
@@ -344,7 +344,7 @@ func appendValue2(dst []byte, ticks int64, id uint64, props []odata.Property) ([
 // transaction's memory: one allocation for the value, whose strings the
 // names and values alias (names of a shape are the dictionary's own), and
 // one per Guid.
-func decode2(e *odata.Entity, val []byte, shapes *shapeView) error {
+func decode2(e *odata.Entity, val []byte, shapes *ShapeView) error {
 	owned := bytes.Clone(val)
 	var p props2
 	ticks, err := p.start(owned, shapes)
@@ -354,7 +354,7 @@ func decode2(e *odata.Entity, val []byte, shapes *shapeView) error {
 	e.Timestamp = odata.TimeOfTicks(ticks)
 	count := 0
 	if p.sh != nil {
-		count = len(p.sh.names)
+		count = len(p.sh.Names)
 	} else {
 		for q := p; ; count++ {
 			_, _, _, _, more, err := q.next()

@@ -1,12 +1,10 @@
-package store
+package repair
 
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"iter"
 	"maps"
 	"os"
@@ -16,6 +14,7 @@ import (
 	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store/internal/boltfile"
+	"github.com/tstable/tstable/store/internal/values"
 )
 
 // RecoverReport is what Recover saved, and what it had to leave behind.
@@ -87,45 +86,32 @@ func (g *gap) holds(lo, hi []byte) bool {
 }
 
 // Recover copies every table and entity that can still be read from the
-// database file damaged into a new database file at newPath, which must
-// not exist, and reports how many entities it saved per table and what it
-// had to skip.
+// database file damaged (open as f, of size bytes; the caller holds a
+// lock that keeps writers out) into a new database file at newPath, which
+// create makes (once the damaged file's own records are read), and
+// reports how many entities it saved per table and what it had to skip.
 //
 // It reads the damaged file itself, page by page (see Check), and never
-// writes it: it opens it read-only and holds its shared lock. Where a page
-// of a table cannot be read, the keys below it are skipped; where the
-// damaged page is a branch page, the leaf pages below it are still in the
-// file, no longer linked: Recover finds them among the pages that are
-// neither reached nor free and saves their entities into the table whose
-// skipped range holds their keys. Entities keep their Timestamps (so their
-// ETags), and are written through Load, so the new file holds only what
-// passes the service's rules, and Check passes on it.
+// writes it. Where a page of a table cannot be read, the keys below it are
+// skipped; where the damaged page is a branch page, the leaf pages below
+// it are still in the file, no longer linked: Recover finds them among the
+// pages that are neither reached nor free and saves their entities into
+// the table whose skipped range holds their keys. Entities keep their
+// Timestamps (so their ETags), and are written through the target's load,
+// so the new file holds only what passes the service's rules, and Check
+// passes on it.
 //
 // An error (the new file cannot be written) comes with the report so far;
 // the new file then holds the tables saved until then. When ctx ends, the
 // new file is removed (it would hold part of a table as if that were all
 // of it) and the error is ctx's alone, without a report.
-func Recover(ctx context.Context, damaged, newPath string, opts *ScanOptions) (rep *RecoverReport, err error) {
-	if _, err := os.Stat(newPath); err == nil {
-		return nil, odata.Errorf(odata.CodeInvalidInput, "%s already exists: recover writes a new file, so name one that does not exist", newPath)
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return nil, backend.FileError(err, "cannot use %s for the recovered database", newPath)
-	}
-	var progress func(done, total int64)
-	if opts != nil {
-		progress = opts.Progress
-	}
-	f, size, err := openForReading(ctx, damaged, opts)
-	if err != nil {
-		return nil, err
-	}
-	defer closeLocked(f)
+func Recover(ctx context.Context, f io.ReaderAt, size int64, damaged, newPath string, create func() (Target, error), progress func(done, total int64)) (rep *RecoverReport, err error) {
 	w := newWalker(ctx, f, size, progress)
 	if w.H.Use < 0 {
-		return nil, damagef("nothing in %s can be recovered: %s", damaged, w.problems[len(w.problems)-1].What)
+		return nil, unrecoverable(damaged, w.problems[len(w.problems)-1].What)
 	}
 	sv := w.survey()
-	out, err := Open(newPath, nil)
+	out, err := create()
 	if err != nil {
 		return nil, err
 	}
@@ -164,6 +150,29 @@ func Recover(ctx context.Context, damaged, newPath string, opts *ScanOptions) (r
 	return rep, nil
 }
 
+// Target is the new file Recover writes, as the store opens it: tables
+// created, and entities inserted as a load inserts them, each keeping
+// its own Timestamp (so its ETag).
+type Target interface {
+	CreateTable(ctx context.Context, name string) error
+	// LoadKeeping inserts the entities of src as backend.Backend's Load
+	// does, each stored with its own Timestamp.
+	LoadKeeping(ctx context.Context, table string, src backend.EntitySource, opts backend.LoadOptions) (*backend.LoadResult, error)
+	Close() error
+}
+
+// fileDamage is a DatabaseDamaged error, marked with ErrDamaged (as the
+// store's are).
+type fileDamage struct{ e *odata.Error }
+
+func (d *fileDamage) Error() string   { return d.e.Error() }
+func (d *fileDamage) Unwrap() []error { return []error{d.e, boltfile.ErrDamaged} }
+
+// unrecoverable is the error of a file nothing can be recovered from.
+func unrecoverable(path, why string) error {
+	return &fileDamage{odata.Errorf(odata.CodeDatabaseDamaged, "nothing in %s can be recovered: %s", path, why)}
+}
+
 // lostOnes keeps the problems that lose data.
 func lostOnes(ps []Problem) []Problem {
 	var out []Problem
@@ -177,7 +186,7 @@ func lostOnes(ps []Problem) []Problem {
 
 // recoverTable copies what can be read of one table's tree into out,
 // recording the parts it cannot read in gaps; c reads its entities.
-func (w *walker) recoverTable(ctx context.Context, out *DB, t fileTable, c *tableCodec, gaps *[]*gap) (*TableRecovery, error) {
+func (w *walker) recoverTable(ctx context.Context, out Target, t fileTable, c *values.Codec, gaps *[]*gap) (*TableRecovery, error) {
 	w.table = t.name
 	if err := odata.ValidateTableName(t.name); err != nil {
 		w.problem(Problem{Page: int64(t.at), What: "the table's name is not valid, so the table was not saved", Lost: true})
@@ -198,9 +207,9 @@ func (w *walker) recoverTable(ctx context.Context, out *DB, t fileTable, c *tabl
 				w.problem(Problem{Page: int64(pg), Keys: w.oneKey(e.Key), What: "the table holds a nested bucket, which tstable never writes; it was not saved", Lost: true})
 				return true
 			}
-			ent, err := c.decode(e.Key, e.Value)
+			ent, err := c.Decode(e.Key, e.Value)
 			if err != nil {
-				w.problem(Problem{Page: int64(pg), Keys: w.oneKey(e.Key), What: "the stored entity cannot be decoded" + c.why(e.Value) + "; it was not saved", Lost: true})
+				w.problem(Problem{Page: int64(pg), Keys: w.oneKey(e.Key), What: "the stored entity cannot be decoded" + c.Why(e.Value) + "; it was not saved", Lost: true})
 				return true
 			}
 			page = pg
@@ -212,12 +221,12 @@ func (w *walker) recoverTable(ctx context.Context, out *DB, t fileTable, c *tabl
 	}
 	src, stop := pull(ctx, entities)
 	defer stop()
-	res, err := out.load(ctx, t.name, backend.OpInsert, src, backend.LoadOptions{
+	res, err := out.LoadKeeping(ctx, t.name, src, backend.LoadOptions{
 		OnReject: func(n int64, e *odata.Entity, err error) error {
-			w.problem(Problem{Page: int64(page), Keys: entityKeys(e), What: "the entity was not saved: " + messageOf(err), Lost: true})
+			w.problem(Problem{Page: int64(page), Keys: entityKeys(e), What: "the entity was not saved: " + MessageOf(err), Lost: true})
 			return nil
 		},
-	}, true)
+	})
 	tr := &TableRecovery{Name: t.name}
 	if res != nil {
 		tr.Saved = res.Written
@@ -290,25 +299,25 @@ func (w *walker) unlinked() []unlinkedPage {
 // decode, and the entries are kept (p.elems) to be decoded with their
 // table's dictionary once the page's table is known (placement.decode).
 func (w *walker) entitiesOn(p *unlinkedPage, es []boltfile.Elem) bool {
-	c := &tableCodec{l: w.l, shapes: staticShapes(0, emptyShapes)}
+	c := &values.Codec{L: w.l, Shapes: values.StaticShapes(0, values.EmptyShapes)}
 	for _, e := range es {
 		if e.Bucket || bytes.IndexByte(e.Key, 0) < 0 {
 			return false
 		}
-		if c.values2() {
-			_, id, _, err := head2(e.Value)
+		if c.Values2() {
+			_, id, _, err := values.Head2(e.Value)
 			if err != nil {
 				return false
 			}
 			if id == 0 {
-				if _, err := c.decode(e.Key, e.Value); err != nil {
+				if _, err := c.Decode(e.Key, e.Value); err != nil {
 					return false
 				}
 			}
 			p.elems = append(p.elems, boltfile.Elem{Key: bytes.Clone(e.Key), Value: bytes.Clone(e.Value)})
 			continue
 		}
-		ent, err := c.decode(e.Key, e.Value)
+		ent, err := c.Decode(e.Key, e.Value)
 		if err != nil {
 			return false
 		}
@@ -393,18 +402,18 @@ func (w *walker) gatherEvidence(sv *survey) *evidence {
 		// tree moves into the table, and older copies when the next chunk
 		// is staged) leads to rows that were never committed. With the
 		// list of free pages unreadable, in use cannot be told.
-		marked := slices.ContainsFunc(es, func(e boltfile.Elem) bool { return !e.Bucket && bytes.Equal(e.Key, stagingMarker) })
+		marked := slices.ContainsFunc(es, func(e boltfile.Elem) bool { return !e.Bucket && bytes.Equal(e.Key, values.StagingMarker) })
 		live := marked && w.Free != nil && !w.Free[pg]
 		catalogue := true
 		for _, e := range es {
-			if e.Bucket && bytes.HasPrefix(e.Key, []byte(tablePrefix)) && len(e.Value) >= boltfile.BucketHeaderSize {
+			if e.Bucket && bytes.HasPrefix(e.Key, []byte(values.TablePrefix)) && len(e.Value) >= boltfile.BucketHeaderSize {
 				if root := boltfile.Order.Uint64(e.Value); root != 0 {
 					switch {
 					case live:
-						ev.staged[root] = string(e.Key[len(tablePrefix):])
+						ev.staged[root] = string(e.Key[len(values.TablePrefix):])
 					case !marked:
-						addRoot(root, string(e.Key[len(tablePrefix):]))
-						ev.noteIncarnation(string(e.Key[len(tablePrefix):]), boltfile.BucketSequence(e.Value))
+						addRoot(root, string(e.Key[len(values.TablePrefix):]))
+						ev.noteIncarnation(string(e.Key[len(values.TablePrefix):]), boltfile.BucketSequence(e.Value))
 					}
 				}
 			}
@@ -451,12 +460,12 @@ func (ev *evidence) owners(p unlinkedPage) (tables, staged map[string]bool) {
 // that the file's branch pages and lists of tables say they belong to,
 // when that table's readable tree has a gap where their keys go (a table
 // whose tree is lost is one gap). Pages it cannot place are reported.
-func (w *walker) recoverUnlinked(ctx context.Context, out *DB, sv *survey, gaps [][]*gap, rep *RecoverReport) error {
+func (w *walker) recoverUnlinked(ctx context.Context, out Target, sv *survey, gaps [][]*gap, rep *RecoverReport) error {
 	var ev *evidence
 	if !sv.formatRead { // the format the pages hold must be known to read them
 		ev = w.gatherEvidence(sv)
 		if f := ev.formatFound(); f != 0 {
-			sv.format, w.l = f, layout(f)
+			sv.format, w.l = f, values.Layout(f)
 		}
 	}
 	pages := w.unlinked()
@@ -499,7 +508,7 @@ func (w *walker) recoverUnlinked(ctx context.Context, out *DB, sv *survey, gaps 
 // the latest copy of each key, by table, or in a lost-and-found table.
 type placement struct {
 	w    *walker
-	out  *DB
+	out  Target
 	sv   *survey
 	gaps [][]*gap // by table: where its readable tree has holes
 	rep  *RecoverReport
@@ -517,7 +526,7 @@ type placement struct {
 // keep adds es to m, keeping the latest copy of each key.
 func keep(m map[string]*odata.Entity, es []*odata.Entity) {
 	for _, e := range es {
-		k := string(entityKey(e.PartitionKey, e.RowKey))
+		k := string(values.EntityKey(e.PartitionKey, e.RowKey))
 		if old, ok := m[k]; !ok || e.Timestamp.After(old.Timestamp) {
 			m[k] = e
 		}
@@ -607,15 +616,15 @@ func (pl *placement) decode(p *unlinkedPage, homes []int, owners map[string]bool
 // reads, and those naming a shape s lacks; ok is false when an entity
 // names a shape s has and does not decode with it (s is not their
 // table's dictionary).
-func readWith(l layout, inc uint64, s *shapeSet, es []boltfile.Elem) (read []*odata.Entity, lacking []boltfile.Elem, ok bool) {
-	c := &tableCodec{l: l, shapes: staticShapes(inc, s)}
+func readWith(l values.Layout, inc uint64, s *values.ShapeSet, es []boltfile.Elem) (read []*odata.Entity, lacking []boltfile.Elem, ok bool) {
+	c := &values.Codec{L: l, Shapes: values.StaticShapes(inc, s)}
 	for _, e := range es {
-		ent, err := c.decode(e.Key, e.Value)
+		ent, err := c.Decode(e.Key, e.Value)
 		if err == nil {
 			read = append(read, ent)
 			continue
 		}
-		if _, id, _, err := head2(e.Value); err != nil || !s.lacks(id) {
+		if _, id, _, err := values.Head2(e.Value); err != nil || !s.Lacks(id) {
 			return nil, nil, false
 		}
 		lacking = append(lacking, e)
@@ -628,7 +637,7 @@ func readWith(l layout, inc uint64, s *shapeSet, es []boltfile.Elem) (read []*od
 // properties' names were on a page of the dictionary that is lost.
 func (pl *placement) lostNames(page, inc uint64, es []boltfile.Elem) {
 	for _, e := range es {
-		_, id, _, _ := head2(e.Value)
+		_, id, _, _ := values.Head2(e.Value)
 		where := "a page of the table's dictionary, which is lost"
 		if d := pl.dictPageOf(inc, id); d != 0 {
 			where = fmt.Sprintf("page %d, which is lost", d)
@@ -641,7 +650,7 @@ func (pl *placement) lostNames(page, inc uint64, es []boltfile.Elem) {
 // dictionaries gives shape id of inc, when that page cannot be read as a
 // page of the dictionaries; 0 when no branch page says.
 func (pl *placement) dictPageOf(inc, id uint64) uint64 {
-	key := shapeKey(inc, id)
+	key := values.ShapeKey(inc, id)
 	for _, child := range slices.Sorted(maps.Keys(pl.ev.parents)) {
 		for _, par := range pl.ev.parents[child] {
 			if len(par.lo) != len(key) || (par.hi != nil && len(par.hi) != len(key)) || bytes.Compare(par.lo, key) > 0 || (par.hi != nil && bytes.Compare(key, par.hi) >= 0) {
@@ -687,7 +696,7 @@ func (pl *placement) candidates(homes []int, owners map[string]bool) []uint64 {
 // header's copy) holds it, completed with the shapes the pages found hold
 // where that lacks them (past a lost page of the dictionary); nil when
 // neither has it.
-func (pl *placement) dictionary(inc uint64) *shapeSet {
+func (pl *placement) dictionary(inc uint64) *values.ShapeSet {
 	s, ok := pl.sv.shapes[inc]
 	found := pl.ev.shapes(inc)
 	switch {
@@ -696,15 +705,15 @@ func (pl *placement) dictionary(inc uint64) *shapeSet {
 	case !ok:
 		return found
 	}
-	list := slices.Clone(found.list)
-	for i, sh := range s.list {
+	list := slices.Clone(found.List)
+	for i, sh := range s.List {
 		if i >= len(list) {
-			list = append(list, s.list[i:]...)
+			list = append(list, s.List[i:]...)
 			break
 		}
 		list[i] = sh
 	}
-	return gappedShapes(list)
+	return values.GappedShapes(list)
 }
 
 // staged counts a page of rows an import staged and never committed.
@@ -825,7 +834,7 @@ func (pl *placement) saveTable(ctx context.Context, table string, found map[stri
 	pl.w.table = table
 	keys := slices.Sorted(maps.Keys(found))
 	n := 0
-	res, err := pl.out.load(ctx, table, backend.OpInsert, func() (*odata.Entity, error) {
+	res, err := pl.out.LoadKeeping(ctx, table, func() (*odata.Entity, error) {
 		if n == len(keys) {
 			return nil, io.EOF
 		}
@@ -833,10 +842,10 @@ func (pl *placement) saveTable(ctx context.Context, table string, found map[stri
 		return found[keys[n-1]], nil
 	}, backend.LoadOptions{OnReject: func(_ int64, e *odata.Entity, err error) error {
 		if !odata.IsCode(err, odata.CodeEntityAlreadyExists) { // the tree's copy is the current one
-			pl.w.problem(Problem{Page: -1, Keys: entityKeys(e), What: "the entity, found on an unlinked page, was not saved: " + messageOf(err), Lost: true})
+			pl.w.problem(Problem{Page: -1, Keys: entityKeys(e), What: "the entity, found on an unlinked page, was not saved: " + MessageOf(err), Lost: true})
 		}
 		return nil
-	}}, true)
+	}})
 	for j := range pl.rep.Tables {
 		if pl.rep.Tables[j].Name == table && res != nil {
 			pl.rep.Tables[j].Saved += res.Written

@@ -1,14 +1,16 @@
-package store
+package repair
 
 import (
 	"bytes"
 	"cmp"
 	"encoding/binary"
+	"fmt"
 	"io"
 	"math/bits"
 	"slices"
 
 	"github.com/tstable/tstable/store/internal/boltfile"
+	"github.com/tstable/tstable/store/internal/values"
 )
 
 // A file's states. Each commit of the engine writes the list of tables
@@ -20,7 +22,7 @@ import (
 // find the states by scanning the file's pages: a state is sound when
 // every tree it leads to is readable and a free-page list names exactly
 // the pages it does not use, and of the sound ones the newest is the one
-// whose clock is latest (every commit advances it; see format.go).
+// whose clock is latest (every commit advances it; see values.FormatVersion).
 
 // fileState is one state of the file, found by scanning it.
 type fileState struct {
@@ -101,7 +103,7 @@ func scanPages(r *boltfile.Reader) (roots, lists []uint64) {
 		id += uint64(h.Overflow)
 	}
 	for _, id := range branches {
-		if listOfTablesFault(r, id) == "" {
+		if ListOfTablesFault(r, id) == "" {
 			roots = append(roots, id)
 			h, b, _ := r.Page(id, boltfile.FlagBranch)
 			es, _ := boltfile.ParseElems(h, b)
@@ -136,13 +138,13 @@ func hasRecords(r *boltfile.Reader, id uint64) bool {
 		return false
 	}
 	es, err := boltfile.ParseElems(h, b)
-	return err == nil && slices.ContainsFunc(es, func(e boltfile.Elem) bool { return bytes.Equal(e.Key, metaBucket) })
+	return err == nil && slices.ContainsFunc(es, func(e boltfile.Elem) bool { return bytes.Equal(e.Key, values.MetaBucket) })
 }
 
 // stateClock reads the clock of the state whose list of tables is at
 // root, or -1.
 func stateClock(r *boltfile.Reader, root uint64) int64 {
-	meta := findEntry(r, root, nil, metaBucket, 0)
+	meta := findEntry(r, root, nil, values.MetaBucket, 0)
 	if meta == nil || !meta.Bucket {
 		return -1
 	}
@@ -150,7 +152,7 @@ func stateClock(r *boltfile.Reader, root uint64) int64 {
 	if err != nil {
 		return -1
 	}
-	clock := findEntry(r, mroot, inline, clockKey, 0)
+	clock := findEntry(r, mroot, inline, values.ClockKey, 0)
 	if clock == nil || clock.Bucket || len(clock.Value) != 8 {
 		return -1
 	}
@@ -197,7 +199,7 @@ func findEntry(r *boltfile.Reader, root uint64, inline, key []byte, depth int) *
 // state uses and its own, every page below the highest of them. The state
 // is sound when its trees are readable and such a list exists.
 func weigh(r *boltfile.Reader, s *fileState, lists []uint64) {
-	rc := r.Reach(s.root, holdsBuckets, 0)
+	rc := r.Reach(s.root, values.HoldsBuckets, 0)
 	if len(rc.Bad) > 0 {
 		return
 	}
@@ -254,4 +256,49 @@ func fits(r *boltfile.Reader, used []uint64, id uint64) (uint64, bool) {
 		}
 	}
 	return top + 1, true
+}
+
+// ListOfTablesFault says why the tree at root is not the list of tables,
+// or "". Every entry of its leaves is a bucket (of a table, of the file's
+// own records, of an import's staging), and unless it is empty (a new
+// file), the file's own records are among them.
+func ListOfTablesFault(r *boltfile.Reader, root uint64) string {
+	seen := map[uint64]bool{}
+	entries, records := 0, false
+	var walk func(id uint64, depth int) string
+	walk = func(id uint64, depth int) string {
+		if depth > boltfile.MaxTreeDepth || seen[id] {
+			return fmt.Sprintf("its list of tables leads back to page %d", id)
+		}
+		seen[id] = true
+		h, b, err := r.Page(id, boltfile.FlagLeaf, boltfile.FlagBranch)
+		if err != nil {
+			return "its list of tables: " + err.Error()
+		}
+		es, err := boltfile.ParseElems(h, b)
+		if err != nil {
+			return fmt.Sprintf("its list of tables, page %d, cannot be read: %s", id, err)
+		}
+		for _, e := range es {
+			if h.Flags == boltfile.FlagBranch {
+				if what := walk(e.Child, depth+1); what != "" {
+					return what
+				}
+				continue
+			}
+			entries++
+			if !e.Bucket {
+				return fmt.Sprintf("its root page %d is not the list of tables: page %d holds %q, which is not a bucket (the header leads to a page of a table's, or of the file's own records)", root, id, printable(e.Key))
+			}
+			records = records || bytes.Equal(e.Key, values.MetaBucket)
+		}
+		return ""
+	}
+	if what := walk(root, 0); what != "" {
+		return what
+	}
+	if entries > 0 && !records {
+		return fmt.Sprintf("its root page %d is not the list of tables: the file's own records are not in it", root)
+	}
+	return ""
 }

@@ -1,4 +1,4 @@
-package store
+package values
 
 import (
 	"math"
@@ -8,7 +8,7 @@ import (
 	"github.com/tstable/tstable/odata"
 )
 
-// FuzzRawRecord: what a filter reads of a stored value (rawRecord, which
+// FuzzRawRecord: what a filter reads of a stored value (RawRecord, which
 // steps over the properties it is not asked for) is what decoding the
 // whole entity gives, property by property, for names and strings of any
 // length; and a value that does not decode never makes it panic.
@@ -23,14 +23,14 @@ func FuzzRawRecord(f *testing.F) {
 		{prop(long, odata.String(long)), prop("Name", odata.String(long+long)), prop("Age", odata.Int32(-1))},
 		{prop("Bad", odata.String("\xff\xfe")), prop("Bad", odata.Int32(2))},
 	} {
-		f.Add([]byte("Sales\x0000010"), encodeEntity(nil, 638000000000000000, props))
+		f.Add([]byte("Sales\x0000010"), EncodeEntity(nil, 638000000000000000, props))
 	}
 	f.Add([]byte("a\x00b"), []byte{1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 'A', 99})
 	f.Add([]byte("a\x00b"), []byte{1, 0, 0, 0, 0, 0, 0, 0, 1, 0x80})
 	names := []string{"LastName", "Age", "Big", "Score", "NaN", "Yes", "Born", "Id", "Blob", "Name", "Bad", long, "Missing", "PartitionKey", "RowKey", "Timestamp"}
 	f.Fuzz(func(t *testing.T, key, val []byte) {
-		rec := &rawRecord{key: key, val: val}
-		e, err := decodeEntity(key, val)
+		rec := &RawRecord{Key: key, Val: val}
+		e, err := DecodeEntity(key, val)
 		for _, n := range names {
 			got, ok := rec.Get(n)
 			if err != nil || (n == odata.Timestamp && e.Timestamp.IsZero()) {

@@ -1,4 +1,4 @@
-package store
+package bulk
 
 import (
 	"bufio"
@@ -16,11 +16,12 @@ import (
 
 	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
+	"github.com/tstable/tstable/store/internal/values"
 )
 
 // External merge sort of a load's entities. Load reads its whole source
 // before it writes: each entity, validated and encoded, becomes a loadRec;
-// the records are gathered into runs of bounded size (Options.loadRun,
+// the records are gathered into runs of bounded size (Settings.Run,
 // loadRun by default), each sorted by stored key and, when another run
 // follows, spilled to a temporary file next to the database. The runs are
 // then merged, and the merged stream, in key order, is what the load
@@ -54,8 +55,8 @@ func compareRecs(a, b *loadRec) int {
 // runSet gathers a load's records into sorted runs.
 type runSet struct {
 	dbPath string
-	limit  int    // bytes a run holds in memory before it is spilled
-	l      layout // of the records' keys
+	limit  int           // bytes a run holds in memory before it is spilled
+	l      values.Layout // of the records' keys
 
 	mem  *arena
 	recs []loadRec // the run being gathered (after finish, the last run, sorted)
@@ -69,7 +70,7 @@ type runSet struct {
 	bytes int64      // their keys' and values' bytes
 }
 
-func newRunSet(dbPath string, limit int, l layout) *runSet {
+func newRunSet(dbPath string, limit int, l values.Layout) *runSet {
 	return &runSet{dbPath: dbPath, limit: limit, l: l, mem: &arena{}}
 }
 
@@ -116,9 +117,9 @@ func (s *runSet) sortRun() {
 // however it returns; a process killed first leaves it behind, and the
 // next Open for writing (or Load) removes those whose process is gone.
 
-// tempPattern is the glob of a load's temporary files for the database at
+// TempPattern is the glob of a load's temporary files for the database at
 // path: ".NAME.import-*.tmp" in its folder.
-func tempPattern(path string) string {
+func TempPattern(path string) string {
 	dir, base := filepath.Split(path)
 	return filepath.Join(dir, "."+base+".import-*.tmp")
 }
@@ -133,10 +134,10 @@ func createTemp(path string) (*os.File, error) {
 	return os.CreateTemp(dir, "."+base+".import-"+strconv.Itoa(os.Getpid())+"-*.tmp")
 }
 
-// tempOwner is the process id in the name of a load's temporary file for
+// TempOwner is the process id in the name of a load's temporary file for
 // the database at path, or -1 when the name does not say (an older
 // tstable's, ".NAME.import-RANDOM.tmp").
-func tempOwner(path, name string) int {
+func TempOwner(path, name string) int {
 	rest, ok := strings.CutPrefix(filepath.Base(name), "."+filepath.Base(path)+".import-")
 	if !ok {
 		return -1
@@ -149,14 +150,15 @@ func tempOwner(path, name string) int {
 	return n
 }
 
-// removeLeftTemps removes the temporary files that loads killed before
+// RemoveLeftTemps removes the temporary files that loads killed before
 // they could remove their own left next to the database at path: those
-// whose process is gone, or whose name does not say which process made
-// them. A load under way, in this process or another, keeps its own.
-func removeLeftTemps(path string) {
-	left, _ := filepath.Glob(tempPattern(path))
+// whose process is gone (alive says which are not), or whose name does
+// not say which process made them. A load under way, in this process or
+// another, keeps its own.
+func RemoveLeftTemps(path string, alive func(pid int) bool) {
+	left, _ := filepath.Glob(TempPattern(path))
 	for _, f := range left {
-		if pid := tempOwner(path, f); pid < 0 || (pid != os.Getpid() && !ProcessAlive(pid)) {
+		if pid := TempOwner(path, f); pid < 0 || (pid != os.Getpid() && !alive(pid)) {
 			os.Remove(f)
 		}
 	}

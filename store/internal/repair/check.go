@@ -1,4 +1,4 @@
-package store
+package repair
 
 import (
 	"bytes"
@@ -9,22 +9,11 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/tstable/tstable/odata"
 	"github.com/tstable/tstable/store/internal/boltfile"
+	"github.com/tstable/tstable/store/internal/values"
 )
-
-// ScanOptions tunes Check and Recover.
-type ScanOptions struct {
-	// Wait is how long to wait for a process writing the file to let go
-	// of it (see Options.Wait); OnWait is called when the wait starts.
-	Wait   time.Duration
-	OnWait func(holder string)
-	// Progress, when set, is called now and then with the pages read so
-	// far and the pages there are to read.
-	Progress func(done, total int64)
-}
 
 // Problem is one thing wrong in a database file.
 type Problem struct {
@@ -98,7 +87,7 @@ func (w *walker) keyOf(k []byte) *odata.Key {
 	if k == nil {
 		return nil
 	}
-	key := w.l.odataKey(k)
+	key := w.l.ODataKey(k)
 	return &key
 }
 
@@ -122,7 +111,7 @@ type CheckReport struct {
 	Path     string
 	PageSize int    // bytes per page (0 when the header is unreadable)
 	Pages    int64  // pages the header counts
-	Format   uint64 // the file's format (see format.go), as its records say or its tables show; 0 when they cannot
+	Format   uint64 // the file's format (see values.FormatVersion), as its records say or its tables show; 0 when they cannot
 	Tables   []TableReport
 	Problems []Problem
 	// Costs says, for a file found sound, what losing each page that
@@ -144,34 +133,22 @@ type TableReport struct {
 // OK reports whether Check found nothing wrong.
 func (r *CheckReport) OK() bool { return len(r.Problems) == 0 }
 
-// Check reads the whole database file at path without trusting it and
-// reports every problem, each with its table, key range and page: both
-// copies of the header; the file's length; the list of free pages; every
-// page reached exactly once and none both reached and free; every page
-// below the high-water mark either reached or free; every page of every
-// tree readable, of the right kind, with its entries inside it and its
-// keys in order within their parents' bounds; the catalogue agreeing with
-// the tables' buckets; and every entity decoding and passing the service's
-// rules, with a Timestamp no later than the file's clock.
+// Check reads the whole database file f (of size bytes, at path; the
+// caller opened it, and holds a lock that keeps writers out) without
+// trusting it and reports every problem, each with its table, key range
+// and page: both copies of the header; the file's length; the list of
+// free pages; every page reached exactly once and none both reached and
+// free; every page below the high-water mark either reached or free;
+// every page of every tree readable, of the right kind, with its entries
+// inside it and its keys in order within their parents' bounds; the
+// catalogue agreeing with the tables' buckets; and every entity decoding
+// and passing the service's rules, with a Timestamp no later than the
+// file's clock. It calls progress (when set) now and then with the pages
+// read and the pages to read.
 //
-// Check never writes; it holds the file's shared lock, so that no tstable
-// process writes it meanwhile. It fails (with an error, not a report) only
-// when it cannot read the file at all, or ctx ends.
-func Check(ctx context.Context, path string, opts *ScanOptions) (*CheckReport, error) {
-	var progress func(done, total int64)
-	if opts != nil {
-		progress = opts.Progress
-	}
-	f, size, err := openForReading(ctx, path, opts)
-	if err != nil {
-		return nil, err
-	}
-	defer closeLocked(f)
-	return checkFile(ctx, f, size, path, progress)
-}
-
-// checkFile is Check on a file already open (and locked).
-func checkFile(ctx context.Context, f io.ReaderAt, size int64, path string, progress func(done, total int64)) (*CheckReport, error) {
+// Check never writes. It fails (with an error, not a report) only when
+// ctx ends.
+func Check(ctx context.Context, f io.ReaderAt, size int64, path string, progress func(done, total int64)) (*CheckReport, error) {
 	w := newWalker(ctx, f, size, progress)
 	rep := &CheckReport{Path: path}
 	if w.H.Use >= 0 {
@@ -203,7 +180,7 @@ func checkFile(ctx context.Context, f io.ReaderAt, size int64, path string, prog
 					}
 				}
 				count++
-				tally.count(page, e.Value, c.values2())
+				tally.count(page, e.Value, c.Values2())
 				return true
 			}, w.lostEntities)
 			if !whole {
@@ -241,32 +218,32 @@ func (w *walker) lostEntities(page uint64, lo, hi []byte, why string) {
 // checkEntity checks one stored entity of a table whose codec is c: its
 // keys, its encoding and the service's rules (a problem that loses it),
 // and its Timestamp against the clock (one that does not).
-func checkEntity(c *tableCodec, key, val []byte, clock int64) (what string, lost bool) {
+func checkEntity(c *values.Codec, key, val []byte, clock int64) (what string, lost bool) {
 	if bytes.IndexByte(key, 0) < 0 {
 		return "the stored key has no RowKey part", true
 	}
-	pk, rk := c.l.keys(key)
+	pk, rk := c.L.Keys(key)
 	if err := odata.ValidateKey(odata.PartitionKey, pk); err != nil {
-		return "the stored PartitionKey breaks the service's rules: " + messageOf(err), true
+		return "the stored PartitionKey breaks the service's rules: " + MessageOf(err), true
 	}
 	if err := odata.ValidateKey(odata.RowKey, rk); err != nil {
-		return "the stored RowKey breaks the service's rules: " + messageOf(err), true
+		return "the stored RowKey breaks the service's rules: " + MessageOf(err), true
 	}
-	e, err := c.decode(key, val)
+	e, err := c.Decode(key, val)
 	if err != nil {
-		return "the stored entity cannot be decoded" + c.why(val), true
+		return "the stored entity cannot be decoded" + c.Why(val), true
 	}
 	if err := odata.ValidateEntity(e); err != nil {
-		return "the stored entity breaks the service's rules: " + messageOf(err), true
+		return "the stored entity breaks the service's rules: " + MessageOf(err), true
 	}
-	if t, _ := c.ticks(val); clock >= 0 && t > clock {
+	if t, _ := c.Ticks(val); clock >= 0 && t > clock {
 		return "its Timestamp is later than the file's clock, so a later write could repeat an ETag", false
 	}
 	return "", false
 }
 
-// messageOf is an error's message without its code.
-func messageOf(err error) string {
+// MessageOf is an error's message without its code.
+func MessageOf(err error) string {
 	if e, ok := err.(*odata.Error); ok {
 		return e.Message
 	}
@@ -293,22 +270,22 @@ type survey struct {
 	clock      int64 // the last Timestamp issued, -1 when unknown
 	rootLost   bool  // part of the newest list of tables cannot be read
 	unfinished []UnfinishedImport
-	format     uint64               // 1 when the file does not say
-	formatRead bool                 // the file says
-	shapes     map[uint64]*shapeSet // the dictionaries read, by incarnation
-	staged     []uint64             // the incarnations of staged tables
+	format     uint64                      // 1 when the file does not say
+	formatRead bool                        // the file says
+	shapes     map[uint64]*values.ShapeSet // the dictionaries read, by incarnation
+	staged     []uint64                    // the incarnations of staged tables
 }
 
 // codec is how table t's entities read, in the file's format and with
 // its dictionary as far as it could be read.
-func (sv *survey) codec(t fileTable) *tableCodec {
-	c := &tableCodec{l: layout(sv.format)}
-	if c.values2() {
+func (sv *survey) codec(t fileTable) *values.Codec {
+	c := &values.Codec{L: values.Layout(sv.format)}
+	if c.Values2() {
 		s := sv.shapes[t.inc]
 		if s == nil {
-			s = emptyShapes
+			s = values.EmptyShapes
 		}
-		c.shapes = staticShapes(t.inc, s)
+		c.Shapes = values.StaticShapes(t.inc, s)
 	}
 	return c
 }
@@ -336,7 +313,7 @@ func (w *walker) collect(root uint64, inline []byte, at uint64, lost boltfile.Lo
 // as tables whose whole tree is lost (their entities may still be on
 // pages no longer linked).
 func (w *walker) survey() *survey {
-	sv := &survey{clock: -1, format: 1, shapes: map[uint64]*shapeSet{}}
+	sv := &survey{clock: -1, format: 1, shapes: map[uint64]*values.ShapeSet{}}
 	w.table = ""
 	top := w.collect(w.meta().Root, nil, 0, func(page uint64, lo, hi []byte, why string) {
 		sv.rootLost = true
@@ -354,7 +331,7 @@ func (w *walker) survey() *survey {
 	w.dictionariesFromCopies(sv)
 	w.namesFromCopies(catalogue)
 	sv.guessFormat()
-	w.l = layout(sv.format)
+	w.l = values.Layout(sv.format)
 	for i, t := range sv.tables {
 		if name, ok := catalogue[t.name]; ok {
 			sv.tables[i].name = name
@@ -394,25 +371,25 @@ func (w *walker) readTop(top []entry, sv *survey, catalogue map[string]string, r
 	for _, t := range top {
 		name := string(t.Key)
 		switch {
-		case name == string(metaBucket):
+		case name == string(values.MetaBucket):
 			sawMeta = true
 			if !t.Bucket {
 				problem(Problem{Page: int64(t.page), What: "the file's own records (catalogue and clock) are not a bucket", Lost: true})
 				continue
 			}
 			sawCatalogue = w.readMeta(t, sv, catalogue)
-		case strings.HasPrefix(name, tablePrefix) && t.Bucket:
+		case strings.HasPrefix(name, values.TablePrefix) && t.Bucket:
 			root, _, inl, err := boltfile.InlinePage(t.Value)
 			if err != nil {
-				problem(Problem{Table: name[len(tablePrefix):], Page: int64(t.page), What: "the table's bucket cannot be read: " + err.Error() + "; its entities are lost", Lost: true})
+				problem(Problem{Table: name[len(values.TablePrefix):], Page: int64(t.page), What: "the table's bucket cannot be read: " + err.Error() + "; its entities are lost", Lost: true})
 				continue
 			}
-			sv.tables = append(sv.tables, fileTable{name: name[len(tablePrefix):], root: root, inline: inl, at: t.page, inc: boltfile.BucketSequence(t.Value)})
-		case name == string(shapesBucket) && t.Bucket:
+			sv.tables = append(sv.tables, fileTable{name: name[len(values.TablePrefix):], root: root, inline: inl, at: t.page, inc: boltfile.BucketSequence(t.Value)})
+		case name == string(values.ShapesBucket) && t.Bucket:
 			if report {
 				w.readDictionaries(t, sv)
 			}
-		case strings.HasPrefix(name, stagingPrefix) && t.Bucket:
+		case strings.HasPrefix(name, values.StagingPrefix) && t.Bucket:
 			// What a load killed while it staged left: not a table, and
 			// removed when the file is next opened for writing. Its pages
 			// are in use.
@@ -440,7 +417,7 @@ func (w *walker) stagingPages(t entry, sv *survey) {
 		if !e.Bucket {
 			continue
 		}
-		u := UnfinishedImport{Table: strings.TrimPrefix(string(e.Key), tablePrefix)}
+		u := UnfinishedImport{Table: strings.TrimPrefix(string(e.Key), values.TablePrefix)}
 		sv.staged = append(sv.staged, boltfile.BucketSequence(e.Value))
 		croot, _, cinl, err := boltfile.InlinePage(e.Value)
 		if err != nil {
@@ -505,21 +482,21 @@ func (w *walker) readMeta(t entry, sv *survey, catalogue map[string]string) bool
 	read := false
 	for _, e := range w.collect(root, inl, t.page, lost("the file's own records (catalogue, clock) there are lost")) {
 		switch string(e.Key) {
-		case string(clockKey):
+		case string(values.ClockKey):
 			if len(e.Value) != 8 || e.Bucket {
 				w.problem(Problem{Page: int64(e.page), What: "the file's clock is unreadable"})
 				continue
 			}
 			sv.clock = int64(binary.BigEndian.Uint64(e.Value))
-		case string(formatKey):
+		case string(values.FormatKey):
 			if len(e.Value) != 8 || e.Bucket {
 				w.problem(Problem{Page: int64(e.page), What: "the file's format version is unreadable"})
-			} else if v := binary.BigEndian.Uint64(e.Value); v > formatVersion {
-				w.problem(Problem{Page: int64(e.page), What: fmt.Sprintf("the file is in format %d, newer than this tstable reads (%d)", v, formatVersion)})
+			} else if v := binary.BigEndian.Uint64(e.Value); v > values.FormatVersion {
+				w.problem(Problem{Page: int64(e.page), What: fmt.Sprintf("the file is in format %d, newer than this tstable reads (%d)", v, values.FormatVersion)})
 			} else {
 				sv.format, sv.formatRead = v, true
 			}
-		case string(catalogueKey):
+		case string(values.CatalogueKey):
 			croot, _, cinl, err := boltfile.InlinePage(e.Value)
 			if err != nil || !e.Bucket {
 				w.problem(Problem{Page: int64(e.page), What: "the table catalogue cannot be read; the tables' names as created are lost", Lost: true})
