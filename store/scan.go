@@ -51,7 +51,7 @@ func spanOf(r odata.KeyRange, l values.Layout) span {
 }
 
 // past reports whether k lies beyond the span's end.
-func (s span) past(k []byte) bool {
+func (s *span) past(k []byte) bool {
 	if s.end == nil {
 		return false
 	}
@@ -63,7 +63,7 @@ func (s span) past(k []byte) bool {
 // without the cursor's step to the next page (the engine's Seek steps
 // there when the key is not on the page it lands on and sorts after all
 // of that page's keys).
-func (s span) point() bool {
+func (s *span) point() bool {
 	return s.start != nil && !s.skip && s.endIncl && bytes.Equal(s.start, s.end)
 }
 
@@ -146,9 +146,9 @@ func (s *scanner) err() error {
 // The key and value are valid until the transaction ends.
 func (s *scanner) next() bool {
 	if s.primed {
-		if !s.spans[s.i].point() { // a point span's one key was its all
+		if sp := &s.spans[s.i]; !sp.point() { // a point span's one key was its all
 			s.k, s.v = s.c.Next()
-			if s.k != nil && !s.spans[s.i].past(s.k) {
+			if s.k != nil && !sp.past(s.k) {
 				return true
 			}
 		}
