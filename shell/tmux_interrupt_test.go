@@ -31,7 +31,7 @@ func TestTmuxInterruptEndsTheCommandNotTheShell(t *testing.T) {
 	} {
 		s.send(keyCtrlL)
 		s.idle(`tstable\[t\.db\]>`)
-		if out, err := exec.Command("tmux", "clear-history", "-t", s.session).CombinedOutput(); err != nil {
+		if out, err := tmux("clear-history", "-t", s.session).CombinedOutput(); err != nil {
 			t.Fatalf("tmux clear-history: %v\n%s", err, out)
 		}
 		s.send(line, keyEnter)

@@ -101,12 +101,12 @@ const (
 // for bracketed paste: marked, so the program can tell it from typing.
 func (s *tmuxShell) pasteBracketed(text string) {
 	s.t.Helper()
-	load := exec.Command("tmux", "load-buffer", "-b", s.session, "-")
+	load := tmux("load-buffer", "-b", s.session, "-")
 	load.Stdin = strings.NewReader(text)
 	if out, err := load.CombinedOutput(); err != nil {
 		s.t.Fatalf("load-buffer: %v\n%s", err, out)
 	}
-	if out, err := exec.Command("tmux", "paste-buffer", "-p", "-d", "-b", s.session, "-t", s.session).CombinedOutput(); err != nil {
+	if out, err := tmux("paste-buffer", "-p", "-d", "-b", s.session, "-t", s.session).CombinedOutput(); err != nil {
 		s.t.Fatalf("paste-buffer: %v\n%s", err, out)
 	}
 }
@@ -375,7 +375,7 @@ func TestTmuxOtherShellsWords(t *testing.T) {
 func (s *tmuxShell) press(names ...string) {
 	s.t.Helper()
 	args := append([]string{"send-keys", "-t", s.session}, names...)
-	if out, err := exec.Command("tmux", args...).CombinedOutput(); err != nil {
+	if out, err := tmux(args...).CombinedOutput(); err != nil {
 		s.t.Fatalf("send-keys %q: %v\n%s", names, err, out)
 	}
 }
@@ -383,7 +383,7 @@ func (s *tmuxShell) press(names ...string) {
 // rows is the pane as it is shown, a line a row (a wrapped line is not
 // joined).
 func (s *tmuxShell) rows() string {
-	out, err := exec.Command("tmux", "capture-pane", "-p", "-t", s.session).CombinedOutput()
+	out, err := tmux("capture-pane", "-p", "-t", s.session).CombinedOutput()
 	if err != nil {
 		s.t.Fatalf("capture-pane: %v: %s", err, out)
 	}
@@ -393,7 +393,7 @@ func (s *tmuxShell) rows() string {
 // resize sets the pane's width.
 func (s *tmuxShell) resize(width int) {
 	s.t.Helper()
-	if out, err := exec.Command("tmux", "resize-window", "-t", s.session, "-x", strconv.Itoa(width)).CombinedOutput(); err != nil {
+	if out, err := tmux("resize-window", "-t", s.session, "-x", strconv.Itoa(width)).CombinedOutput(); err != nil {
 		s.t.Fatalf("resize-window: %v\n%s", err, out)
 	}
 }

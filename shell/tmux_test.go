@@ -28,13 +28,47 @@ type tmuxShell struct {
 	session string
 }
 
-// TestMain removes the binary the tests built (buildTstable).
+// TestMain removes the binary the tests built (buildTstable), and ends
+// the tests' tmux server.
 func TestMain(m *testing.M) {
 	code := m.Run()
 	if built.dir != "" {
 		os.RemoveAll(built.dir)
 	}
+	if server.started {
+		tmux("kill-server").Run()
+	}
 	os.Exit(code)
+}
+
+// The tests' tmux server is their own (a socket named for the process),
+// so that tests run at once by other processes do not share it, and it
+// keeps a session of its own from the first test to the last: a server
+// exits with its last session, and a test starting its session just then
+// would find it gone.
+var server struct {
+	once    sync.Once
+	started bool
+	err     error
+	out     []byte
+}
+
+// tmux is the tmux command with args, on the tests' own server.
+func tmux(args ...string) *exec.Cmd {
+	return exec.Command("tmux", append([]string{"-L", fmt.Sprintf("tstable-test-%d", os.Getpid())}, args...)...)
+}
+
+// startServer starts the tests' tmux server with its keeping session,
+// once.
+func startServer(t *testing.T) {
+	t.Helper()
+	server.once.Do(func() {
+		server.out, server.err = tmux("-f", "/dev/null", "new-session", "-d", "-s", "keep", "sleep", "86400").CombinedOutput()
+		server.started = server.err == nil
+	})
+	if server.err != nil {
+		t.Fatalf("tmux: the tests' server: %v\n%s", server.err, server.out)
+	}
 }
 
 // built is tstable as buildTstable built it, once for every test.
@@ -75,6 +109,7 @@ func needTmux(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Fatal("tmux is not installed (apt-get install tmux)")
 	}
+	startServer(t)
 	t.Parallel()
 }
 
@@ -93,10 +128,10 @@ func startShell(t *testing.T, env []string, command string) *tmuxShell {
 	args := []string{"new-session", "-d", "-s", s.session, "-x", "160", "-y", "50", "env"}
 	args = append(args, env...)
 	args = append(args, "TERM=xterm-256color", "sh", "-c", script)
-	if out, err := exec.Command("tmux", args...).CombinedOutput(); err != nil {
+	if out, err := tmux(args...).CombinedOutput(); err != nil {
 		t.Fatalf("tmux new-session: %v\n%s", err, out)
 	}
-	t.Cleanup(func() { exec.Command("tmux", "kill-session", "-t", s.session).Run() })
+	t.Cleanup(func() { tmux("kill-session", "-t", s.session).Run() })
 	return s
 }
 
@@ -121,7 +156,7 @@ const (
 func (s *tmuxShell) send(keys ...string) {
 	s.t.Helper()
 	text := strings.Join(keys, "")
-	if out, err := exec.Command("tmux", "send-keys", "-t", s.session, "-l", "--", text).CombinedOutput(); err != nil {
+	if out, err := tmux("send-keys", "-t", s.session, "-l", "--", text).CombinedOutput(); err != nil {
 		s.t.Fatalf("send-keys %q: %v\n%s", text, err, out)
 	}
 }
@@ -129,18 +164,18 @@ func (s *tmuxShell) send(keys ...string) {
 // paste pastes text as a terminal does (line ends become CR).
 func (s *tmuxShell) paste(text string) {
 	s.t.Helper()
-	load := exec.Command("tmux", "load-buffer", "-b", s.session, "-")
+	load := tmux("load-buffer", "-b", s.session, "-")
 	load.Stdin = strings.NewReader(text)
 	if out, err := load.CombinedOutput(); err != nil {
 		s.t.Fatalf("load-buffer: %v\n%s", err, out)
 	}
-	if out, err := exec.Command("tmux", "paste-buffer", "-d", "-b", s.session, "-t", s.session).CombinedOutput(); err != nil {
+	if out, err := tmux("paste-buffer", "-d", "-b", s.session, "-t", s.session).CombinedOutput(); err != nil {
 		s.t.Fatalf("paste-buffer: %v\n%s", err, out)
 	}
 }
 
 func (s *tmuxShell) screen() string {
-	out, err := exec.Command("tmux", "capture-pane", "-p", "-J", "-S", "-500", "-t", s.session).CombinedOutput()
+	out, err := tmux("capture-pane", "-p", "-J", "-S", "-500", "-t", s.session).CombinedOutput()
 	if err != nil {
 		s.t.Fatalf("capture-pane: %v: %s", err, out)
 	}
@@ -154,7 +189,7 @@ func (s *tmuxShell) visible(escapes bool) string {
 	if escapes {
 		args = append(args, "-e")
 	}
-	out, err := exec.Command("tmux", args...).CombinedOutput()
+	out, err := tmux(args...).CombinedOutput()
 	if err != nil {
 		s.t.Fatalf("capture-pane: %v: %s", err, out)
 	}
@@ -606,7 +641,7 @@ func TestTmuxTableFitsAResizedTerminal(t *testing.T) {
 	}
 	s := startShell(t, []string{"HOME=" + dir, "XDG_STATE_HOME=" + filepath.Join(dir, "state")}, bin+" --db "+db+" shell")
 	s.waitFor(`(?m)^tstable\[t\.db\]> *$`)
-	if out, err := exec.Command("tmux", "resize-window", "-t", s.session, "-x", "60").CombinedOutput(); err != nil {
+	if out, err := tmux("resize-window", "-t", s.session, "-x", "60").CombinedOutput(); err != nil {
 		t.Fatalf("resize-window: %v\n%s", err, out)
 	}
 	s.send("query Wide", keyEnter)

@@ -195,7 +195,7 @@ func FuzzFromRecord(f *testing.F) {
 // BenchmarkFilterMatch is a filter of two conditions read from one stored
 // narrow row, in each format: what a filtered scan pays for each entity.
 func BenchmarkFilterMatch(b *testing.B) {
-	e := narrowRows(1)[0]
+	e := narrowRow()
 	f, err := odata.ParseFilter("LastName eq 'Cao' and Age gt 70")
 	if err != nil {
 		b.Fatal(err)
@@ -227,7 +227,7 @@ func must[T any](v T, err error) T {
 // BenchmarkEntityLine is one stored narrow row written as a JSON line, in
 // each format: what an export pays for each entity.
 func BenchmarkEntityLine(b *testing.B) {
-	e := narrowRows(1)[0]
+	e := narrowRow()
 	shapes := StaticShapes(1, EmptyShapes.With(must(ParseShape(AppendShapeDef(nil, e.Properties)))))
 	for _, v := range []uint64{1, 2} {
 		c := &Codec{L: Layout(v), Shapes: shapes}
