@@ -77,11 +77,11 @@ func runShell(c *cobra.Command, f *Factory) error {
 		IO: f.IO,
 		Exec: func(ctx context.Context, sess *shell.Session, ios *iostreams.IOStreams, args []string) int {
 			args = append(append([]string{}, global...), args...)
-			tree, line := trees.tree(f, ios, sess, args)
+			tree, line, reused := trees.tree(f, ios, sess, args)
 			if kept.serves(tree, args) {
 				line.kept = kept
 			}
-			return execute(ctx, tree, args, ios, true)
+			return executeAs(ctx, tree, args, ios, true, reused)
 		},
 		Report: func(err error) int {
 			return reportError(context.Background(), f.IO, err, true)
