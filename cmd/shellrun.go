@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"github.com/tstable/tstable/cmdspec"
 )
 
 // runReused runs args (expanded as execute expands them) on root, a tree
@@ -15,7 +16,7 @@ import (
 // completion command and look for it (a second search of the tree),
 // take its help command out and put it back. What is left is cobra's
 // own sequence for a command, step by step (Command.execute, v1.10):
-// one search of the tree, the flags parsed, the help flag, the
+// one search of the tree (cmdspec.Find), the flags parsed, the help flag, the
 // arguments checked, the first persistent pre-run found up the tree,
 // pre-run, required flags and flag groups, run, post-run, the first
 // persistent post-run. tstable registers no cobra.OnInitialize or
@@ -29,7 +30,7 @@ import (
 // through cobra yet (cobra marks a command as called only there).
 func runReused(ctx context.Context, root *cobra.Command, args []string) error {
 	root.SetArgs(args)
-	c, flags, err := root.Find(args)
+	c, flags, err := cmdspec.Find(root, args)
 	if err != nil || c == root || !c.Runnable() || c.Deprecated != "" || c.Version != "" || c.CalledAs() == "" {
 		return root.ExecuteContext(ctx)
 	}
