@@ -50,8 +50,13 @@ func runReused(ctx context.Context, root *cobra.Command, args []string) error {
 // cobra's Command.execute does for a runnable command that is neither
 // deprecated nor has a version flag.
 func runFound(c *cobra.Command, a []string) error {
-	c.InitDefaultHelpFlag()
-	c.InitDefaultVersionFlag()
+	// cobra adds the help flag here if the command has none yet (a tree
+	// run before has it: the lookup spares a merge of the flag sets,
+	// which ParseFlags does anyway); a command with no Version gets no
+	// version flag.
+	if c.Flags().Lookup("help") == nil {
+		c.InitDefaultHelpFlag()
+	}
 	if err := c.ParseFlags(a); err != nil {
 		return c.FlagErrorFunc()(c, err)
 	}
