@@ -95,14 +95,23 @@ func runShell(c *cobra.Command, f *Factory) error {
 			return err
 		},
 		Check: func(ctx context.Context) error {
-			// Open once for writing, so that a file locked by another
-			// process is said at once; a file not there yet is left to
-			// the first command that writes (nothing is created before).
+			// Open once, so that a file locked by another process is said
+			// at once; a file not there yet is left to the first command
+			// that writes (nothing is created before). A person at the
+			// prompt is told before typing when a writer could not get the
+			// file: the file is opened for writing. A script's lines run
+			// as they would one by one on the command line: the file is
+			// opened for reading (a reader beside it is no obstacle to
+			// them, and the checks of a file opened for writing, which
+			// walk its tree, wait for the first line that writes).
 			if err := f.needDatabase("", ""); err != nil {
 				if errors.Is(err, errNoDatabase) {
 					return nil
 				}
 				return err
+			}
+			if !f.IO.InTTY {
+				return f.Read(ctx, "", func(backend.Backend) error { return nil })
 			}
 			return f.Write(ctx, func(backend.Backend) error { return nil })
 		},
