@@ -66,8 +66,9 @@ func runShell(c *cobra.Command, f *Factory) error {
 	if _, err := f.shellLabel(); err != nil {
 		return err
 	}
-	// A script of many commands makes much short-lived garbage (a command
-	// tree a line) and keeps little.
+	// A script of many commands makes much short-lived garbage (each
+	// line's words, transaction, entity and printer; a command tree for
+	// a command not reused) and keeps little.
 	defer collectLess(400)()
 	var trees lineTrees
 	kept := &keptDB{}
