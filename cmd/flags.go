@@ -49,7 +49,7 @@ func (g *globalFlags) apply(c *cobra.Command, f *Factory) error {
 		return usageErrorf(c, "%v", err)
 	}
 	f.printer = p
-	f.target = sync.OnceValues(g.resolveTarget)
+	f.target = sync.OnceValues(func() (Target, error) { return g.resolveHeld(f.kept) })
 	f.resolveAgain = g.resolveTarget
 	return nil
 }

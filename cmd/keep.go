@@ -126,6 +126,17 @@ func (k *keptDB) release(err error) {
 	}
 }
 
+// holds reports whether k (nil: none) holds the file at path open now,
+// and with it the file's lock.
+func (k *keptDB) holds(path string) bool {
+	if k == nil {
+		return false
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.db != nil && k.path == path
+}
+
 // letGo closes the kept file, if it is not in use.
 func (k *keptDB) letGo() {
 	k.mu.Lock()

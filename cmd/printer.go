@@ -151,7 +151,7 @@ func onlyFormats(c *cobra.Command, formats ...string) {
 // else table when standard output is a terminal and jsonl when it is not,
 // within what c prints.
 func newPrinter(c *cobra.Command, flag string, ios *iostreams.IOStreams) (*Printer, error) {
-	allowed := allFormatNames()
+	var allowed []string // nil: every format
 	if s := c.Annotations[formatsKey]; s != "" {
 		allowed = strings.Split(s, ",")
 	}
@@ -165,7 +165,7 @@ func newPrinter(c *cobra.Command, flag string, ios *iostreams.IOStreams) (*Print
 	if formatNamed(name) == nil {
 		return nil, usageErrorf(c, "unknown output format %q; use %s", flag, formatNames(allFormatNames()))
 	}
-	if !slices.Contains(allowed, name) {
+	if allowed != nil && !slices.Contains(allowed, name) {
 		if flag != "" {
 			return nil, usageErrorf(c, "%s writes %s; got -o %s", strings.TrimPrefix(c.CommandPath(), "tstable "), strings.Join(allowed, " or "), flag)
 		}

@@ -32,7 +32,9 @@ type jsonlList struct {
 }
 
 func (j jsonlList) write(e *odata.Entity) error {
-	_, err := j.p.out.Write(append(appendEntity(nil, e, j.sel), '\n'))
+	// Appended where the buffer's free space starts: written in place
+	// when it fits, no slice grown from nothing for every entity.
+	_, err := j.p.out.Write(append(appendEntity(j.p.out.AvailableBuffer(), e, j.sel), '\n'))
 	return err
 }
 

@@ -268,6 +268,12 @@ func Execute(ctx context.Context, root *cobra.Command, args []string, ios *iostr
 // execute is Execute, for the shell too (inShell: help hints name the
 // shell's help).
 func execute(ctx context.Context, root *cobra.Command, args []string, ios *iostreams.IOStreams, inShell bool) (status int) {
+	return executeAs(ctx, root, args, ios, inShell, false)
+}
+
+// executeAs is execute; reused says root is a tree the shell ran before
+// and put back as new (see runReused).
+func executeAs(ctx context.Context, root *cobra.Command, args []string, ios *iostreams.IOStreams, inShell, reused bool) (status int) {
 	defer func() {
 		if r := recover(); r != nil {
 			var stack []byte
@@ -278,9 +284,14 @@ func execute(ctx context.Context, root *cobra.Command, args []string, ios *iostr
 			status = ExitFailed
 		}
 	}()
-	root.SetArgs(expandedValues(args))
 	connectStreams(root, ios)
-	err := root.ExecuteContext(ctx)
+	var err error
+	if reused {
+		err = runReused(ctx, root, expandedValues(args))
+	} else {
+		root.SetArgs(expandedValues(args))
+		err = root.ExecuteContext(ctx)
+	}
 	if err == nil {
 		return ExitOK
 	}

@@ -66,8 +66,9 @@ func runShell(c *cobra.Command, f *Factory) error {
 	if _, err := f.shellLabel(); err != nil {
 		return err
 	}
-	// A script of many commands makes much short-lived garbage (a command
-	// tree a line) and keeps little.
+	// A script of many commands makes much short-lived garbage (each
+	// line's words, transaction, entity and printer; a command tree for
+	// a command not reused) and keeps little.
 	defer collectLess(400)()
 	var trees lineTrees
 	kept := &keptDB{}
@@ -77,11 +78,11 @@ func runShell(c *cobra.Command, f *Factory) error {
 		IO: f.IO,
 		Exec: func(ctx context.Context, sess *shell.Session, ios *iostreams.IOStreams, args []string) int {
 			args = append(append([]string{}, global...), args...)
-			tree, line := trees.tree(f, ios, sess, args)
+			tree, line, reused := trees.tree(f, ios, sess, args)
 			if kept.serves(tree, args) {
 				line.kept = kept
 			}
-			return execute(ctx, tree, args, ios, true)
+			return executeAs(ctx, tree, args, ios, true, reused)
 		},
 		Report: func(err error) int {
 			return reportError(context.Background(), f.IO, err, true)
@@ -95,14 +96,23 @@ func runShell(c *cobra.Command, f *Factory) error {
 			return err
 		},
 		Check: func(ctx context.Context) error {
-			// Open once for writing, so that a file locked by another
-			// process is said at once; a file not there yet is left to
-			// the first command that writes (nothing is created before).
+			// Open once, so that a file locked by another process is said
+			// at once; a file not there yet is left to the first command
+			// that writes (nothing is created before). A person at the
+			// prompt is told before typing when a writer could not get the
+			// file: the file is opened for writing. A script's lines run
+			// as they would one by one on the command line: the file is
+			// opened for reading (a reader beside it is no obstacle to
+			// them, and the checks of a file opened for writing, which
+			// walk its tree, wait for the first line that writes).
 			if err := f.needDatabase("", ""); err != nil {
 				if errors.Is(err, errNoDatabase) {
 					return nil
 				}
 				return err
+			}
+			if !f.IO.InTTY {
+				return f.Read(ctx, "", func(backend.Backend) error { return nil })
 			}
 			return f.Write(ctx, func(backend.Backend) error { return nil })
 		},

@@ -68,15 +68,17 @@ type savedFlag struct {
 
 // tree returns the tree to run args with (args as the shell passes them,
 // the global flags first) on a factory whose streams are ios and session
-// sess: the one built for args' command before, put back as new, or a
-// new one (kept for the next line when its command is reusable).
-func (lt *lineTrees) tree(base *Factory, ios *iostreams.IOStreams, sess Session, args []string) (*cobra.Command, *Factory) {
+// sess: the one built for args' command before, put back as new (then
+// reused is true), or a new one (kept for the next line when its command
+// is reusable).
+func (lt *lineTrees) tree(base *Factory, ios *iostreams.IOStreams, sess Session, args []string) (root *cobra.Command, f *Factory, reused bool) {
 	fresh := func() (*cobra.Command, *Factory) {
 		line := &Factory{IO: ios, Session: sess, Opener: base.Opener}
 		return newRootFor(line, args), line
 	}
 	if !reuseLineTrees {
-		return fresh()
+		root, line := fresh()
+		return root, line, false
 	}
 	var name string
 	if t := lt.any(); t != nil {
@@ -85,24 +87,25 @@ func (lt *lineTrees) tree(base *Factory, ios *iostreams.IOStreams, sess Session,
 		root, line := fresh()
 		name = commandName(root, expandedValues(args))
 		lt.keep(name, root, line)
-		return root, line
+		return root, line, false
 	}
 	t := lt.trees[name]
 	if t == nil {
 		root, line := fresh()
 		lt.keep(name, root, line)
-		return root, line
+		return root, line, false
 	}
 	if !t.reset(ios, sess, base.Opener) {
 		delete(lt.trees, name)
-		return fresh()
+		root, line := fresh()
+		return root, line, false
 	}
 	// cobra finds args' command in the tree, as it did when newRootFor
 	// built it: commandName read the same name, past the same flags of
 	// the root, the way cobra's Find reads them (a flag it does not know
 	// or a shorthand run such as -ox gives no name, and a new tree).
 	t.dash = slices.Contains(args, "--")
-	return t.root, t.f
+	return t.root, t.f, true
 }
 
 // any is one kept tree, or nil.

@@ -221,3 +221,76 @@ func TestLineTreeResetsSliceFlags(t *testing.T) {
 		t.Error("a tree with a map flag is reused; its value cannot be put back")
 	}
 }
+
+// What one line of the shell's script sets is gone on the next: each
+// line prints, on both streams, what the same command prints run alone
+// (an error's hint worded for the shell), and the shell's status is what those processes' say (1 when
+// any failed). Each flag is given on one line and left out on the next
+// line of the same command (which reuses its tree): --top 5, then none;
+// -o json, then the default; --select, --filter, -x, --db, --help; and a
+// usage error between two lines that parse.
+func TestShellLineLeavesNoStateToTheNext(t *testing.T) {
+	isolateState(t)
+	dir := t.TempDir()
+	db, other := filepath.Join(dir, "t.db"), filepath.Join(dir, "other.db")
+	seed(t, db)
+	mustRun(t, other, "", "table", "create", "Other")
+	mustRun(t, other, "", "insert", "Other", `{"PartitionKey":"o","RowKey":"1","Where":"other"}`)
+	lines := [][]string{
+		{"query", "People", "--top", "2", "-o", "jsonl"},
+		{"query", "People", "-o", "jsonl"},
+		{"get", "People", "Sales", "00010", "-o", "json"},
+		{"get", "People", "Sales", "00010"},
+		{"get", "People", "Sales", "00010", "--select", "Age"},
+		{"get", "People", "Sales", "00010", "-o", "jsonl"},
+		{"query", "People", "--filter", "PartitionKey eq 'Sales'", "-o", "csv"},
+		{"query", "People", "-o", "csv"},
+		{"query", "People", "--select", "FirstName", "--top", "1"},
+		{"query", "People"},
+		{"get", "People", "Sales", "00010", "-x"},
+		{"get", "People", "Sales", "00010"},
+		{"query", "Other", "--db", other, "-o", "jsonl"},
+		{"query", "People", "-o", "jsonl"},
+		{"query", "People", "--top", "x"},
+		{"query", "People", "--top", "1", "-o", "jsonl"},
+		{"get", "People", "Sales", "00010", "--help"},
+		{"get", "People", "Sales", "00010", "-o", "jsonl"},
+		{"query", "People", "--page-size", "1", "-o", "jsonl"},
+		{"query", "People", "-o", "jsonl"},
+	}
+	var script, wantOut, wantErr strings.Builder
+	wantStatus := ExitOK
+	for i, args := range lines {
+		quoted := make([]string, len(args))
+		for j, a := range args {
+			quoted[j] = `"` + a + `"` // no argument holds a double quote
+		}
+		script.WriteString(strings.Join(quoted, " ") + "\n")
+		// Its own command, with the hints of an error as the shell words
+		// them ("see 'help query'").
+		ios, _, out, errOut := iostreams.Test()
+		full := append([]string{"--db", db}, args...)
+		status := execute(context.Background(), newRootFor(&Factory{IO: ios}, full), full, ios, true)
+		wantOut.WriteString(out.String())
+		wantErr.WriteString(errOut.String())
+		if status != ExitOK {
+			wantStatus = ExitFailed
+			wantErr.WriteString("(line " + strconv.Itoa(i+1) + " of the input)\n")
+		}
+	}
+	if wantStatus != ExitFailed {
+		t.Fatal("no line of the script fails; the usage error line is meant to")
+	}
+	ios, in, out, errOut := iostreams.Test()
+	in.WriteString(script.String())
+	status := Execute(context.Background(), NewRoot(ios), []string{"--db", db, "shell"}, ios)
+	if got, want := normalize(out.String()), normalize(wantOut.String()); got != want {
+		t.Errorf("standard output differs from each line run as its own command\n%s", lineDiff(got, want))
+	}
+	if got, want := normalize(errOut.String()), normalize(wantErr.String()); got != want {
+		t.Errorf("standard error differs from each line run as its own command\n%s", lineDiff(got, want))
+	}
+	if status != wantStatus {
+		t.Errorf("status %d; want %d", status, wantStatus)
+	}
+}

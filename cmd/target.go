@@ -74,7 +74,12 @@ func (t Target) Label() string {
 // else $AZURE_STORAGE_CONNECTION_STRING, else $TSTABLE_DB or the default
 // file. --db with a remote flag is a usage error, and so is setting both
 // variables with no flag to decide.
-func (g *globalFlags) resolveTarget() (Target, error) {
+func (g *globalFlags) resolveTarget() (Target, error) { return g.resolveHeld(nil) }
+
+// resolveHeld is resolveTarget in a shell that keeps a file open (kept,
+// or nil): the file it holds is known to be served by no tstable serve
+// without looking (see localTarget).
+func (g *globalFlags) resolveHeld(kept *keptDB) (Target, error) {
 	remoteFlag := g.conn != "" || g.accountURL != ""
 	switch {
 	case g.db != "" && remoteFlag:
@@ -86,7 +91,7 @@ func (g *globalFlags) resolveTarget() (Target, error) {
 	case g.accountURL != "":
 		return Target{Remote: &remote.Config{AccountURL: g.accountURL}}, nil
 	case g.db != "":
-		return namedTarget(g.db), nil
+		return namedTarget(g.db, kept), nil
 	}
 	if cs := os.Getenv(envConnectionString); cs != "" {
 		if os.Getenv(envDB) != "" {
@@ -95,15 +100,21 @@ func (g *globalFlags) resolveTarget() (Target, error) {
 		return Target{Remote: &remote.Config{ConnectionString: cs}}, nil
 	}
 	if p := os.Getenv(envDB); p != "" {
-		return namedTarget(p), nil
+		return namedTarget(p, kept), nil
 	}
-	return localTarget(defaultDBPath()), nil
+	return localTarget(defaultDBPath(), kept), nil
 }
 
 // localTarget is the database file at path — reached through the tstable
 // serve that holds it, when one does, so that the file's users never see
-// it locked by the server.
-func localTarget(path string) Target {
+// it locked by the server. A file the shell holds open (kept) is served
+// by none: a server holds its file locked for writing from before it
+// names itself beside it until it stops, and the shell's lock on the file
+// excludes that; so the address file is not read again on every line.
+func localTarget(path string, kept *keptDB) Target {
+	if kept.holds(path) {
+		return Target{Path: path}
+	}
 	if s, ok := server.ServedAt(path); ok {
 		return Target{Path: path, Remote: &remote.Config{ConnectionString: s.ConnectionString, TrustCertFile: s.CertFile, Served: true}, Served: s.URL}
 	}
@@ -111,8 +122,8 @@ func localTarget(path string) Target {
 }
 
 // namedTarget is localTarget for a path --db or $TSTABLE_DB named.
-func namedTarget(path string) Target {
-	t := localTarget(path)
+func namedTarget(path string, kept *keptDB) Target {
+	t := localTarget(path, kept)
 	t.Named = true
 	return t
 }

@@ -3,7 +3,8 @@
 // names of its positional arguments, which of them is a table (and whether
 // the shell's `use` may supply it), whether it writes, and whether the
 // shell offers it. It also holds the exit statuses and the usage error
-// that every front end shares.
+// that every front end shares, and Find, cobra's search for the command a
+// line names, answered without the search for a script's usual line.
 //
 // A command declares its shape with Args (and Writes, NamesTable,
 // NotInShell) when it is built; everything else reads it with the

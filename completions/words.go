@@ -54,6 +54,9 @@ func SplitLine(line string) ([]string, error) {
 // character), or whole (0) — the line SplitLine splits without an error.
 // The shell reads a command that ends open on to the next line.
 func OpenEnd(line string) rune {
+	if !strings.ContainsAny(line, `'"\`) {
+		return 0 // no quote to be inside of, no backslash (most lines)
+	}
 	p := scanWords(line, BackslashEscapes, true, false)
 	switch {
 	case p.quote != 0:

@@ -146,7 +146,7 @@ func (s *shell) findCommand(args []string) (*cobra.Command, []string, error) {
 	if s.tree == nil {
 		return nil, nil, errors.New("no command tree")
 	}
-	return s.tree.Find(args)
+	return cmdspec.Find(s.tree, args)
 }
 
 // withTable puts the table chosen with `use` in front of a table
