@@ -283,10 +283,13 @@ func (o *op) scanSerial(ctx context.Context, t *gtx, table string, req backend.Q
 	if err != nil {
 		return nil, err
 	}
-	if plan.Class != odata.ClassPoint {
-		// Read with pread into buffers of the scan's own, as the parallel
-		// scan does, rather than through the map: a scan of the whole
-		// file does not make the process's memory as large as the file.
+	if plan.Class != odata.ClassPoint && o.db.opts.ReadOnly {
+		// A command that reads (stats, lint, a query's page) reads with
+		// pread into buffers of the scan's own, as the parallel scan
+		// does, rather than through the map: a scan of the whole file
+		// does not make the process's memory as large as the file. A
+		// writer's process (serve above all) keeps the map, whose pages
+		// its many short reads find mapped already.
 		s.readLeaves(t.ck, nil, nil)
 	}
 	d.c = b.codec
