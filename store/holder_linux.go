@@ -6,7 +6,9 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -26,18 +28,30 @@ type lockEntry struct {
 	pid     int
 }
 
-// locksOn lists the locks the kernel reports on f's file.
-func locksOn(f *os.File) []lockEntry {
+// fileID is f's file as /proc/locks names it ("fe:00:9977877": device
+// and inode), "" when it cannot be told.
+func fileID(f *os.File) string {
 	st, err := f.Stat()
 	if err != nil {
-		return nil
+		return ""
 	}
 	sys, ok := st.Sys().(*syscall.Stat_t)
 	if !ok {
-		return nil
+		return ""
 	}
 	dev := uint64(sys.Dev)
-	want := fmt.Sprintf("%02x:%02x:%d", unix.Major(dev), unix.Minor(dev), sys.Ino)
+	return fmt.Sprintf("%02x:%02x:%d", unix.Major(dev), unix.Minor(dev), sys.Ino)
+}
+
+// locksOn lists the locks the kernel reports on f's file.
+func locksOn(f *os.File) []lockEntry { return locksOf(fileID(f)) }
+
+// locksOf lists the locks the kernel reports on the file want (as fileID
+// names it; "": none).
+func locksOf(want string) []lockEntry {
+	if want == "" {
+		return nil
+	}
 	pl, err := os.Open("/proc/locks")
 	if err != nil {
 		return nil
@@ -120,16 +134,73 @@ func markWaiting(f *os.File) func() {
 
 // othersWaiting reports whether another process waits for f's file:
 // it holds the waiting mark, or the kernel queues its blocked lock
-// request (a process that waits in flock(2) itself).
+// request (a process that waits in flock(2) itself), as the last look at
+// the kernel's list of locks saw (see blockedInFlock).
 func othersWaiting(f *os.File) bool {
 	lk := markLock(unix.F_WRLCK)
 	if err := unix.FcntlFlock(f.Fd(), unix.F_OFD_GETLK, &lk); err == nil && lk.Type != unix.F_UNLCK {
 		return true
 	}
-	for _, e := range locksOn(f) {
+	return blockedInFlock(f)
+}
+
+// blockedLookEvery is how often othersWaiting reads /proc/locks, and it
+// never waits for the read. Reading /proc/locks takes the kernel's lock
+// of every file lock for writing, which waits for a grace period of the
+// kernel's read-copy-update (several milliseconds, off the CPU, and a
+// process cannot end while one of its threads waits so): a script of
+// short commands that waited for it at its pauses would lose that each
+// time. So the read runs on a goroutine of its own, othersWaiting answers
+// from the last one, and the first read comes only once othersWaiting
+// has been asked about the file for blockedLookEvery (a command that
+// ends sooner never reads it). Every tstable that waits sets the mark,
+// which is seen at once; a process that waits in flock(2) itself is seen
+// within about twice this.
+const blockedLookEvery = time.Second
+
+// blockedLook is the last look at /proc/locks, for one file.
+var blockedLook struct {
+	mu      sync.Mutex
+	file    string    // the file (device and inode, as /proc/locks names it)
+	at      time.Time // when its last look ended (or it was first asked about)
+	looking bool      // a look runs
+	blocked bool      // a process waited in flock(2) for it then
+}
+
+// blockedInFlock reports whether a process waits in flock(2) for f's
+// file, as the last look at /proc/locks saw it, and starts a new look
+// when that one is older than blockedLookEvery.
+func blockedInFlock(f *os.File) bool {
+	id := fileID(f)
+	if id == "" {
+		return false
+	}
+	blockedLook.mu.Lock()
+	defer blockedLook.mu.Unlock()
+	if id != blockedLook.file {
+		blockedLook.file, blockedLook.at, blockedLook.blocked = id, time.Now(), false
+	}
+	if !blockedLook.looking && time.Since(blockedLook.at) >= blockedLookEvery {
+		blockedLook.looking = true
+		go lookForBlocked(id)
+	}
+	return blockedLook.blocked
+}
+
+// lookForBlocked reads /proc/locks for a process waiting in flock(2) for
+// the file id, and keeps what it saw in blockedLook.
+func lookForBlocked(id string) {
+	blocked := false
+	for _, e := range locksOf(id) {
 		if e.blocked && e.kind == "FLOCK" {
-			return true
+			blocked = true
+			break
 		}
 	}
-	return false
+	blockedLook.mu.Lock()
+	defer blockedLook.mu.Unlock()
+	blockedLook.looking = false
+	if blockedLook.file == id {
+		blockedLook.at, blockedLook.blocked = time.Now(), blocked
+	}
 }

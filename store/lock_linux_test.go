@@ -47,6 +47,36 @@ func TestHolderNamedForAnotherProgram(t *testing.T) {
 	}
 }
 
+// Another program that waits in flock(2) for the file is seen waiting
+// (from /proc/locks, read off the caller's way), within about twice
+// blockedLookEvery of the first question: a long holder lets it in.
+func TestAnotherProgramWaitingInFlockIsSeen(t *testing.T) {
+	flock, err := exec.LookPath("flock")
+	if err != nil {
+		t.Skip("flock (util-linux) is not installed")
+	}
+	db, path := openTemp(t)
+	if db.OthersWaiting() {
+		t.Fatal("a process waits before any does")
+	}
+	cmd := exec.Command(flock, "--exclusive", path, "true")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	began := time.Now()
+	for !db.OthersWaiting() {
+		if time.Since(began) > 3*blockedLookEvery {
+			t.Fatalf("flock(2) has waited %s and is not seen", time.Since(began).Round(time.Millisecond))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	db.Close()
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("flock, let in: %v", err)
+	}
+}
+
 func TestProcArgs(t *testing.T) {
 	for raw, want := range map[string]string{
 		"/usr/local/bin/tstable\x00import\x00People\x00big.jsonl\x00": "tstable import People big.jsonl",
