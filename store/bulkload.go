@@ -149,28 +149,6 @@ func (db *DB) reserveMap(ctx context.Context, n int64) error {
 	return db.open(ctx)
 }
 
-// stepAside lets another process in during a long load: when one waits
-// for the file, the DB closes it, gives the waiter up to two seconds to
-// take it, and opens it again, waiting as Open does.
-func (db *DB) stepAside(ctx context.Context) error {
-	db.mu.Lock()
-	defer db.mu.Unlock()
-	if db.bolt == nil && db.released {
-		return nil // not holding it at all
-	}
-	if db.bolt == nil {
-		return odata.Errorf(odata.CodeInternalError, "database %s is closed", db.path)
-	}
-	if db.damaged.Load() != nil || !othersWaiting(db.file) {
-		return nil
-	}
-	if err := db.closeEngine(); err != nil {
-		return err
-	}
-	letWaiterIn(db.path)
-	return db.open(ctx)
-}
-
 // loadEngine is a DB as a load's engine.
 type loadEngine struct{ db *DB }
 

@@ -1,8 +1,11 @@
 package store
 
 import (
+	"context"
 	"os"
 	"time"
+
+	"github.com/tstable/tstable/odata"
 )
 
 // A caller that keeps a DB open across many short calls (the shell
@@ -33,6 +36,29 @@ func (db *DB) CloseForWaiter() error {
 		letWaiterIn(db.path)
 	}
 	return nil
+}
+
+// stepAside lets another process in during a long call (a load between
+// its chunks, a read between two keys: see readturn.go): when one waits
+// for the file, the DB closes it, gives the waiter up to two seconds to
+// take it, and opens it again, waiting as Open does.
+func (db *DB) stepAside(ctx context.Context) error {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	if db.bolt == nil && db.released {
+		return nil // not holding it at all
+	}
+	if db.bolt == nil {
+		return odata.Errorf(odata.CodeInternalError, "database %s is closed", db.path)
+	}
+	if db.damaged.Load() != nil || !othersWaiting(db.file) {
+		return nil
+	}
+	if err := db.closeEngine(); err != nil {
+		return err
+	}
+	letWaiterIn(db.path)
+	return db.open(ctx)
 }
 
 // letWaiterIn waits, up to two seconds, until no process waits for the
