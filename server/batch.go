@@ -40,11 +40,11 @@ func (q *request) batch() error {
 	if err != nil || mt != "multipart/mixed" || params["boundary"] == "" {
 		return errorf(odata.CodeInvalidInput, "a batch is sent as Content-Type: multipart/mixed; boundary=batch_... holding one changeset")
 	}
-	body, err := readSizedInto(batchBody(), q.r.Body, q.r.ContentLength, maxBatchRequestBytes)
+	body, err := readSizedInto(batchBodies.take(), q.r.Body, q.r.ContentLength, maxBatchRequestBytes)
 	if err != nil {
 		return err
 	}
-	defer keepBatchBody(body)
+	defer batchBodies.give(body)
 	ops, answered, err := q.readBatch(body, params["boundary"])
 	if answered {
 		return err
@@ -95,30 +95,6 @@ func (q *request) batch() error {
 	}
 	q.writeBatchSuccess(ops, stored)
 	return nil
-}
-
-// batchBodies are the buffers of read batches, for the next ones. Nothing
-// read from a batch's body keeps its bytes (what a batch keeps of them, it
-// copies), so a body's buffer serves again once its batch is answered.
-var batchBodies sync.Pool
-
-// maxKeptBody is the largest buffer batchBodies keeps.
-const maxKeptBody = 1 << 20
-
-// batchBody is a buffer for a batch's body, empty when there is none.
-func batchBody() []byte {
-	if p, _ := batchBodies.Get().(*[]byte); p != nil {
-		return *p
-	}
-	return nil
-}
-
-// keepBatchBody keeps the buffer of an answered batch's body.
-func keepBatchBody(body []byte) {
-	if c := cap(body); c > 0 && c <= maxKeptBody {
-		body = body[:0]
-		batchBodies.Put(&body)
-	}
 }
 
 // preferAt is the Prefer of operation i, "" when it was not read.

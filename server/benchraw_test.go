@@ -305,9 +305,7 @@ func TestBenchServeRaw(t *testing.T) {
 			b.WriteString(goalLine(w, res[0], res[1]))
 		}
 	}
-	if len(services) == 2 {
-		b.WriteString(wrkGets(t, services))
-	}
+	b.WriteString(wrkGets(t, services))
 	t.Log(b.String())
 	fmt.Print(b.String())
 }

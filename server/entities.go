@@ -204,7 +204,9 @@ func (q *request) getEntity(table string, key odata.Key) error {
 	if sel != nil {
 		links.Metadata += selectSuffix(selText)
 	}
-	q.writeJSON(http.StatusOK, odata.AppendSelectedJSONAs(nil, e, sel, q.format, links))
+	body := odata.AppendSelectedJSONAs(answerBodies.take(), e, sel, q.format, links)
+	q.writeJSON(http.StatusOK, body)
+	answerBodies.give(body)
 	return nil
 }
 
@@ -256,7 +258,7 @@ func (q *request) queryEntities(table string) error {
 		req.Start = start
 	}
 	inRange := q.keyRange(&req)
-	body := []byte(`{`)
+	body := append(answerBodies.take(), '{')
 	if q.format != odata.NoMetadata {
 		meta := q.base + "/$metadata#" + table
 		if sel != nil {
@@ -295,6 +297,7 @@ func (q *request) queryEntities(table string) error {
 	h.Set(odata.HeaderReturned, strconv.FormatInt(x.Returned, 10))
 	q.s.log.Write(x)
 	q.writeJSON(http.StatusOK, body)
+	answerBodies.give(body)
 	return nil
 }
 
