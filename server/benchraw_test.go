@@ -177,11 +177,12 @@ func (r rawResult) quantile(q float64) time.Duration {
 	return benchResult{latencies: r.lat}.quantile(q)
 }
 
-// rawRun makes n requests, benchParallel at a time, reading the server's
-// CPU time around them.
-func rawRun(s *rawService, n int, req func(i int) error) rawResult {
-	res := rawResult{requests: n, lat: make([]time.Duration, n)}
-	var next atomic.Int64
+// rawRun makes requests lo to hi-1, benchParallel at a time, reading the
+// server's CPU time around them.
+func rawRun(s *rawService, lo, hi int, req func(i int) error) rawResult {
+	res := rawResult{requests: hi - lo, lat: make([]time.Duration, hi-lo)}
+	next := atomic.Int64{}
+	next.Store(int64(lo))
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	cpu0 := cpuOf(s.pid)
@@ -190,10 +191,10 @@ func rawRun(s *rawService, n int, req func(i int) error) rawResult {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+			for i := int(next.Add(1) - 1); i < hi; i = int(next.Add(1) - 1) {
 				t0 := time.Now()
 				err := req(i)
-				res.lat[i] = time.Since(t0)
+				res.lat[i-lo] = time.Since(t0)
 				if err != nil {
 					mu.Lock()
 					if res.errs++; res.firstErr == nil {
@@ -209,6 +210,43 @@ func rawRun(s *rawService, n int, req func(i int) error) rawResult {
 	res.cpu = -1
 	if cpu1 := cpuOf(s.pid); cpu0 >= 0 && cpu1 >= 0 {
 		res.cpu = cpu1 - cpu0
+	}
+	return res
+}
+
+// add is r and a later run of the same workload, as one.
+func (r rawResult) add(o rawResult) rawResult {
+	out := rawResult{requests: r.requests + o.requests, wall: r.wall + o.wall, lat: append(r.lat, o.lat...),
+		errs: r.errs + o.errs, firstErr: r.firstErr, cpu: r.cpu + o.cpu}
+	if out.firstErr == nil {
+		out.firstErr = o.firstErr
+	}
+	if r.cpu < 0 || o.cpu < 0 {
+		out.cpu = -1
+	}
+	return out
+}
+
+// rawRounds is how many parts a workload's requests are made in, the
+// services in turn (tstable's first part, Azurite's, tstable's second
+// ...), so that a change in the machine's speed while they run falls on
+// both alike.
+const rawRounds = 3
+
+// rawRunInTurn runs workload w on each service in rawRounds parts, the
+// services in turn, and returns each service's whole run.
+func rawRunInTurn(services []*rawService, w rawWorkload) []rawResult {
+	res := make([]rawResult, len(services))
+	for part := 0; part < rawRounds; part++ {
+		lo, hi := w.n*part/rawRounds, w.n*(part+1)/rawRounds
+		for i, s := range services {
+			r := rawRun(s, lo, hi, func(j int) error { return w.req(s, j) })
+			if part == 0 {
+				res[i] = r
+			} else {
+				res[i] = res[i].add(r)
+			}
+		}
 	}
 	return res
 }
@@ -267,10 +305,10 @@ func batchBodies(s *rawService) [][]byte {
 }
 
 // TestBenchServeRaw is the second part of make bench-serve: each raw
-// workload on tstable serve, then on Azurite, with the server's CPU time
-// per request (or per entity) and the ratios against the goals (at least
-// 10 times Azurite's rate and at most a tenth of its CPU), then point gets
-// from wrk when it is installed. Any failed request fails the test.
+// workload on tstable serve and on Azurite, in parts taken in turn, with
+// the server's CPU time per request (or per entity) and the ratios against
+// the goals (at least 10 times Azurite's rate and at most a tenth of its
+// CPU), then point gets from wrk when it is installed. Any failed request fails the test.
 func TestBenchServeRaw(t *testing.T) {
 	mode := os.Getenv("TSTABLE_BENCH_SERVE")
 	if mode == "" || mode == "stub" {
@@ -288,18 +326,17 @@ func TestBenchServeRaw(t *testing.T) {
 		bodies[s] = batchBodies(s)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "\nAt the server: raw HTTP with an account SAS in the URL, %d requests in flight from a Go loop; %d entities in %d partitions\n", benchParallel, benchEntities, benchPartitions)
+	fmt.Fprintf(&b, "\nAt the server: raw HTTP with an account SAS in the URL, %d requests in flight from a Go loop; %d entities in %d partitions; each workload in %d parts, the services in turn\n", benchParallel, benchEntities, benchPartitions, rawRounds)
 	fmt.Fprintf(&b, "%-19s %-8s %12s %9s %9s %13s %7s\n", "workload", "service", "rate", "p50", "p99", "server CPU", "errors")
 	for _, w := range rawWorkloads(bodies) {
-		var res []rawResult
-		for _, s := range services {
-			r := rawRun(s, w.n, func(i int) error { return w.req(s, i) })
+		res := rawRunInTurn(services, w)
+		for i, s := range services {
+			r := res[i]
 			if r.errs > 0 {
 				t.Errorf("%s on %s: %d of %d requests failed; the first: %v", w.name, s.name, r.errs, w.n, r.firstErr)
 			}
 			fmt.Fprintf(&b, "%-19s %-8s %8.0f %s/s %9s %9s %9s/%s %7d\n", w.name, s.name, r.perSecond(w.units), w.unit,
 				ms(r.quantile(0.5)), ms(r.quantile(0.99)), us(r.cpuPer(w.units)), w.unit, r.errs)
-			res = append(res, r)
 		}
 		if len(res) == 2 {
 			b.WriteString(goalLine(w, res[0], res[1]))
