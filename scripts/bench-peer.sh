@@ -6,7 +6,8 @@
 # bulk load, a scan filtered on two properties (LastName eq 'Cao' and Age
 # gt 70), a partition query, a full export, the file's size, 1,000 point
 # lookups from a script (tstable shell < gets.txt against sqlite3 <
-# gets.sql) and one point lookup as a whole process. Every output is
+# gets.sql), 100 queries of a whole partition from a script (the same
+# way) and one point lookup as a whole process. Every output is
 # written to a file. Import and export run RUNS times, the shorter
 # operations RUNS_SHORT times, tstable and sqlite3 in turn, and the table
 # gives the median of each and their ratio.
@@ -19,6 +20,7 @@ ORDERS=${ORDER:-random}
 RUNS=${RUNS:-3}
 RUNS_SHORT=${RUNS_SHORT:-11}
 LOOKUPS=1000
+PARTITIONS=100
 command -v sqlite3 >/dev/null || { echo "sqlite3 is not installed (apt-get install sqlite3)" >&2; exit 2; }
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
@@ -74,6 +76,8 @@ ts_export() { "${ts[@]}" export Bench -o jsonl; }
 sq_export() { "${sq[@]}" -json "select * from bench"; }
 ts_script() { "${ts[@]}" shell <"$dir/gets.txt"; }
 sq_script() { "${sq[@]}" <"$dir/gets.sql"; }
+ts_parts() { "${ts[@]}" shell <"$dir/parts.txt"; }
+sq_parts() { "${sq[@]}" <"$dir/parts.sql"; }
 ts_point() { "${ts[@]}" query Bench -o jsonl --filter "PartitionKey eq '$pk' and RowKey eq '$rk'"; }
 sq_point() { "${sq[@]}" -json "select * from bench where pk = '$pk' and rk = '$rk'"; }
 
@@ -81,6 +85,7 @@ mid=$((N / 2))
 pk=$(printf 'p%05d' $((mid / 1000)))
 rk=$(printf '%010d' "$mid")
 "$dir/genrows" -n "$N" -lookups "$LOOKUPS" -gets "$dir/gets.txt" -gets-sql "$dir/gets.sql"
+"$dir/genrows" -n "$N" -partitions "$PARTITIONS" -parts "$dir/parts.txt" -parts-sql "$dir/parts.sql"
 for shape in $SHAPES; do
   for order in $ORDERS; do
     "$dir/genrows" -n "$N" -shape "$shape" -order "$order" -jsonl "$dir/rows.jsonl" -csv "$dir/rows.csv" -schema "$dir/schema.sql"
@@ -102,6 +107,8 @@ for shape in $SHAPES; do
     awk -v t="$tsz" -v s="$ssz" 'BEGIN{ printf "| %-32s | %8.1f MB | %8.1f MB | %6.2f× |\n", "file size", t / 1e6, s / 1e6, t / s }'
     pair "$LOOKUPS point lookups, one script" "$RUNS_SHORT" ts_script sq_script
     same_rows "point lookups"
+    pair "$PARTITIONS partition queries (script)" "$RUNS_SHORT" ts_parts sq_parts
+    same_rows "partition queries"
     pair "one point lookup (process)" "$RUNS_SHORT" ts_point sq_point
   done
 done

@@ -10,10 +10,12 @@
 // to 77), so one filter (LastName eq 'Cao' and Age gt 70) asks the same
 // of each. -schema writes sqlite3's CREATE TABLE for the shape, and -gets
 // and -gets-sql the same point lookups of n keys at random as lines for
-// tstable shell and as SELECTs for sqlite3.
+// tstable shell and as SELECTs for sqlite3; -parts and -parts-sql, the
+// same way, queries of whole partitions drawn at random.
 //
 //	go run ./scripts/genrows -n 1000000 -shape narrow -order random -jsonl rows.jsonl -csv rows.csv -schema schema.sql
 //	go run ./scripts/genrows -n 1000000 -lookups 1000 -gets gets.txt -gets-sql gets.sql
+//	go run ./scripts/genrows -n 1000000 -partitions 100 -parts parts.txt -parts-sql parts.sql
 package main
 
 import (
@@ -37,6 +39,9 @@ func main() {
 	lookups := flag.Int("lookups", 0, "write this many point lookups of keys at random (with -gets and -gets-sql)")
 	getsPath := flag.String("gets", "", "write the lookups here as tstable shell lines (get Bench PK RK -o jsonl)")
 	getsSQL := flag.String("gets-sql", "", "write the lookups here as sqlite3 input (.mode json, then one SELECT a line)")
+	partitions := flag.Int("partitions", 0, "write this many queries of a whole partition drawn at random (with -parts and -parts-sql)")
+	partsPath := flag.String("parts", "", "write the partition queries here as tstable shell lines (query Bench --filter \"PartitionKey eq 'PK'\" --all -o jsonl)")
+	partsSQL := flag.String("parts-sql", "", "write the partition queries here as sqlite3 input (.mode json, then one SELECT a line)")
 	flag.Parse()
 	sh, ok := shapes[*shapeName]
 	if !ok {
@@ -51,6 +56,9 @@ func main() {
 	}
 	if *lookups > 0 {
 		writeLookups(k, *n, *lookups, *getsPath, *getsSQL)
+	}
+	if *partitions > 0 {
+		writePartitionQueries(k, *n, *partitions, *partsPath, *partsSQL)
 	}
 	if *jsonlPath == "" && *csvPath == "" {
 		return
@@ -102,6 +110,31 @@ type keys struct{ perPartition int }
 
 func (k keys) of(i int) (pk, rk string) {
 	return fmt.Sprintf("p%05d", i/k.perPartition), fmt.Sprintf("%010d", i)
+}
+
+// writePartitionQueries writes count queries of a whole partition, drawn
+// at random among the partitions of n entities, the same for both tools.
+func writePartitionQueries(k keys, n, count int, partsPath, sqlPath string) {
+	rnd := rand.New(rand.NewPCG(5, 6))
+	pks := make([]string, count)
+	for q := range pks {
+		pks[q], _ = k.of(rnd.IntN(n))
+	}
+	if partsPath != "" {
+		write(partsPath, func(w *bufio.Writer) {
+			for _, pk := range pks {
+				fmt.Fprintf(w, "query Bench --filter \"PartitionKey eq '%s'\" --all -o jsonl\n", pk)
+			}
+		})
+	}
+	if sqlPath != "" {
+		write(sqlPath, func(w *bufio.Writer) {
+			w.WriteString(".mode json\n")
+			for _, pk := range pks {
+				fmt.Fprintf(w, "select * from bench where pk='%s';\n", pk)
+			}
+		})
+	}
 }
 
 // writeLookups writes count point lookups of entities drawn at random
