@@ -10,7 +10,8 @@
 # way) and one point lookup as a whole process. Every output is
 # written to a file. Import and export run RUNS times, the shorter
 # operations RUNS_SHORT times, tstable and sqlite3 in turn, and the table
-# gives the median of each and their ratio.
+# gives the median of each and their ratio; a last table holds each ratio
+# the project sets a goal for, and whether it meets it.
 # Usage: BENCH_N=1000000 [SHAPES="narrow wide broad"] [ORDER=random] [RUNS=3] [RUNS_SHORT=11] scripts/bench-peer.sh   (make bench-peer)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,8 +37,35 @@ run_time() { # OUT cmd... → wall seconds, to the microsecond; standard output 
 median() { # numbers, one a line → their median
   sort -g | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else printf "%.6f\n", (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
 }
-row() { # what tstable-seconds sqlite-seconds
+row() { # what tstable-seconds sqlite-seconds; the ratio is kept for the goals
   awk -v w="$1" -v t="$2" -v s="$3" 'BEGIN{ printf "| %-32s | %9.4f s | %9.4f s | %6.2f× |\n", w, t, s, t / s }'
+  keep "$1" "$(awk -v t="$2" -v s="$3" 'BEGIN{ printf "%.2f", t / s }')"
+}
+keep() { # what ratio: one line of $dir/ratios, for the shape and order measured
+  printf '%s\t%s\t%s\t%s\n' "$shape" "$order" "$1" "$2" >>"$dir/ratios"
+}
+# goals: each goal's ratios and whether they meet it. A goal is an
+# operation, the shapes it holds for and the largest ratio it allows.
+goals() {
+  echo
+  echo "Against the goals (tstable ÷ sqlite3 on $N rows; the goals are set for 1000000, where a process's start weighs least):"
+  echo
+  echo "| operation                        | shape  | order  |  ratio  |  goal   | met?    |"
+  echo "|----------------------------------|--------|--------|--------:|--------:|---------|"
+  while IFS='|' read -r what shapes limit; do
+    awk -F'\t' -v what="$what" -v shapes=" $shapes " -v limit="$limit" '
+      $3 == what && index(shapes, " " $1 " ") {
+        printf "| %-32s | %-6s | %-6s | %6.2f× | ≤ %4.1f× | %-7s |\n", what, $1, $2, $4, limit, ($4 <= limit ? "met" : "NOT met")
+      }' "$dir/ratios"
+  done <<'GOALS'
+1000 point lookups, one script|narrow wide broad|1.0
+filtered scan (2 conditions)|narrow|0.9
+filtered scan (2 conditions)|wide broad|1.0
+100 partition queries (script)|narrow wide broad|1.0
+import|narrow wide broad|1.0
+export all|narrow wide broad|1.0
+file size|narrow|1.1
+GOALS
 }
 # pair WHAT RUNS TS SQ [TS-PREP SQ-PREP]: runs the functions TS and SQ in
 # turn RUNS times (each PREP, untimed, before its run) and prints the row
@@ -105,6 +133,7 @@ for shape in $SHAPES; do
     tsz=$(stat -c %s "$dir/t.db")
     ssz=$(stat -c %s "$dir/s.db")
     awk -v t="$tsz" -v s="$ssz" 'BEGIN{ printf "| %-32s | %8.1f MB | %8.1f MB | %6.2f× |\n", "file size", t / 1e6, s / 1e6, t / s }'
+    keep "file size" "$(awk -v t="$tsz" -v s="$ssz" 'BEGIN{ printf "%.2f", t / s }')"
     pair "$LOOKUPS point lookups, one script" "$RUNS_SHORT" ts_script sq_script
     same_rows "point lookups"
     pair "$PARTITIONS partition queries (script)" "$RUNS_SHORT" ts_parts sq_parts
@@ -112,3 +141,4 @@ for shape in $SHAPES; do
     pair "one point lookup (process)" "$RUNS_SHORT" ts_point sq_point
   done
 done
+goals
