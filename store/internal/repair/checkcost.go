@@ -261,29 +261,14 @@ func (sv *survey) readersToo(t fileTable) []string {
 func (w *walker) treePages(root uint64) ([]uint64, []entry) {
 	var pages []uint64
 	var leaves []entry
-	var walk func(id uint64, depth int)
-	walk = func(id uint64, depth int) {
-		if depth > boltfile.MaxTreeDepth || slices.Contains(pages, id) {
-			return
-		}
-		h, b, err := w.R.Page(id, boltfile.FlagLeaf, boltfile.FlagBranch)
-		if err != nil {
-			return
-		}
+	w.walkTree(root, func(id uint64, branch bool, es []boltfile.Elem) {
 		pages = append(pages, id)
-		es, err := boltfile.ParseElems(h, b)
-		if err != nil {
-			return
-		}
-		for _, e := range es {
-			if h.Flags == boltfile.FlagBranch {
-				walk(e.Child, depth+1)
-			} else {
+		if !branch {
+			for _, e := range es {
 				leaves = append(leaves, entry{boltfile.Elem{Key: bytes.Clone(e.Key), Value: bytes.Clone(e.Value), Bucket: e.Bucket}, id})
 			}
 		}
-	}
-	walk(root, 0)
+	})
 	slices.Sort(pages)
 	return pages, leaves
 }
@@ -291,25 +276,40 @@ func (w *walker) treePages(root uint64) ([]uint64, []entry) {
 // branchPages lists the branch pages of the tree at root, in order.
 func (w *walker) branchPages(root uint64) []uint64 {
 	var out []uint64
+	w.walkTree(root, func(id uint64, branch bool, _ []boltfile.Elem) {
+		if branch {
+			out = append(out, id)
+		}
+	})
+	slices.Sort(out)
+	return out
+}
+
+// walkTree calls visit once for each page of the tree at root that reads
+// as a branch or a leaf, with its entries (none when they do not parse),
+// a page before those it leads to. It follows no page twice and goes no
+// deeper than boltfile.MaxTreeDepth, so a damaged branch that leads back
+// up ends the way there.
+func (w *walker) walkTree(root uint64, visit func(id uint64, branch bool, es []boltfile.Elem)) {
+	seen := map[uint64]bool{}
 	var walk func(id uint64, depth int)
 	walk = func(id uint64, depth int) {
-		if depth > boltfile.MaxTreeDepth || slices.Contains(out, id) {
+		if depth > boltfile.MaxTreeDepth || seen[id] {
 			return
 		}
 		h, b, err := w.R.Page(id, boltfile.FlagLeaf, boltfile.FlagBranch)
-		if err != nil || h.Flags != boltfile.FlagBranch {
-			return
-		}
-		out = append(out, id)
-		es, err := boltfile.ParseElems(h, b)
 		if err != nil {
 			return
 		}
-		for _, e := range es {
-			walk(e.Child, depth+1)
+		seen[id] = true
+		es, _ := boltfile.ParseElems(h, b)
+		branch := h.Flags == boltfile.FlagBranch
+		visit(id, branch, es)
+		if branch {
+			for _, e := range es {
+				walk(e.Child, depth+1)
+			}
 		}
 	}
 	walk(root, 0)
-	slices.Sort(out)
-	return out
 }
