@@ -49,6 +49,14 @@ type ScanOptions struct {
 	Progress func(done, total int64)
 }
 
+// progress is o's Progress, nil when o is.
+func (o *ScanOptions) progress() func(done, total int64) {
+	if o == nil {
+		return nil
+	}
+	return o.Progress
+}
+
 // openForReading opens path read-only and takes the engine's shared lock,
 // so that no tstable process writes it meanwhile. It never writes.
 func openForReading(ctx context.Context, path string, opts *ScanOptions) (*os.File, int64, error) {
@@ -86,16 +94,12 @@ func openForReading(ctx context.Context, path string, opts *ScanOptions) (*os.Fi
 // process writes it meanwhile. It fails (with an error, not a report) only
 // when it cannot read the file at all, or ctx ends.
 func Check(ctx context.Context, path string, opts *ScanOptions) (*CheckReport, error) {
-	var progress func(done, total int64)
-	if opts != nil {
-		progress = opts.Progress
-	}
 	f, size, err := openForReading(ctx, path, opts)
 	if err != nil {
 		return nil, err
 	}
 	defer closeLocked(f)
-	return repair.Check(ctx, f, size, path, progress)
+	return repair.Check(ctx, f, size, path, opts.progress())
 }
 
 // Recover copies every table and entity that can still be read from the
@@ -114,10 +118,6 @@ func Recover(ctx context.Context, damaged, newPath string, opts *ScanOptions) (*
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return nil, backend.FileError(err, "cannot use %s for the recovered database", newPath)
 	}
-	var progress func(done, total int64)
-	if opts != nil {
-		progress = opts.Progress
-	}
 	f, size, err := openForReading(ctx, damaged, opts)
 	if err != nil {
 		return nil, err
@@ -130,7 +130,7 @@ func Recover(ctx context.Context, damaged, newPath string, opts *ScanOptions) (*
 		}
 		return recoverTarget{db}, nil
 	}
-	return repair.Recover(ctx, f, size, damaged, newPath, create, progress)
+	return repair.Recover(ctx, f, size, damaged, newPath, create, opts.progress())
 }
 
 // recoverTarget is the new file of Recover: a DB whose loads keep each
