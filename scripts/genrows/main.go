@@ -120,45 +120,44 @@ func writePartitionQueries(k keys, n, count int, partsPath, sqlPath string) {
 	for q := range pks {
 		pks[q], _ = k.of(rnd.IntN(n))
 	}
-	if partsPath != "" {
-		write(partsPath, func(w *bufio.Writer) {
-			for _, pk := range pks {
-				fmt.Fprintf(w, "query Bench --filter \"PartitionKey eq '%s'\" --all -o jsonl\n", pk)
-			}
-		})
-	}
-	if sqlPath != "" {
-		write(sqlPath, func(w *bufio.Writer) {
-			w.WriteString(".mode json\n")
-			for _, pk := range pks {
-				fmt.Fprintf(w, "select * from bench where pk='%s';\n", pk)
-			}
-		})
-	}
+	writeScripts(partsPath, sqlPath, count,
+		func(q int) string {
+			return fmt.Sprintf("query Bench --filter \"PartitionKey eq '%s'\" --all -o jsonl", pks[q])
+		},
+		func(q int) string { return fmt.Sprintf("select * from bench where pk='%s';", pks[q]) })
 }
 
 // writeLookups writes count point lookups of entities drawn at random
 // among n, the same keys for both tools.
 func writeLookups(k keys, n, count int, getsPath, sqlPath string) {
 	rnd := rand.New(rand.NewPCG(3, 4))
-	ids := make([]int, count)
-	for g := range ids {
-		ids[g] = rnd.IntN(n)
+	picked := make([][2]string, count)
+	for g := range picked {
+		picked[g][0], picked[g][1] = k.of(rnd.IntN(n))
 	}
-	if getsPath != "" {
-		write(getsPath, func(w *bufio.Writer) {
-			for _, i := range ids {
-				pk, rk := k.of(i)
-				fmt.Fprintf(w, "get Bench %s %s -o jsonl\n", pk, rk)
+	writeScripts(getsPath, sqlPath, count,
+		func(g int) string { return fmt.Sprintf("get Bench %s %s -o jsonl", picked[g][0], picked[g][1]) },
+		func(g int) string {
+			return fmt.Sprintf("select * from bench where pk='%s' and rk='%s';", picked[g][0], picked[g][1])
+		})
+}
+
+// writeScripts writes count requests, a line each, as tstable shell lines
+// (tsLine) to tsPath and as sqlite3 input (.mode json, then sqlLine) to
+// sqlPath, each when its path is not "".
+func writeScripts(tsPath, sqlPath string, count int, tsLine, sqlLine func(i int) string) {
+	if tsPath != "" {
+		write(tsPath, func(w *bufio.Writer) {
+			for i := range count {
+				w.WriteString(tsLine(i) + "\n")
 			}
 		})
 	}
 	if sqlPath != "" {
 		write(sqlPath, func(w *bufio.Writer) {
 			w.WriteString(".mode json\n")
-			for _, i := range ids {
-				pk, rk := k.of(i)
-				fmt.Fprintf(w, "select * from bench where pk='%s' and rk='%s';\n", pk, rk)
+			for i := range count {
+				w.WriteString(sqlLine(i) + "\n")
 			}
 		})
 	}
