@@ -61,12 +61,14 @@ func wrkGets(t *testing.T, services []*rawService) string {
 			if w.errors > 0 {
 				t.Errorf("wrk against %s: %d requests failed\n%s", s.name, w.errors, out)
 			}
-			cpu := time.Duration(-1)
-			if cpu0 >= 0 && cpu1 >= 0 && w.requests > 0 && cpus[i] >= 0 {
+			cpu := time.Duration(-1) // this round's a request
+			if cpu0 >= 0 && cpu1 >= 0 && w.requests > 0 {
 				cpu = (cpu1 - cpu0) / time.Duration(w.requests)
-				cpus[i] += cpu1 - cpu0
+			}
+			if cpu < 0 || cpus[i] < 0 {
+				cpus[i] = -1 // one round unknown: the whole is too
 			} else {
-				cpus[i] = -1
+				cpus[i] += cpu1 - cpu0
 			}
 			requests[i] += w.requests
 			rateSums[i] += w.rate
