@@ -110,10 +110,12 @@ func entityRows(ents []*odata.Entity, v tableView) (header []string, rows [][]st
 		row = append(row, cellText(odata.String(e.PartitionKey)), cellText(odata.String(e.RowKey)))
 		// The Timestamp and ETag columns line up: all seven digits of the
 		// time (JSON and CSV write the service's form, without trailing
-		// zeros; either ETag names the same version).
+		// zeros; either ETag names the same version to tstable). An ETag a
+		// remote service gave is shown as given: that service may compare
+		// the text.
 		if v.etag {
-			etag := ""
-			if !e.Timestamp.IsZero() {
+			etag := e.GivenETag
+			if etag == "" && !e.Timestamp.IsZero() {
 				etag = odata.ETagFull(e.Timestamp)
 			}
 			row = append(row, etag)

@@ -29,7 +29,24 @@ type Entity struct {
 	PartitionKey string
 	RowKey       string
 	Timestamp    time.Time
-	Properties   []Property
+	// GivenETag is the ETag exactly as a remote service sent it with the
+	// entity, or empty. A remote service compares If-Match with its own
+	// text, which need not be ETagFor(Timestamp): Azurite keeps the
+	// trailing zeros of the time in its ETags, where the service and
+	// tstable leave them out. The local store leaves it empty; its ETag
+	// is derived from Timestamp. A write ignores it.
+	GivenETag  string
+	Properties []Property
+}
+
+// Unversioned returns a shallow copy of e without what names its stored
+// version, Timestamp and GivenETag: the entity as a write sends it, to a
+// destination that sets its own.
+func (e *Entity) Unversioned() *Entity {
+	c := *e
+	c.Timestamp = time.Time{}
+	c.GivenETag = ""
+	return &c
 }
 
 // Record is what a filter is evaluated against: a lookup of a property by
@@ -91,10 +108,14 @@ func (e *Entity) Clone() *Entity {
 	return &c
 }
 
-// ETag returns the entity's ETag, derived from its Timestamp in the service's
-// form W/"datetime'2014-08-22T00%3A50%3A32.1234567Z'". It is empty for an
+// ETag returns the entity's ETag: the one a remote service gave
+// (GivenETag), else one derived from its Timestamp in the service's form
+// W/"datetime'2014-08-22T00%3A50%3A32.1234567Z'". It is empty for an
 // entity that has not been stored.
 func (e *Entity) ETag() string {
+	if e.GivenETag != "" {
+		return e.GivenETag
+	}
 	if e.Timestamp.IsZero() {
 		return ""
 	}

@@ -16,7 +16,9 @@ func AppendEntityJSON(dst []byte, e *Entity) []byte {
 	if !e.Timestamp.IsZero() {
 		ts = appendDateTime(tb[:0], e.Timestamp)
 	}
-	dst = appendEntityJSONHead(dst, e.PartitionKey, e.RowKey, ts)
+	var eb [64]byte
+	etag := appendETag(eb[:0], e.GivenETag, ts)
+	dst = appendEntityJSONHead(dst, e.PartitionKey, e.RowKey, etag, ts)
 	for i := range e.Properties {
 		p := &e.Properties[i]
 		dst = AppendEntityJSONProperty(dst, p.Name, p.Value)
@@ -35,7 +37,21 @@ func AppendEntityJSONStart(dst []byte, pk, rk string, ticks int64) []byte {
 	if ticks != 0 {
 		ts = appendDateTimeTicks(tb[:0], ticks)
 	}
-	return appendEntityJSONHead(dst, pk, rk, ts)
+	var eb [64]byte
+	return appendEntityJSONHead(dst, pk, rk, appendETag(eb[:0], "", ts), ts)
+}
+
+// appendETag appends an entity's ETag: given, when a remote service gave
+// one, else derived from its Timestamp ts as appendDateTime writes it;
+// nothing for an entity not stored (ts nil, none given).
+func appendETag(dst []byte, given string, ts []byte) []byte {
+	switch {
+	case given != "":
+		return append(dst, given...)
+	case ts != nil:
+		return appendETagOf(dst, ts)
+	}
+	return dst
 }
 
 // AppendEntityJSONProperty appends one property after the start of an
@@ -45,13 +61,12 @@ func AppendEntityJSONProperty(dst []byte, name string, v Value) []byte {
 	return AppendPropertyJSON(dst, name, v)
 }
 
-// appendEntityJSONHead writes '{', the ETag, the keys and the Timestamp,
-// given as appendDateTime writes it (nil for an entity not stored).
-func appendEntityJSONHead(dst []byte, pk, rk string, ts []byte) []byte {
+// appendEntityJSONHead writes '{', the ETag (none when empty), the keys
+// and the Timestamp, given as appendDateTime writes it (nil for an entity
+// not stored).
+func appendEntityJSONHead(dst []byte, pk, rk string, etag, ts []byte) []byte {
 	dst = append(dst, '{')
-	if ts != nil {
-		var eb [64]byte
-		etag := appendETagOf(eb[:0], ts)
+	if len(etag) > 0 {
 		dst = append(dst, `"odata.etag":`...)
 		dst = appendJSONString(dst, unsafe.String(&etag[0], len(etag)))
 		dst = append(dst, ',')

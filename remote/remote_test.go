@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
 )
 
@@ -67,5 +68,61 @@ func TestRefusedConnectionIsNotRetried(t *testing.T) {
 	}
 	if !shouldRetry(&http.Response{StatusCode: 503}, nil) || shouldRetry(&http.Response{StatusCode: 404}, nil) || !shouldRetry(nil, io.ErrUnexpectedEOF) {
 		t.Error("503 and a broken connection are retried, 404 is not")
+	}
+}
+
+// azuriteETags answers as Azurite does for one entity: its ETag keeps the
+// trailing zero of the time's seventh digit, and a merge is taken only with
+// that exact text in If-Match (Azurite compares the text, not the time).
+type azuriteETags struct{ ifMatch []string }
+
+const azuriteETag = `W/"datetime'2026-11-28T13%3A45%3A50.0612580Z'"`
+
+func (a *azuriteETags) Do(req *http.Request) (*http.Response, error) {
+	answer := func(status int, body string) (*http.Response, error) {
+		h := http.Header{"Content-Type": {"application/json;odata=minimalmetadata"}}
+		if status == http.StatusNoContent {
+			h.Set("ETag", azuriteETag)
+		}
+		return &http.Response{StatusCode: status, Header: h, Body: io.NopCloser(strings.NewReader(body)), Request: req}, nil
+	}
+	switch req.Method {
+	case http.MethodGet:
+		return answer(http.StatusOK, `{"odata.metadata":"x","odata.etag":"W/\"datetime'2026-11-28T13%3A45%3A50.0612580Z'\"","PartitionKey":"p","RowKey":"r","A":1,"Timestamp":"2026-11-28T13:45:50.0612580Z"}`)
+	case "MERGE", http.MethodPatch:
+		a.ifMatch = append(a.ifMatch, req.Header.Get("If-Match"))
+		if req.Header.Get("If-Match") != azuriteETag {
+			return answer(http.StatusPreconditionFailed, `{"odata.error":{"code":"UpdateConditionNotSatisfied","message":{"lang":"en-US","value":"The update condition specified in the request was not satisfied."}}}`)
+		}
+		return answer(http.StatusNoContent, "")
+	}
+	return answer(http.StatusNotImplemented, "")
+}
+
+// An entity read from a remote service carries the ETag that service gave,
+// byte for byte, into its JSON and into the If-Match of the next write.
+// Derived from the Timestamp, this one would lose its trailing zero, and
+// Azurite would refuse the write as changed since it was read.
+func TestTheServicesOwnETagIsKept(t *testing.T) {
+	stub := &azuriteETags{}
+	b, err := Open(Config{ConnectionString: "UseDevelopmentStorage=true", Transport: stub})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	got, err := b.Get(ctx, "things", "p", "r")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.ETag() != azuriteETag {
+		t.Fatalf("ETag %s, want the service's %s", got.ETag(), azuriteETag)
+	}
+	if line := string(odata.AppendEntityJSON(nil, got)); !strings.Contains(line, `"odata.etag":"W/\"datetime'2026-11-28T13%3A45%3A50.0612580Z'\""`) {
+		t.Errorf("JSON line %s: want the service's ETag in it", line)
+	}
+	e := &odata.Entity{PartitionKey: "p", RowKey: "r"}
+	e.Set("A", odata.Int32(2))
+	if _, err := b.Write(ctx, "things", backend.Operation{Kind: backend.OpMerge, Entity: e, IfMatch: got.ETag()}); err != nil {
+		t.Fatalf("merge with the ETag just read: %v (If-Match sent: %q)", err, stub.ifMatch)
 	}
 }

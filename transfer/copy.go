@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/tstable/tstable/backend"
 	"github.com/tstable/tstable/odata"
@@ -189,16 +188,14 @@ func (cp *copier) chunk(ctx context.Context) (more bool, err error) {
 
 // readChunk reads whole pages from the source, with the source open,
 // until it holds CopyChunk entities or the source ends (next nil).
-// Timestamps are dropped: the destination sets its own.
+// Timestamps and ETags are dropped: the destination sets its own.
 func (cp *copier) readChunk(ctx context.Context) (chunk []*odata.Entity, next *odata.Key, err error) {
 	start := cp.start
 	err = cp.req.Read(ctx, func(from backend.Backend) error {
 		for {
 			req := backend.QueryRequest{Query: odata.Query{Filter: cp.req.Filter}, PageSize: odata.MaxTop, Start: start}
 			res, err := from.Query(ctx, cp.req.Table, req, func(e *odata.Entity) error {
-				c := *e
-				c.Timestamp = time.Time{}
-				chunk = append(chunk, &c)
+				chunk = append(chunk, e.Unversioned())
 				return nil
 			})
 			if err != nil {
