@@ -84,7 +84,8 @@ func (e errorString) Error() string { return string(e) }
 // Project returns the entity a store delivers for a query with $select:
 // the selected user properties that it has, in the order of sel, plus
 // PartitionKey, RowKey and Timestamp, which a store always keeps (they
-// identify the entity, carry its ETag and continue the query). A selected
+// identify the entity, carry its ETag and continue the query), and the
+// ETag a remote service gave, if it gave one. A selected
 // property the entity lacks is left out. What the answer then carries, as
 // the service answers, is AppendSelectedJSONAs's to write. A nil sel
 // returns e itself; otherwise e is not modified.
@@ -92,7 +93,7 @@ func Project(e *Entity, sel []string) *Entity {
 	if sel == nil || e == nil {
 		return e
 	}
-	out := &Entity{PartitionKey: e.PartitionKey, RowKey: e.RowKey, Timestamp: e.Timestamp}
+	out := &Entity{PartitionKey: e.PartitionKey, RowKey: e.RowKey, Timestamp: e.Timestamp, GivenETag: e.GivenETag}
 	for _, name := range sel {
 		switch name {
 		case PartitionKey, RowKey, Timestamp:

@@ -120,6 +120,10 @@ func TestTheServicesOwnETagIsKept(t *testing.T) {
 	if line := string(odata.AppendEntityJSON(nil, got)); !strings.Contains(line, `"odata.etag":"W/\"datetime'2026-11-28T13%3A45%3A50.0612580Z'\""`) {
 		t.Errorf("JSON line %s: want the service's ETag in it", line)
 	}
+	sel := []string{"A"}
+	if line := string(odata.AppendSelectedJSON(nil, odata.Project(got, sel), sel)); !strings.Contains(line, `2026-11-28T13%3A45%3A50.0612580Z`) {
+		t.Errorf("JSON line with $select %s: want the service's ETag in it", line)
+	}
 	e := &odata.Entity{PartitionKey: "p", RowKey: "r"}
 	e.Set("A", odata.Int32(2))
 	if _, err := b.Write(ctx, "things", backend.Operation{Kind: backend.OpMerge, Entity: e, IfMatch: got.ETag()}); err != nil {
