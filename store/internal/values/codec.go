@@ -353,16 +353,24 @@ func AppendEntityLine(dst, key, val []byte, sel []string) ([]byte, error) {
 		i = next
 	}
 	if sel != nil {
-		rec := RawRecord{Key: key, Val: val}
-		for _, name := range sel {
-			switch name {
-			case odata.PartitionKey, odata.RowKey, odata.Timestamp:
-				continue
-			}
-			if v, ok := rec.Get(name); ok {
-				dst = odata.AppendEntityJSONProperty(dst, name, v)
-			}
-		}
+		dst = appendSelectedProperties(dst, &RawRecord{Key: key, Val: val}, sel)
 	}
 	return append(dst, '}', '\n'), nil
+}
+
+// appendSelectedProperties appends, after the start of an entity's line,
+// the user properties of r that sel names, in sel's order, as
+// odata.Project keeps them: the system properties are in the line's
+// start, and a named property r lacks is left out.
+func appendSelectedProperties(dst []byte, r *RawRecord, sel []string) []byte {
+	for _, name := range sel {
+		switch name {
+		case odata.PartitionKey, odata.RowKey, odata.Timestamp:
+			continue
+		}
+		if v, ok := r.Get(name); ok {
+			dst = odata.AppendEntityJSONProperty(dst, name, v)
+		}
+	}
+	return dst
 }

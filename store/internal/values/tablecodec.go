@@ -261,15 +261,7 @@ func (c *Codec) AppendLine(dst, key, val []byte, sel []string, r *RawRecord) ([]
 	}
 	if sel != nil {
 		r.Key, r.Val, r.C = key, val, c
-		for _, name := range sel {
-			switch name {
-			case odata.PartitionKey, odata.RowKey, odata.Timestamp:
-				continue
-			}
-			if v, ok := r.Get(name); ok {
-				dst = odata.AppendEntityJSONProperty(dst, name, v)
-			}
-		}
+		dst = appendSelectedProperties(dst, r, sel)
 	}
 	return append(dst, '}', '\n'), nil
 }
