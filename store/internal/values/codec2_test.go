@@ -101,15 +101,7 @@ func FuzzEntityLine2(f *testing.F) {
 	names := []string{"Name", "Age", "S", "Timestamp", "PartitionKey", "Missing", "Score", "Id", "RowKey", "G", "I"}
 	shapes := fuzzShapes()
 	f.Fuzz(func(t *testing.T, key, val []byte, mask uint16) {
-		var sel []string
-		if mask != 0 {
-			sel = []string{}
-			for i, n := range names {
-				if mask&(1<<i) != 0 {
-					sel = append(sel, n)
-				}
-			}
-		}
+		sel := selectionOf(names, mask)
 		c := &Codec{L: 2, Shapes: shapes}
 		r := &RawRecord{}
 		got, err := c.AppendLine([]byte("prefix"), key, val, sel, r)
@@ -200,21 +192,38 @@ func BenchmarkFilterMatch(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	shapes := StaticShapes(1, EmptyShapes.With(must(ParseShape(AppendShapeDef(nil, e.Properties)))))
-	for _, v := range []uint64{1, 2} {
-		c := &Codec{L: Layout(v), Shapes: shapes}
-		key := c.L.Key(e.PartitionKey, e.RowKey)
-		val := EncodeEntity(nil, 1, e.Properties)
-		if v == 2 {
-			val, _ = AppendValue2(nil, 1, 1, e.Properties)
-		}
-		b.Run(fmt.Sprintf("format %d", v), func(b *testing.B) {
-			r := &RawRecord{Key: key, Val: val, C: c}
+	for _, s := range storedInEachFormat(e, 1) {
+		b.Run(s.name, func(b *testing.B) {
+			r := &RawRecord{Key: s.key, Val: s.val, C: s.c}
 			for b.Loop() {
 				f.Match(r)
 			}
 		})
 	}
+}
+
+// stored is an entity as one format stores it, for a benchmark of that
+// format.
+type stored struct {
+	name     string // "format 1", "format 2"
+	c        *Codec
+	key, val []byte
+}
+
+// storedInEachFormat is e stored with the given ticks in format 1 and in
+// format 2 (its properties as shape 1).
+func storedInEachFormat(e *odata.Entity, ticks int64) []stored {
+	shapes := StaticShapes(1, EmptyShapes.With(must(ParseShape(AppendShapeDef(nil, e.Properties)))))
+	var out []stored
+	for _, v := range []uint64{1, 2} {
+		c := &Codec{L: Layout(v), Shapes: shapes}
+		val := EncodeEntity(nil, ticks, e.Properties)
+		if v == 2 {
+			val = must(AppendValue2(nil, ticks, 1, e.Properties))
+		}
+		out = append(out, stored{fmt.Sprintf("format %d", v), c, c.L.Key(e.PartitionKey, e.RowKey), val})
+	}
+	return out
 }
 
 func must[T any](v T, err error) T {
@@ -228,19 +237,12 @@ func must[T any](v T, err error) T {
 // each format: what an export pays for each entity.
 func BenchmarkEntityLine(b *testing.B) {
 	e := narrowRow()
-	shapes := StaticShapes(1, EmptyShapes.With(must(ParseShape(AppendShapeDef(nil, e.Properties)))))
-	for _, v := range []uint64{1, 2} {
-		c := &Codec{L: Layout(v), Shapes: shapes}
-		key := c.L.Key(e.PartitionKey, e.RowKey)
-		val := EncodeEntity(nil, 638_000_000_000_000_000, e.Properties)
-		if v == 2 {
-			val, _ = AppendValue2(nil, 638_000_000_000_000_000, 1, e.Properties)
-		}
-		b.Run(fmt.Sprintf("format %d", v), func(b *testing.B) {
+	for _, s := range storedInEachFormat(e, 638_000_000_000_000_000) {
+		b.Run(s.name, func(b *testing.B) {
 			r := &RawRecord{}
 			var dst []byte
 			for b.Loop() {
-				dst, _ = c.AppendLine(dst[:0], key, val, nil, r)
+				dst, _ = s.c.AppendLine(dst[:0], s.key, s.val, nil, r)
 			}
 		})
 	}

@@ -31,22 +31,30 @@ func FuzzEntityLine(f *testing.F) {
 	f.Add([]byte("a\x00b"), []byte{9}, uint16(0))
 	names := []string{"Name", "Age", "Bad", "Timestamp", "PartitionKey", "Missing", "Score", "Blob", "RowKey"}
 	f.Fuzz(func(t *testing.T, key, val []byte, mask uint16) {
-		var sel []string
-		if mask != 0 {
-			sel = []string{}
-			for i, n := range names {
-				if mask&(1<<i) != 0 {
-					sel = append(sel, n)
-				}
-			}
-			if mask&0x8000 != 0 {
-				sel = append(sel, sel...) // duplicates, as Project allows
-			}
-		}
+		sel := selectionOf(names, mask)
 		got, err := AppendEntityLine([]byte("prefix"), key, val, sel)
 		e, derr := DecodeEntity(key, val)
 		lineIsDecoded(t, got, err, e, derr, sel)
 	})
+}
+
+// selectionOf is the $select a fuzzer's mask draws from names: nil for 0
+// (no $select), else the names of the mask's bits, and each twice when
+// its top bit is set (duplicates, as Project allows).
+func selectionOf(names []string, mask uint16) []string {
+	if mask == 0 {
+		return nil
+	}
+	sel := []string{}
+	for i, n := range names {
+		if mask&(1<<i) != 0 {
+			sel = append(sel, n)
+		}
+	}
+	if mask&0x8000 != 0 {
+		sel = append(sel, sel...)
+	}
+	return sel
 }
 
 // lineIsDecoded checks what a codec's appendLine wrote after "prefix" (got,
