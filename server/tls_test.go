@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"context"
+	"crypto/tls"
 	"crypto/x509"
 	"encoding/base64"
 	"encoding/pem"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
+	"github.com/gofrs/flock"
 	"github.com/tstable/tstable/server"
 	"github.com/tstable/tstable/server/auth"
 	"github.com/tstable/tstable/tstabletest"
@@ -168,6 +170,51 @@ func TestLocalCertificate(t *testing.T) {
 		if f != "" && !strings.HasPrefix(f, base64.StdEncoding.EncodeToString(on.Raw)) {
 			t.Errorf("start %d serves a certificate other than the one kept", i)
 		}
+	}
+}
+
+// A server that finds no certificate while another holds the folder's
+// lock (making one) waits for it, and then loads the one made: it makes
+// none of its own over it.
+func TestLocalCertificateWaitsForTheOneMakingIt(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "tls")
+	held := flock.New(dir + ".lock")
+	if err := held.Lock(); err != nil {
+		t.Fatal(err)
+	}
+	type result struct {
+		tc   *tls.Config
+		made bool
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		_, tc, made, err := server.LocalCertificate(dir)
+		done <- result{tc, made, err}
+	}()
+	select {
+	case r := <-done:
+		t.Fatalf("LocalCertificate returned (made %v, %v) while another held the lock", r.made, r.err)
+	case <-time.After(200 * time.Millisecond):
+	}
+	// The holder makes the certificate, then lets go.
+	certPEM, keyPEM, err := server.NewLocalCertificate(time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "key.pem"), keyPEM, 0o600)
+	os.WriteFile(filepath.Join(dir, "cert.pem"), certPEM, 0o644)
+	kept := readCert(t, filepath.Join(dir, "cert.pem"))
+	held.Unlock()
+	r := <-done
+	if r.err != nil || r.made {
+		t.Fatalf("the waiter: made %v, %v; want the holder's certificate loaded", r.made, r.err)
+	}
+	if string(r.tc.Certificates[0].Certificate[0]) != string(kept.Raw) {
+		t.Error("the waiter serves a certificate other than the one kept")
 	}
 }
 

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -17,6 +18,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/gofrs/flock"
 	"software.sslmate.com/src/go-pkcs12"
 )
 
@@ -46,14 +48,25 @@ const (
 // state folder): made there on first use, reused while it is valid for
 // the loopback names and not about to expire, made anew otherwise. It
 // returns the PEM file of the certificate (what clients trust), the TLS
-// configuration that serves it, and whether it was just made. Two servers
-// starting at once end up with the same certificate: a new one is made in
-// a folder of its own and renamed into place, and the one that loses the
-// race uses the winner's.
+// configuration that serves it, and whether it was just made. Servers
+// starting at once, in one process or several, end up with the same
+// certificate: the one that makes or replaces it holds the lock beside
+// the folder (lockLocal) while it does, and the others, waiting for that
+// lock, then load what it made. A new certificate is made in a folder of
+// its own and renamed into place, so a server that loads one without the
+// lock finds a whole pair or none.
 func LocalCertificate(dir string) (certFile string, cfg *tls.Config, made bool, err error) {
 	certFile = filepath.Join(dir, localCertName)
 	if cfg, err := loadLocal(dir); err == nil {
 		return certFile, cfg, false, nil
+	}
+	unlock, err := lockLocal(dir)
+	if err != nil {
+		return "", nil, false, err
+	}
+	defer unlock()
+	if cfg, err := loadLocal(dir); err == nil {
+		return certFile, cfg, false, nil // made by another server while this one waited
 	}
 	if err := makeLocal(dir); err != nil {
 		return "", nil, false, err
@@ -89,17 +102,41 @@ func loadLocal(dir string) (*tls.Config, error) {
 	return &tls.Config{Certificates: []tls.Certificate{pair}, MinVersion: tls.VersionTLS12}, nil
 }
 
+// lockWait bounds how long a server waits for another that is making
+// the certificate (which takes milliseconds).
+const lockWait = 10 * time.Second
+
+// lockLocal takes the lock of the certificate's folder dir, a file beside
+// it (dir.lock), making the folder's parent if need be, and returns what
+// releases it. The lock is the system's own on that file, so a server
+// that dies holding it holds it no more.
+func lockLocal(dir string) (unlock func(), err error) {
+	parent := filepath.Dir(dir)
+	if err := os.MkdirAll(parent, 0o700); err != nil {
+		return nil, fmt.Errorf("cannot make the folder %s for the certificate: %w", parent, err)
+	}
+	name := dir + ".lock"
+	l := flock.New(name)
+	ctx, cancel := context.WithTimeout(context.Background(), lockWait)
+	defer cancel()
+	ok, err := l.TryLockContext(ctx, 10*time.Millisecond)
+	switch {
+	case err != nil && !ok && ctx.Err() == nil:
+		return nil, fmt.Errorf("cannot lock %s to make the certificate: %w", name, err)
+	case !ok:
+		return nil, fmt.Errorf("another tstable serve has held %s for %s while making the certificate; stop it, or start this one again", name, lockWait)
+	}
+	return func() { l.Unlock() }, nil
+}
+
 // makeLocal makes a new certificate and key and puts them in dir, in
-// place of what is there.
+// place of what is there. The caller holds lockLocal's lock.
 func makeLocal(dir string) error {
 	certPEM, keyPEM, err := NewLocalCertificate(time.Now())
 	if err != nil {
 		return err
 	}
 	parent := filepath.Dir(dir)
-	if err := os.MkdirAll(parent, 0o700); err != nil {
-		return fmt.Errorf("cannot make the folder %s for the certificate: %w", parent, err)
-	}
 	tmp, err := os.MkdirTemp(parent, ".tls-")
 	if err != nil {
 		return fmt.Errorf("cannot make the certificate in %s: %w", parent, err)
@@ -111,9 +148,6 @@ func makeLocal(dir string) error {
 	if err := os.WriteFile(filepath.Join(tmp, localCertName), certPEM, 0o644); err != nil {
 		return err
 	}
-	if _, err := loadLocal(dir); err == nil {
-		return nil // another server put a good one there meanwhile
-	}
 	if _, err := os.Stat(dir); err == nil {
 		old := dir + ".old-" + strconv.Itoa(os.Getpid())
 		if err := os.Rename(dir, old); err == nil {
@@ -121,9 +155,6 @@ func makeLocal(dir string) error {
 		}
 	}
 	if err := os.Rename(tmp, dir); err != nil {
-		if _, lerr := loadLocal(dir); lerr == nil {
-			return nil // another server put a good one there first
-		}
 		return fmt.Errorf("cannot put the certificate in %s: %w", dir, err)
 	}
 	return nil
